@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import { getServerSession } from 'next-auth';
+import { redirect } from 'next/navigation';
+import { authOptions } from '@/lib/auth/next-auth';
+import { safeReturnPath } from '@/lib/auth/sign-in-schema';
+import { SignInForm } from './sign-in-form';
+
+export const metadata: Metadata = { title: 'Sign in' };
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; reason?: string }> }) {
+  const { callbackUrl, reason } = await searchParams;
+  if (await getServerSession(authOptions)) {
+    if (reason !== 'ended') redirect(safeReturnPath(callbackUrl));
+  }
+  const sso = Boolean(process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 text-center">
+          <div aria-hidden="true" className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white">
+            S
+          </div>
+          <h1 className="text-2xl font-semibold tracking-tight">Sign in to the console</h1>
+          <p className="mt-1 text-sm text-slate-600">API keys, queue subscriptions and alert silences.</p>
+        </div>
+        <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+          {reason === 'ended' && (
+            <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Your session has ended. Sign in again to continue.
+            </p>
+          )}
+          <SignInForm returnTo={safeReturnPath(callbackUrl)} sso={sso} />
+        </div>
+      </div>
+    </main>
+  );
+}

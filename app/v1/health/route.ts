@@ -1,0 +1,16 @@
+import { sql } from 'drizzle-orm';
+import { getDb } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { json, publicRoute } from '@/lib/http/route';
+import { healthOp } from '@/lib/orgs/operations';
+
+export const GET = publicRoute(healthOp, async () => {
+  try {
+    const db = await getDb();
+    await db.execute(sql`select 1`);
+  } catch (err) {
+    console.error('Health check: database not ready', err);
+    throw new ApiError('unavailable', 'The database is not ready.', { headers: { 'retry-after': '5' } });
+  }
+  return json({ status: 'ok' });
+});

@@ -1,0 +1,74 @@
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export function Label({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-800">
+      {children}
+    </label>
+  );
+}
+
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  // Always rendered so the layout does not jump when an error appears.
+  return (
+    <p id={id} role={message ? 'alert' : undefined} className="min-h-5 text-sm text-red-700">
+      {message ?? ''}
+    </p>
+  );
+}
+
+export function FieldHint({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} className="text-xs text-slate-500">
+      {children}
+    </p>
+  );
+}
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean };
+
+export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ invalid, className = '', ...props }, ref) {
+  return (
+    <input
+      ref={ref}
+      aria-invalid={invalid || undefined}
+      className={`block w-full rounded-md border-0 px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset disabled:bg-slate-100 disabled:text-slate-500 ${
+        invalid ? 'ring-red-400 focus:ring-red-600' : 'ring-slate-300 focus:ring-indigo-600'
+      } ${className}`}
+      {...props}
+    />
+  );
+});
+
+/** Label, control, hint and error wired together with ids, so screen readers announce them. */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-1">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+      {hint && <FieldHint id={`${id}-hint`}>{hint}</FieldHint>}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** The aria attributes a control inside `Field` needs. */
+export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' '),
+  } as const;
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs before the test server starts (the server then holds the database): migrates, seeds the demo data,
+ * and adds the few records no API can make on demand (an expired key, a suspended user), writing their
+ * secrets to a fixtures file outside the database directory.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { closeDb, getDb } from '../../lib/db/client';
+import { seedDemoData } from '../../lib/db/seed';
+import * as t from '../../lib/db/schema';
+import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
+import { hashPassword } from '../../lib/auth/password';
+
+const out = process.argv[2];
+if (!out) throw new Error('usage: prepare-db <fixtures.json>');
+
+process.env.SEED_DEMO = '0';
+const db = await getDb();
+await seedDemoData(db);
+
+const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
+const userId = async (email: string) => (await db.select().from(t.users).where(eq(t.users.email, email)))[0].id;
+const [bot] = await db.select().from(t.bots).where(and(eq(t.bots.organizationId, acme.id), eq(t.bots.name, 'deploy-bot')));
+
+async function key(ownerType: 'user' | 'bot', ownerId: string, name: string, extra: Partial<typeof t.apiKeys.$inferInsert> = {}) {
+  const secret = generateApiKey();
+  await db.insert(t.apiKeys).values({
+    organizationId: acme.id,
+    name,
+    prefix: displayPrefix(secret),
+    secretHash: sha256Hex(secret),
+    ownerType,
+    ownerId,
+    ...extra,
+  });
+  return secret;
+}
+
+// A user who is suspended, to show that a session minted for them is refused.
+const [suspended] = await db
+  .insert(t.users)
+  .values({ email: 'sus@acme.test', name: 'Sus Pended', status: 'suspended', passwordHash: await hashPassword('correct-horse-battery') })
+  .onConflictDoNothing()
+  .returning();
+if (suspended) await db.insert(t.memberships).values({ organizationId: acme.id, userId: suspended.id });
+const suspendedId = suspended?.id ?? (await userId('sus@acme.test'));
+
+const bob = await userId('bob@acme.test');
+const fixtures = {
+  suspendedUserId: suspendedId,
+  keys: {
+    bobExpired: await key('user', bob, 'e2e expired', { expiresAt: new Date(Date.now() - 60_000), createdAt: new Date(Date.now() - 86_400_000) }),
+    bobRevoked: await key('user', bob, 'e2e revoked', { revokedAt: new Date(), revokedReason: 'revoked' }),
+    suspendedUser: await key('user', suspendedId, 'e2e suspended owner'),
+    deployBot: await key('bot', bot.id, 'e2e deploy-bot'),
+  },
+};
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, JSON.stringify(fixtures, null, 2));
+await closeDb();

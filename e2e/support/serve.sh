@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Starts one test server on a fresh database: PGlite in a new directory, or (DATABASE_URL) PostgreSQL.
+# usage: serve.sh <port> <data-dir> <fixtures-file> <log-file> [extra env assignments…]
+set -euo pipefail
+port=$1 data=$2 fixtures=$3 log=$4
+shift 4
+rm -rf "$data"
+mkdir -p "$data" "$(dirname "$log")"
+: > "$log"
+# Everything the server prints also goes to a file, which a test greps for leaked secrets.
+exec > >(tee -a "$log") 2>&1
+export DATA_DIR="$data" PORT="$port" HOST=127.0.0.1 NEXTAUTH_URL="http://127.0.0.1:$port" SEED_DEMO=0 "$@"
+npx tsx e2e/support/prepare-db.ts "$fixtures"
+exec node scripts/start.mjs

@@ -1,0 +1,42 @@
+/** Every permission the service checks. */
+export const PERMISSIONS = [
+  'apiKeys.create',
+  'apiKeys.list',
+  'apiKeys.delete',
+  'projects.get',
+  'queues.subscriptions.get',
+  'queues.subscriptions.list',
+  'queues.subscriptions.update',
+  'obs.silences.get',
+  'obs.silences.list',
+  'obs.silences.update',
+  'bots.create',
+  'bots.delete',
+  'bots.createApiKey',
+  'members.list',
+  'members.delete',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+const basicAccess: Permission[] = [
+  'apiKeys.create',
+  'projects.get',
+  'queues.subscriptions.get',
+  'queues.subscriptions.list',
+  'obs.silences.get',
+  'obs.silences.list',
+];
+
+/** The named policies of PRODUCT.md. Written to the `policies` table at start; evaluated from there. */
+export const POLICIES: Record<string, Permission[]> = {
+  BasicAccess: basicAccess,
+  ApiKeyAdmin: ['apiKeys.list', 'apiKeys.delete'],
+  BotAdmin: ['bots.create', 'bots.delete', 'bots.createApiKey'],
+  MemberAdmin: ['members.list', 'members.delete'],
+  QueuesEditor: ['queues.subscriptions.update'],
+  SilencesEditor: ['obs.silences.update'],
+  OrganizationAdmin: [...PERMISSIONS],
+};
+
+export type PolicyName = keyof typeof POLICIES;

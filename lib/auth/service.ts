@@ -1,0 +1,146 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { isWellFormedApiKey, sha256Hex } from './api-key-format';
+import type { Permission } from './policies';
+import type { Principal } from './principal';
+
+/**
+ * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key
+ * is unrevoked and unexpired and the owner can still act in the key's organization.
+ */
+export async function principalForApiKey(secret: string, now = new Date()): Promise<Principal | null> {
+  // Malformed or checksum-failing keys never reach the database.
+  if (!isWellFormedApiKey(secret)) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      keyId: t.apiKeys.id,
+      organizationId: t.apiKeys.organizationId,
+      ownerType: t.apiKeys.ownerType,
+      ownerId: t.apiKeys.ownerId,
+      userName: t.users.name,
+      userStatus: t.users.status,
+      member: t.memberships.userId,
+      botName: t.bots.name,
+      botDeletedAt: t.bots.deletedAt,
+      botOrg: t.bots.organizationId,
+    })
+    .from(t.apiKeys)
+    .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
+    .leftJoin(
+      t.memberships,
+      and(eq(t.memberships.userId, t.apiKeys.ownerId), eq(t.memberships.organizationId, t.apiKeys.organizationId)),
+    )
+    .leftJoin(t.bots, and(eq(t.apiKeys.ownerType, 'bot'), eq(t.bots.id, t.apiKeys.ownerId)))
+    .where(
+      and(
+        eq(t.apiKeys.secretHash, sha256Hex(secret)),
+        isNull(t.apiKeys.revokedAt),
+        or(isNull(t.apiKeys.expiresAt), gt(t.apiKeys.expiresAt, now)),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (row.ownerType === 'user') {
+    if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
+    return { type: 'user', id: row.ownerId, name: row.userName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+  }
+  if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
+  return { type: 'bot', id: row.ownerId, name: row.botName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+}
+
+/** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */
+export async function principalForOAuthToken(token: string, now = new Date()): Promise<Principal | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select({ userId: t.users.id, name: t.users.name, status: t.users.status })
+    .from(t.oauthTokens)
+    .innerJoin(t.users, eq(t.users.id, t.oauthTokens.userId))
+    .where(
+      and(
+        eq(t.oauthTokens.tokenHash, sha256Hex(token)),
+        eq(t.oauthTokens.kind, 'access'),
+        isNull(t.oauthTokens.revokedAt),
+        gt(t.oauthTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  if (!row || row.status !== 'active') return null;
+  return { type: 'user', id: row.userId, name: row.name, via: 'oauth' };
+}
+
+/** A session is honoured only while its user is active and no event has ended every session (version bump). */
+export async function principalForSession(userId: string, sessionVersion: number): Promise<Principal | null> {
+  const db = await getDb();
+  const [user] = await db
+    .select({ id: t.users.id, name: t.users.name, status: t.users.status, sessionVersion: t.users.sessionVersion })
+    .from(t.users)
+    .where(eq(t.users.id, userId))
+    .limit(1);
+  if (!user || user.status !== 'active' || user.sessionVersion !== sessionVersion) return null;
+  return { type: 'user', id: user.id, name: user.name, via: 'session' };
+}
+
+/** Whether the organization exists and the principal is in it. Everything else about it is then 404. */
+export async function canSeeOrganization(principal: Principal, organizationId: string): Promise<boolean> {
+  if (principal.organizationId) return principal.organizationId === organizationId;
+  const db = await getDb();
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(t.memberships)
+    .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, principal.id)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export type ProjectRef = typeof t.projects.$inferSelect;
+
+export async function findProject(organizationId: string, projectId: string): Promise<ProjectRef | null> {
+  const db = await getDb();
+  const [project] = await db
+    .select()
+    .from(t.projects)
+    .where(and(eq(t.projects.id, projectId), eq(t.projects.organizationId, organizationId)))
+    .limit(1);
+  return project ?? null;
+}
+
+/**
+ * "May this principal do `permission` here?", answered from the policy bindings in the database on every
+ * call. An organization-scope binding applies to every project; a project-scope binding only to its project,
+ * and never to organization-level actions.
+ */
+export async function hasPermission(
+  principal: Pick<Principal, 'type' | 'id'>,
+  permission: Permission,
+  scope: { organizationId: string; projectId?: string | null },
+): Promise<boolean> {
+  const db = await getDb();
+  const projectMatch = scope.projectId
+    ? or(isNull(t.policyBindings.projectId), eq(t.policyBindings.projectId, scope.projectId))
+    : isNull(t.policyBindings.projectId);
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(t.policyBindings)
+    .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, scope.organizationId),
+        eq(t.policyBindings.principalType, principal.type),
+        eq(t.policyBindings.principalId, principal.id),
+        projectMatch,
+        sql`${permission} = any(${t.policies.permissions})`,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Email and password sign-in for the credentials provider. Returns the user only when active. */
+export async function findUserByEmail(email: string) {
+  const db = await getDb();
+  const [user] = await db.select().from(t.users).where(eq(t.users.email, email.trim().toLowerCase())).limit(1);
+  return user ?? null;
+}

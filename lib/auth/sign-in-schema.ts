@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+export const signInSchema = z.object({
+  email: z.string().trim().min(1, 'Enter your email address.').email('Enter a valid email address.'),
+  password: z.string().min(1, 'Enter your password.'),
+});
+
+export type SignInInput = z.infer<typeof signInSchema>;
+
+/** Only same-site paths may be returned to after sign-in (no open redirect). */
+export function safeReturnPath(value: string | null | undefined): string {
+  return value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : '/orgs';
+}

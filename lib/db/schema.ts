@@ -1,0 +1,312 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  check,
+} from 'drizzle-orm/pg-core';
+
+// Every instant is stored with millisecond precision: that is what the API promises to return.
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+
+export const organizations = pgTable('organizations', {
+  id: id(),
+  name: text('name').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    alertingEnabled: boolean('alerting_enabled').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('projects_org_idx').on(t.organizationId, t.createdAt, t.id)],
+);
+
+export const users = pgTable('users', {
+  id: id(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  status: text('status', { enum: ['active', 'suspended'] })
+    .notNull()
+    .default('active'),
+  passwordHash: text('password_hash'),
+  // Bumped whenever every existing session must end (suspension, password change).
+  sessionVersion: integer('session_version').notNull().default(1),
+  scimExternalId: text('scim_external_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    joinedAt: ts('joined_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    index('memberships_user_idx').on(t.userId),
+    index('memberships_org_joined_idx').on(t.organizationId, t.joinedAt, t.userId),
+  ],
+);
+
+export const bots = pgTable(
+  'bots',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    // Bots are soft-deleted so their revoked keys keep a named owner in the audit trail.
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    index('bots_org_idx').on(t.organizationId, t.createdAt, t.id),
+    uniqueIndex('bots_org_name_live_idx')
+      .on(t.organizationId, t.name)
+      .where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export const policies = pgTable('policies', {
+  name: text('name').primaryKey(),
+  permissions: text('permissions').array().notNull(),
+});
+
+export const policyBindings = pgTable(
+  'policy_bindings',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    // null: the binding applies to the whole organization.
+    projectId: uuid('project_id').references(() => projects.id),
+    principalType: text('principal_type', { enum: ['user', 'bot'] }).notNull(),
+    principalId: uuid('principal_id').notNull(),
+    policy: text('policy')
+      .notNull()
+      .references(() => policies.name),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('policy_bindings_principal_idx').on(t.organizationId, t.principalType, t.principalId),
+    uniqueIndex('policy_bindings_unique_idx')
+      .on(t.organizationId, t.principalType, t.principalId, t.policy, sql`coalesce(${t.projectId}, '00000000-0000-0000-0000-000000000000'::uuid)`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    // "svc_" plus the first four random characters: enough to recognise, useless to an attacker.
+    prefix: text('prefix').notNull(),
+    // SHA-256 of the whole key, hex. The plaintext is never stored.
+    secretHash: text('secret_hash').notNull(),
+    ownerType: text('owner_type', { enum: ['user', 'bot'] }).notNull(),
+    ownerId: uuid('owner_id').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at'),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+    revokedReason: text('revoked_reason', {
+      enum: ['revoked', 'member_removed', 'member_left', 'bot_deleted', 'scim_suspended'],
+    }),
+    revokedById: uuid('revoked_by_id'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
+    index('api_keys_org_list_idx')
+      .on(t.organizationId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.revokedAt} is null`),
+    index('api_keys_owner_list_idx')
+      .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.revokedAt} is null`),
+    check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
+  ],
+);
+
+export type SubscriptionTarget =
+  | { kind: 'https'; url: string; timeoutSeconds: number }
+  | { kind: 'workflow'; workflowId: string }
+  | { kind: string; [field: string]: unknown };
+
+export type DeliveryError = { at: string; class: string; message: string; status: number };
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    queueId: uuid('queue_id').notNull(),
+    slug: text('slug').notNull().unique(),
+    state: text('state').notNull(),
+    batchSize: integer('batch_size').notNull(),
+    maxConcurrency: integer('max_concurrency').notNull(),
+    target: jsonb('target').$type<SubscriptionTarget>().notNull(),
+    health: text('health').notNull().default('healthy'),
+    lastError: jsonb('last_error').$type<DeliveryError | null>(),
+    lastSuccessAt: ts('last_success_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('subscriptions_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
+    check('subscriptions_batch_size_ck', sql`${t.batchSize} between 1 and 10`),
+    check('subscriptions_max_concurrency_ck', sql`${t.maxConcurrency} between 1 and 100`),
+  ],
+);
+
+export type Matcher = { label: string; op: '=' | '!=' | '=~' | '!~'; value: string };
+
+export const silences = pgTable(
+  'silences',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    slug: text('slug').notNull().unique(),
+    comment: text('comment').notNull(),
+    matchers: jsonb('matchers').$type<Matcher[]>().notNull(),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    createdByType: text('created_by_type', { enum: ['user', 'bot'] }).notNull(),
+    createdById: uuid('created_by_id').notNull(),
+    updatedByType: text('updated_by_type', { enum: ['user', 'bot'] }).notNull(),
+    updatedById: uuid('updated_by_id').notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('silences_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
+    check('silences_window_ck', sql`${t.endsAt} > ${t.startsAt}`),
+  ],
+);
+
+export const idempotencyRecords = pgTable(
+  'idempotency_records',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    // "user:<uuid>" or "bot:<uuid>": a key is scoped to the principal, not to the credential.
+    principal: text('principal').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    state: text('state', { enum: ['in_progress', 'done'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    responseBody: text('response_body'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    // A stuck in_progress record (a crashed instance) can be taken over after this instant.
+    lockedUntil: ts('locked_until'),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('idempotency_records_key_idx').on(t.principal, t.method, t.path, t.key),
+    index('idempotency_records_expiry_idx').on(t.expiresAt),
+  ],
+);
+
+export const scimTokens = pgTable(
+  'scim_tokens',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('scim_tokens_hash_idx').on(t.tokenHash), index('scim_tokens_org_idx').on(t.organizationId)],
+);
+
+export const oauthDeviceCodes = pgTable(
+  'oauth_device_codes',
+  {
+    id: id(),
+    deviceCodeHash: text('device_code_hash').notNull(),
+    userCode: text('user_code').notNull(),
+    clientId: text('client_id').notNull(),
+    clientName: text('client_name'),
+    status: text('status', { enum: ['pending', 'approved', 'denied', 'used'] })
+      .notNull()
+      .default('pending'),
+    userId: uuid('user_id').references(() => users.id),
+    intervalSeconds: integer('interval_seconds').notNull().default(5),
+    lastPolledAt: ts('last_polled_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('oauth_device_codes_hash_idx').on(t.deviceCodeHash),
+    uniqueIndex('oauth_device_codes_user_code_idx').on(t.userCode),
+  ],
+);
+
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull(),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    // The grant both tokens of one login share, so logout revokes the pair.
+    grantId: uuid('grant_id').notNull(),
+    clientId: text('client_id').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_idx').on(t.tokenHash),
+    index('oauth_tokens_grant_idx').on(t.grantId),
+    index('oauth_tokens_user_idx').on(t.userId),
+  ],
+);

@@ -1,0 +1,30 @@
+import { getToken } from 'next-auth/jwt';
+import type { NextRequest } from 'next/server';
+import { KEY_PREFIX } from '../auth/api-key-format';
+import { sessionClaims } from '../auth/next-auth';
+import type { Principal } from '../auth/principal';
+import { principalForApiKey, principalForOAuthToken, principalForSession } from '../auth/service';
+import { recordApiKeyUse } from '../auth/last-used';
+
+/**
+ * The caller, by the first scheme present: `Authorization: Bearer svc_…` (API key), any other bearer
+ * (OAuth access token), or the next-auth session cookie. Null when it does not check out.
+ */
+export async function authenticate(req: NextRequest): Promise<Principal | null> {
+  const authorization = req.headers.get('authorization');
+  if (authorization !== null) {
+    const match = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim());
+    if (!match) return null;
+    const token = match[1];
+    if (token.startsWith(KEY_PREFIX)) {
+      const principal = await principalForApiKey(token);
+      if (principal?.apiKeyId) recordApiKeyUse(principal.apiKeyId);
+      return principal;
+    }
+    return principalForOAuthToken(token);
+  }
+  const secret = process.env.NEXTAUTH_SECRET;
+  if (!secret) return null;
+  const claims = sessionClaims(await getToken({ req, secret }));
+  return claims ? principalForSession(claims.userId, claims.sessionVersion) : null;
+}

@@ -1,0 +1,31 @@
+import { ApiError } from './errors';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const tooLarge = (limit: number) =>
+  new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+
+/**
+ * Reads the body as text, refusing it with 413 as soon as it passes `limit`: at once for a large
+ * Content-Length, and mid-stream for a chunked body, without holding more than `limit` bytes.
+ */
+export async function readBody(req: Request, limit: number): Promise<string | null> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (!req.body) return null;
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (total === 0) return null;
+  return Buffer.concat(chunks, total).toString('utf8');
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { ERROR_CODES, type ErrorCode } from './errors';
+import type { Operation } from './operation';
+
+const issue = z.object({ path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }), message: z.string() });
+const quota = z.object({
+  id: z.string(),
+  kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
+  limit: z.int().min(0),
+  scope: z.enum(['organization', 'project', 'resource']),
+  inFlight: z.int().min(0).optional(),
+  periodStart: z.iso.datetime().optional(),
+  region: z.string().optional(),
+  resetsAt: z.iso.datetime().optional(),
+  scopeResourceName: z.string().optional(),
+  used: z.int().min(0).optional(),
+  window: z.string().optional(),
+});
+export const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string().max(64).regex(/^[a-z][a-z0-9_]*$/),
+      message: z.string().max(1024),
+      issues: z.array(issue).optional(),
+      quota: quota.optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+/** Codes every authenticated route can answer, in the order the pipeline checks them. */
+const COMMON_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'access_denied',
+  'forbidden_origin',
+  'not_found',
+  'payload_too_large',
+  'too_many_requests',
+  'internal_error',
+  'unavailable',
+];
+
+function errorResponses(op: Operation) {
+  const codes = [...(op.authenticated === false ? ['internal_error' as const] : COMMON_ERRORS), ...(op.errors ?? [])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}.`,
+        content: { 'application/json': { schema: errorEnvelope } },
+      },
+    ]),
+  );
+}
+
+export function buildOpenApiDocument(operations: Operation[]) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) {
+    const operation: ZodOpenApiOperationObject = {
+      operationId: op.summary.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^./, (c) => c.toLowerCase()),
+      summary: op.summary,
+      description: [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined].filter(Boolean).join('\n\n') || undefined,
+      tags: op.tags,
+      security: op.authenticated === false ? [] : undefined,
+      requestParams: {
+        path: op.params as never,
+        query: op.query as never,
+        header: op.headers as never,
+      },
+      requestBody: op.body ? { required: true, content: { 'application/json': { schema: op.body } } } : undefined,
+      responses: {
+        [String(op.success.status)]: {
+          description: op.success.description,
+          content: op.success.schema ? { 'application/json': { schema: op.success.schema } } : undefined,
+        },
+        ...errorResponses(op),
+      },
+    };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operation };
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Service API',
+      version: '1',
+      description: 'API keys, queue subscriptions and alert silences. Every error answers `{ error: { code, message, issues?, quota? } }`.',
+    },
+    security: [{ apiKey: [] }, { oauth: [] }, { session: [] }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer svc_…`.' },
+        oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token from the device login (`svc login`).' },
+        session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: "The console's session cookie." },
+      },
+    },
+    paths,
+  });
+}

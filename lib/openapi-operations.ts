@@ -1,0 +1,15 @@
+import { defineOperation, type Operation } from './http/operation';
+import { orgOperations } from './orgs/operations';
+import { z } from 'zod';
+
+export const openApiOp = defineOperation({
+  method: 'GET',
+  path: '/v1/openapi.json',
+  summary: 'This API as an OpenAPI 3.1 document',
+  tags: ['Service'],
+  authenticated: false,
+  success: { status: 200, description: 'The document.', schema: z.looseObject({ openapi: z.string() }) },
+});
+
+/** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
+export const allOperations: Operation[] = [openApiOp, ...orgOperations];

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { defineOperation } from '../http/operation';
+import { pageQuery } from '../http/pagination';
+import { bot, member, orgParams, organization, project } from './schema';
+
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+export const listOrganizationsOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations',
+  summary: "List the caller's organizations",
+  tags: ['Organizations'],
+  query: pageQuery,
+  success: { status: 200, description: 'A page of organizations.', schema: page(organization) },
+  errors: ['invalid_cursor'],
+});
+
+export const listProjectsOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/projects',
+  summary: "List an organization's projects",
+  tags: ['Organizations'],
+  params: orgParams,
+  query: pageQuery,
+  permission: 'projects.get',
+  success: { status: 200, description: 'A page of projects.', schema: page(project) },
+  errors: ['invalid_cursor'],
+});
+
+export const listMembersOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/members',
+  summary: "List an organization's members and their policies",
+  tags: ['Organizations'],
+  params: orgParams,
+  query: pageQuery,
+  permission: 'members.list',
+  success: { status: 200, description: 'A page of members.', schema: page(member) },
+  errors: ['invalid_cursor'],
+});
+
+export const listBotsOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/bots',
+  summary: "List an organization's bots",
+  description: 'Every member may list the bots of the organization (to choose an API key owner).',
+  tags: ['Organizations'],
+  params: orgParams,
+  query: pageQuery,
+  success: { status: 200, description: 'A page of bots.', schema: page(bot) },
+  errors: ['invalid_cursor'],
+});
+
+export const healthOp = defineOperation({
+  method: 'GET',
+  path: '/v1/health',
+  summary: 'Whether the service and its database are ready',
+  tags: ['Service'],
+  authenticated: false,
+  success: { status: 200, description: 'Ready.', schema: z.object({ status: z.literal('ok') }) },
+  errors: ['unavailable'],
+});
+
+export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp, listMembersOp, listBotsOp];

@@ -1,0 +1,24 @@
+import { closeDb, DataDirLockedError, getDb } from './db/client';
+import { flushApiKeyUses } from './auth/last-used';
+
+async function start() {
+  try {
+    await getDb();
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(`\n${err.message}\n`);
+      process.exit(1);
+    }
+    // Anything else (PostgreSQL not up yet): keep serving; /v1/health answers 503 until it is.
+    console.error('Database not ready at start:', err);
+  }
+  const shutdown = async () => {
+    await flushApiKeyUses().catch(() => {});
+    await closeDb().catch(() => {});
+    process.exit(0);
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.env.NEXT_PHASE !== 'phase-production-build') await start();

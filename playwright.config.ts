@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { baseURL, dataDir, E2E, fixturesFile, limitedDataDir, serverLog } from './e2e/support/env';
+
+const chromium = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+const serverEnv = [`NEXTAUTH_SECRET=${E2E.secret}`, 'LAST_USED_FLUSH_MS=500'];
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [['list']],
+  use: { baseURL, trace: 'retain-on-failure' },
+  projects: [
+    { name: 'api', testDir: './e2e/api' },
+    {
+      name: 'ui',
+      testDir: './e2e/ui',
+      use: { browserName: 'chromium', launchOptions: chromium, viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  webServer: [
+    {
+      command: ['bash e2e/support/serve.sh', E2E.port, dataDir, fixturesFile, serverLog, ...serverEnv, 'RATE_LIMIT_REQUESTS=100000', 'SIGNIN_RATE_LIMIT=1000'].join(' '),
+      url: `${baseURL}/v1/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
+      // A second server with tiny limits, so rate limiting is tested without slowing the main one.
+      command: [
+        'bash e2e/support/serve.sh',
+        E2E.limitedPort,
+        limitedDataDir,
+        path.join(E2E.stateDir, 'fixtures-limited.json'),
+        path.join(E2E.stateDir, 'server-limited.log'),
+        ...serverEnv,
+        'RATE_LIMIT_REQUESTS=5',
+        'RATE_LIMIT_WINDOW_SECONDS=60',
+        'SIGNIN_RATE_LIMIT=3',
+      ].join(' '),
+      url: `http://127.0.0.1:${E2E.limitedPort}/v1/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+  ],
+});

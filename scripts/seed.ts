@@ -1,0 +1,9 @@
+// `npm run seed`: the demo data of PRODUCT.md on whichever database the environment names. Idempotent.
+import { closeDb, getDb } from '../lib/db/client';
+import { seedDemoData } from '../lib/db/seed';
+
+process.env.SEED_DEMO = '0'; // seed explicitly below, and report what happened
+const db = await getDb();
+const created = await seedDemoData(db);
+console.error(created ? 'Demo data created.' : 'Demo data already present; nothing added.');
+await closeDb();
