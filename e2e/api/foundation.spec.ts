@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { expect, expectError, test } from '../fixtures';
+import { dataDir, E2E } from '../support/env';
+
+/** Runs `npm start`'s script with extra env; resolves with its exit code and output, or kills it after `ms`. */
+function start(env: Record<string, string>, ms: number): Promise<{ code: number | null; output: string; kill: () => void }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    const timer = setTimeout(() => resolve({ code: null, output, kill: () => child.kill('SIGTERM') }), ms);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, kill: () => {} });
+    });
+  });
+}
+
+test('a second process on the same DATA_DIR exits at once with a message; the first keeps serving, nothing lost', async ({ as, demo }) => {
+  test.skip(!!process.env.DATABASE_URL, 'the lock guards the embedded database only');
+  const ada = await as('ada');
+  const before = await (await ada.get(`/v1/organizations/${demo.acme}/projects`)).json();
+  const second = await start({ DATA_DIR: dataDir, PORT: String(E2E.port + 7) }, 30_000);
+  second.kill();
+  expect(second.code).toBe(1);
+  expect(second.output).toContain('is in use by another process');
+  expect((await ada.get('/v1/health')).status()).toBe(200);
+  expect(await (await ada.get(`/v1/organizations/${demo.acme}/projects`)).json()).toEqual(before);
+});
+
+test('an unreachable database: health and the API answer 503 unavailable with Retry-After', async ({ fixtures }) => {
+  const port = E2E.port + 8;
+  const server = await start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: String(port) }, 6_000);
+  try {
+    expect(server.code).toBeNull(); // still running: it serves 503s rather than dying
+    const base = `http://127.0.0.1:${port}`;
+    const health = await fetch(`${base}/v1/health`);
+    expect(health.status).toBe(503);
+    expect(health.headers.get('retry-after')).toBe('5');
+    expect((await health.json()).error.code).toBe('unavailable');
+    const api = await fetch(`${base}/v1/organizations`, { headers: { Authorization: `Bearer ${fixtures.keys.deployBot}` } });
+    expect(api.status).toBe(503);
+    expect(api.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await api.json()).error.code).toBe('unavailable');
+  } finally {
+    server.kill();
+  }
+});
+
+test('the OpenAPI document is served and names the error envelope', async ({ request }) => {
+  const res = await request.get('/v1/openapi.json');
+  expect(res.status()).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe('3.1.0');
+  expect(doc.paths['/v1/organizations/{orgId}/projects'].get).toBeDefined();
+  expect(doc.components.schemas.Error).toBeDefined();
+});
+
+test('the error envelope answers unknown /v1 JSON errors too: a bad limit is one issue at its path', async ({ as, demo }) => {
+  const ada = await as('ada');
+  await expectError(await ada.get(`/v1/organizations/${demo.acme}/members?limit=abc`), 400, 'invalid_request', ['limit']);
+});
