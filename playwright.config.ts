@@ -56,6 +56,8 @@ export default defineConfig({
         'RATE_LIMIT_REQUESTS=5',
         'RATE_LIMIT_WINDOW_SECONDS=60',
         'SIGNIN_RATE_LIMIT=3',
+        // On PostgreSQL both servers share one database; this one's counters must not see the main server's.
+        'RATE_LIMIT_STORE=memory',
       ].join(' '),
       url: `http://127.0.0.1:${E2E.limitedPort}/v1/health`,
       timeout: 120_000,

@@ -4,6 +4,7 @@ import * as t from '../db/schema';
 import { isWellFormedApiKey, sha256Hex } from './api-key-format';
 import type { Permission } from './policies';
 import type { Principal } from './principal';
+import { authCache } from './cache';
 
 /**
  * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key
@@ -12,6 +13,17 @@ import type { Principal } from './principal';
 export async function principalForApiKey(secret: string, now = new Date()): Promise<Principal | null> {
   // Malformed or checksum-failing keys never reach the database.
   if (!isWellFormedApiKey(secret)) return null;
+  const found = await apiKeyCache.through(sha256Hex(secret), () => lookUpApiKey(secret));
+  // The cache may outlive the key's expiry by up to its TTL: check the instant here, on every request.
+  if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
+  return found.principal;
+}
+
+type CachedKey = { principal: Principal; expiresAt: Date | null } | null;
+const apiKeyCache = authCache<CachedKey>();
+
+async function lookUpApiKey(secret: string): Promise<CachedKey> {
+  const now = new Date();
   const db = await getDb();
   const [row] = await db
     .select({
@@ -25,6 +37,7 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
       botName: t.bots.name,
       botDeletedAt: t.bots.deletedAt,
       botOrg: t.bots.organizationId,
+      expiresAt: t.apiKeys.expiresAt,
     })
     .from(t.apiKeys)
     .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
@@ -44,18 +57,30 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
   if (!row) return null;
   if (row.ownerType === 'user') {
     if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
-    return { type: 'user', id: row.ownerId, name: row.userName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+    const principal: Principal = { type: 'user', id: row.ownerId, name: row.userName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+    return { principal, expiresAt: row.expiresAt };
   }
   if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
-  return { type: 'bot', id: row.ownerId, name: row.botName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+  const principal: Principal = { type: 'bot', id: row.ownerId, name: row.botName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+  return { principal, expiresAt: row.expiresAt };
 }
 
 /** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */
 export async function principalForOAuthToken(token: string, now = new Date()): Promise<Principal | null> {
   if (token.length < 20 || token.length > 200) return null;
+  const found = await oauthCache.through(sha256Hex(token), () => lookUpOAuthToken(token));
+  if (!found || found.expiresAt <= now) return null;
+  return found.principal;
+}
+
+type CachedToken = { principal: Principal; expiresAt: Date } | null;
+const oauthCache = authCache<CachedToken>();
+
+async function lookUpOAuthToken(token: string): Promise<CachedToken> {
+  const now = new Date();
   const db = await getDb();
   const [row] = await db
-    .select({ userId: t.users.id, name: t.users.name, status: t.users.status })
+    .select({ userId: t.users.id, name: t.users.name, status: t.users.status, expiresAt: t.oauthTokens.expiresAt })
     .from(t.oauthTokens)
     .innerJoin(t.users, eq(t.users.id, t.oauthTokens.userId))
     .where(
@@ -68,74 +93,94 @@ export async function principalForOAuthToken(token: string, now = new Date()): P
     )
     .limit(1);
   if (!row || row.status !== 'active') return null;
-  return { type: 'user', id: row.userId, name: row.name, via: 'oauth' };
+  return { principal: { type: 'user', id: row.userId, name: row.name, via: 'oauth' }, expiresAt: row.expiresAt };
 }
 
 /** A session is honoured only while its user is active and no event has ended every session (version bump). */
+const sessionUserCache = authCache<{ id: string; name: string; status: string; sessionVersion: number } | null>();
+
 export async function principalForSession(userId: string, sessionVersion: number): Promise<Principal | null> {
-  const db = await getDb();
-  const [user] = await db
-    .select({ id: t.users.id, name: t.users.name, status: t.users.status, sessionVersion: t.users.sessionVersion })
-    .from(t.users)
-    .where(eq(t.users.id, userId))
-    .limit(1);
+  const user = await sessionUserCache.through(userId, async () => {
+    const db = await getDb();
+    const [row] = await db
+      .select({ id: t.users.id, name: t.users.name, status: t.users.status, sessionVersion: t.users.sessionVersion })
+      .from(t.users)
+      .where(eq(t.users.id, userId))
+      .limit(1);
+    return row ?? null;
+  });
   if (!user || user.status !== 'active' || user.sessionVersion !== sessionVersion) return null;
   return { type: 'user', id: user.id, name: user.name, via: 'session' };
 }
 
 /** Whether the organization exists and the principal is in it. Everything else about it is then 404. */
+const membershipCache = authCache<boolean>();
+
 export async function canSeeOrganization(principal: Principal, organizationId: string): Promise<boolean> {
   if (principal.organizationId) return principal.organizationId === organizationId;
-  const db = await getDb();
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(t.memberships)
-    .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, principal.id)))
-    .limit(1);
-  return rows.length > 0;
+  return membershipCache.through(`${principal.id}:${organizationId}`, async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({ one: sql<number>`1` })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, principal.id)))
+      .limit(1);
+    return rows.length > 0;
+  });
 }
 
 export type ProjectRef = typeof t.projects.$inferSelect;
 
+const projectCache = authCache<ProjectRef | null>();
+
 export async function findProject(organizationId: string, projectId: string): Promise<ProjectRef | null> {
-  const db = await getDb();
-  const [project] = await db
-    .select()
-    .from(t.projects)
-    .where(and(eq(t.projects.id, projectId), eq(t.projects.organizationId, organizationId)))
-    .limit(1);
-  return project ?? null;
+  return projectCache.through(`${organizationId}:${projectId}`, async () => {
+    const db = await getDb();
+    const [project] = await db
+      .select()
+      .from(t.projects)
+      .where(and(eq(t.projects.id, projectId), eq(t.projects.organizationId, organizationId)))
+      .limit(1);
+    return project ?? null;
+  });
+}
+
+type Grant = { projectId: string | null; permissions: ReadonlySet<string> };
+const grantCache = authCache<Grant[]>();
+
+/** Every policy binding of the principal in the organization, with its policy's permissions: one query. */
+async function grantsOf(principal: Pick<Principal, 'type' | 'id'>, organizationId: string): Promise<Grant[]> {
+  return grantCache.through(`${principal.type}:${principal.id}:${organizationId}`, async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
+      .from(t.policyBindings)
+      .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
+      .where(
+        and(
+          eq(t.policyBindings.organizationId, organizationId),
+          eq(t.policyBindings.principalType, principal.type),
+          eq(t.policyBindings.principalId, principal.id),
+        ),
+      );
+    return rows.map((r) => ({ projectId: r.projectId, permissions: new Set(r.permissions) }));
+  });
 }
 
 /**
- * "May this principal do `permission` here?", answered from the policy bindings in the database on every
- * call. An organization-scope binding applies to every project; a project-scope binding only to its project,
- * and never to organization-level actions.
+ * "May this principal do `permission` here?", answered from the policy bindings in the database (cached
+ * at most a second, and dropped at once when anything about access changes). An organization-scope binding
+ * applies to every project; a project-scope binding only to its project, never to organization-level actions.
  */
 export async function hasPermission(
   principal: Pick<Principal, 'type' | 'id'>,
   permission: Permission,
   scope: { organizationId: string; projectId?: string | null },
 ): Promise<boolean> {
-  const db = await getDb();
-  const projectMatch = scope.projectId
-    ? or(isNull(t.policyBindings.projectId), eq(t.policyBindings.projectId, scope.projectId))
-    : isNull(t.policyBindings.projectId);
-  const rows = await db
-    .select({ one: sql<number>`1` })
-    .from(t.policyBindings)
-    .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
-    .where(
-      and(
-        eq(t.policyBindings.organizationId, scope.organizationId),
-        eq(t.policyBindings.principalType, principal.type),
-        eq(t.policyBindings.principalId, principal.id),
-        projectMatch,
-        sql`${permission} = any(${t.policies.permissions})`,
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+  const grants = await grantsOf(principal, scope.organizationId);
+  return grants.some(
+    (g) => g.permissions.has(permission) && (g.projectId === null || (scope.projectId != null && g.projectId === scope.projectId)),
+  );
 }
 
 /** Email and password sign-in for the credentials provider. Returns the user only when active. */

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { Pool } from 'pg';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -8,7 +9,7 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-type Handle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void> };
+type Handle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void>; pool?: Pool };
 
 // Next bundles route handlers and instrumentation separately; the handle must be one per process.
 const state = globalThis as unknown as { __svcDb?: Promise<Handle> };
@@ -96,7 +97,7 @@ async function openPostgres(url: string): Promise<Handle> {
     await lockClient.query('select pg_advisory_unlock(727274)').catch(() => {});
     lockClient.release();
   }
-  return { db, kind: 'postgres', close: () => pool.end() };
+  return { db, kind: 'postgres', close: () => pool.end(), pool };
 }
 
 async function open(): Promise<Handle> {
@@ -128,6 +129,11 @@ export async function getDb(): Promise<Db> {
 
 export async function databaseKind(): Promise<Handle['kind']> {
   return (await handle()).kind;
+}
+
+/** The PostgreSQL pool, for stores that speak to it directly (rate limits); null on the embedded database. */
+export async function getPgPool(): Promise<Pool | null> {
+  return (await handle()).pool ?? null;
 }
 
 export async function closeDb(): Promise<void> {

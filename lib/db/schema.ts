@@ -11,6 +11,8 @@ import {
   uniqueIndex,
   uuid,
   check,
+  varchar,
+  bigint,
 } from 'drizzle-orm/pg-core';
 
 // Every instant is stored with millisecond precision: that is what the API promises to return.
@@ -310,3 +312,10 @@ export const oauthTokens = pgTable(
     index('oauth_tokens_user_idx').on(t.userId),
   ],
 );
+
+/** rate-limiter-flexible's PostgreSQL store (its own column layout), shared by every instance. */
+export const rateLimits = pgTable('rate_limits', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
+});

@@ -1,8 +1,13 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { getPgPool } from '../db/client';
 
-/** Fixed-window limiter over rate-limiter-flexible; the store is memory in one process and shared across instances when configured. */
+/**
+ * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
+ * the shared `rate_limits` table, with a per-instance memory limiter as insurance if the database hiccups;
+ * on the embedded database (one process) they live in memory. RATE_LIMIT_STORE=memory forces memory.
+ */
 export class Limiter {
-  private limiter?: RateLimiterAbstract;
+  private limiter?: Promise<RateLimiterAbstract>;
 
   constructor(
     readonly name: string,
@@ -10,15 +15,32 @@ export class Limiter {
     private readonly durationSeconds: () => number,
   ) {}
 
-  private get store(): RateLimiterAbstract {
-    this.limiter ??= new RateLimiterMemory({ keyPrefix: this.name, points: this.points(), duration: this.durationSeconds() });
+  private async create(): Promise<RateLimiterAbstract> {
+    const options = { keyPrefix: this.name, points: this.points(), duration: this.durationSeconds() };
+    const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getPgPool();
+    if (!pool) return new RateLimiterMemory(options);
+    return new RateLimiterPostgres({
+      ...options,
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true, // created by the drizzle migrations
+      clearExpiredByTimeout: false,
+      // Keys that used up their window are refused from memory without another round trip.
+      inMemoryBlockOnConsumed: options.points,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
+  }
+
+  private store(): Promise<RateLimiterAbstract> {
+    this.limiter ??= this.create();
     return this.limiter;
   }
 
   /** Consumes one point. Returns null when allowed, else the seconds to wait. */
   async consume(key: string): Promise<number | null> {
     try {
-      await this.store.consume(key, 1);
+      await (await this.store()).consume(key, 1);
       return null;
     } catch (res) {
       if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
