@@ -1,9 +1,12 @@
-import { closeDb, DataDirLockedError, getDb } from './db/client';
+import { closeDb, DataDirLockedError, getDb, getPgPool } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
+import { syncAuthCachesThrough } from './auth/cache-sync';
 
 async function start() {
   try {
     await getDb();
+    const pool = await getPgPool();
+    if (pool) await syncAuthCachesThrough(pool);
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);

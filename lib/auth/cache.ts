@@ -39,14 +39,19 @@ export function authCache<V>(max = 50_000): AuthCache<V> {
   };
 }
 
-/** Forget everything cached about principals, memberships, projects and policies, in this instance. */
-export function invalidateAuthCaches(): void {
+/** Forget everything cached about principals, memberships, projects and policies in this instance only. */
+export function clearAuthCaches(): void {
   registry.generation++;
   for (const cache of registry.caches) cache.clear();
+}
+
+/** Forget everything cached about access, here at once and (through the listeners) in every other instance. */
+export function invalidateAuthCaches(): void {
+  clearAuthCaches();
   for (const listener of registry.listeners) listener();
 }
 
-/** Called on every invalidation (e.g. to tell other instances). */
+/** Called on every invalidation made in this instance (to tell the other instances). */
 export function onAuthCacheInvalidation(listener: () => void): void {
   registry.listeners.push(listener);
 }

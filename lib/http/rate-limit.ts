@@ -16,7 +16,8 @@ export class Limiter {
   ) {}
 
   private async create(): Promise<RateLimiterAbstract> {
-    const options = { keyPrefix: this.name, points: this.points(), duration: this.durationSeconds() };
+    // RATE_LIMIT_NAMESPACE separates deployments (or test servers) that share one database.
+    const options = { keyPrefix: `${process.env.RATE_LIMIT_NAMESPACE ?? ''}${this.name}`, points: this.points(), duration: this.durationSeconds() };
     const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getPgPool();
     if (!pool) return new RateLimiterMemory(options);
     return new RateLimiterPostgres({

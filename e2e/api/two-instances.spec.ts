@@ -1,0 +1,78 @@
+import type { APIRequestContext } from '@playwright/test';
+import { bearer, expect, sessionFor, test } from '../fixtures';
+import { E2E } from '../support/env';
+import { spawnServer, type Spawned } from '../support/spawn-server';
+
+// Several stateless instances on one PostgreSQL: what one instance does, the other must honour.
+test.describe('two instances on one PostgreSQL', () => {
+  test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL): the embedded database is one process');
+  test.describe.configure({ mode: 'serial' });
+
+  let a: Spawned;
+  let b: Spawned;
+  const opened: APIRequestContext[] = [];
+  const ctx = async (make: Promise<APIRequestContext>) => {
+    const c = await make;
+    opened.push(c);
+    return c;
+  };
+
+  test.beforeAll(async () => {
+    const env = { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMIT_REQUESTS: '30', RATE_LIMIT_NAMESPACE: `two-${Date.now()}-` };
+    [a, b] = await Promise.all([spawnServer(E2E.port + 20, env), spawnServer(E2E.port + 21, env)]);
+  });
+  test.afterAll(async () => {
+    await Promise.all(opened.map((c) => c.dispose()));
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  test('a rate limit counts requests on both instances together', async ({ fixtures }) => {
+    // deploy-bot is used by no other test here, so its window of 30 is this test's alone.
+    const onA = await ctx(bearer(fixtures.keys.deployBot, a.url));
+    const onB = await ctx(bearer(fixtures.keys.deployBot, b.url));
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await (i % 2 ? onB : onA).get('/v1/organizations')).status());
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const refused = await onB.get('/v1/organizations');
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+    expect((await onA.get('/v1/organizations')).status()).toBe(429);
+  });
+
+  test('a key revoked through one instance is refused by the other within a second', async ({ demo }) => {
+    const bob = await ctx(sessionFor('bob', a.url));
+    const { secret, apiKey } = await (await bob.post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'two-instance revoke' } })).json();
+    const onB = await ctx(bearer(secret, b.url));
+    expect((await onB.get('/v1/organizations')).status()).toBe(200); // now cached on B
+    expect((await bob.delete(`/v1/organizations/${demo.acme}/api-keys/${apiKey.id}`)).status()).toBe(204);
+    await expect.poll(async () => (await onB.get('/v1/organizations')).status(), { timeout: 1_000, intervals: [50] }).toBe(401);
+  });
+
+  test('an Idempotency-Key used on one instance replays on the other, and ETags hold across both', async ({ demo }) => {
+    const bobA = await ctx(sessionFor('bob', a.url));
+    const bobB = await ctx(sessionFor('bob', b.url));
+    const list = await (await bobA.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences?state=active`)).json();
+    const silence = list.items[0];
+    const path = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/${silence.id}`;
+    const etag = (await bobA.get(path)).headers().etag;
+
+    const key = `two-instances-${Date.now()}`;
+    const body = { comment: `changed through A at ${Date.now()}` };
+    const first = await bobA.patch(path, { data: body, headers: { 'Idempotency-Key': key, 'If-Match': etag } });
+    expect(first.status()).toBe(200);
+    const replay = await bobB.patch(path, { data: body, headers: { 'Idempotency-Key': key, 'If-Match': etag } });
+    expect(replay.status()).toBe(200);
+    expect(replay.headers()['idempotent-replayed']).toBe('true');
+    expect(await replay.json()).toEqual(await first.json());
+
+    // The old ETag is stale on B too, and two racing writers with the new one: exactly one wins.
+    expect((await bobB.patch(path, { data: { comment: 'stale' }, headers: { 'If-Match': etag } })).status()).toBe(412);
+    const current = first.headers().etag;
+    const raced = await Promise.all([
+      bobA.patch(path, { data: { comment: 'race A' }, headers: { 'If-Match': current } }),
+      bobB.patch(path, { data: { comment: 'race B' }, headers: { 'If-Match': current } }),
+    ]);
+    expect(raced.map((r) => r.status()).sort()).toEqual([200, 412]);
+  });
+});
+
