@@ -68,11 +68,10 @@ export function buildOpenApiDocument(operations: Operation[]) {
       description: [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined].filter(Boolean).join('\n\n') || undefined,
       tags: op.tags,
       security: op.authenticated === false ? [] : undefined,
-      requestParams: {
-        path: op.params as never,
-        query: op.query as never,
-        header: op.headers as never,
-      },
+      // zod-openapi reads every key it is given, so absent schemas must be absent keys, not undefined.
+      requestParams: Object.fromEntries(
+        Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(([, schema]) => schema !== undefined),
+      ) as never,
       requestBody: op.body ? { required: true, content: { 'application/json': { schema: op.body } } } : undefined,
       responses: {
         [String(op.success.status)]: {
