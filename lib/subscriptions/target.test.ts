@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionTarget } from '../db/schema';
-import { mergeTarget } from './target';
+import { knownTarget, mergeTarget } from './target';
 
 const https: SubscriptionTarget = { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 };
 const workflow: SubscriptionTarget = { kind: 'workflow', workflowId: '0b6f3a52-6a55-4c1e-9d0e-5d2a8f1c7e41' };
@@ -49,5 +49,14 @@ describe('merging a PATCH target into the current one', () => {
     const result = mergeTarget(broken, { kind: 'https', url: 'https://other.example.com/' });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual(['target.timeoutSeconds']);
+  });
+});
+
+describe('how a client reads a target', () => {
+  it('knows https and workflow targets, and calls any other kind or shape unknown', () => {
+    expect(knownTarget(https)).toEqual(https);
+    expect(knownTarget(workflow)).toEqual(workflow);
+    expect(knownTarget({ kind: 'email', address: 'a@b.example' } as SubscriptionTarget)).toEqual({ kind: 'unknown' });
+    expect(knownTarget({ kind: 'https', url: 'https://x.example/' } as SubscriptionTarget)).toEqual({ kind: 'unknown' });
   });
 });
