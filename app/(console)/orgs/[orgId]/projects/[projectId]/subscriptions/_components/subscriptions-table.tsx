@@ -21,18 +21,17 @@ export function SubscriptionsTable({
 }) {
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-      <table className="w-full table-fixed">
+      <table className="w-full min-w-[60rem] table-fixed">
         <caption className="sr-only">Subscriptions of this project</caption>
         <colgroup>
-          <col className="w-40" />
-          <col className="w-28" />
-          <col className="w-24" />
-          <col />
+          <col className="w-36" />
           <col className="w-20" />
+          <col className="w-20" />
+          <col />
+          <col className="w-16" />
           <col className="w-28" />
-          <col className="w-44" />
-          <col className="w-32" />
-          <col className="w-24" />
+          <col className="w-40" />
+          <col className="w-20" />
         </colgroup>
         <thead className="border-b border-slate-200 bg-slate-50">
           <tr>
@@ -43,7 +42,6 @@ export function SubscriptionsTable({
             <th scope="col" className={header}>Batch</th>
             <th scope="col" className={header}>Concurrency</th>
             <th scope="col" className={header}>Health</th>
-            <th scope="col" className={header}>Last success</th>
             <th scope="col" className={header}>
               <span className="sr-only">Actions</span>
             </th>
@@ -71,9 +69,9 @@ export function SubscriptionsTable({
                     {sub.status.lastError.status} · {sub.status.lastError.class}
                   </p>
                 )}
-              </td>
-              <td className={`${cell} text-xs`}>
-                <TimeAgo iso={sub.status.lastSuccessAt} />
+                <p className="mt-1 text-xs text-slate-600">
+                  Last success <TimeAgo iso={sub.status.lastSuccessAt} />
+                </p>
               </td>
               <td className={`${cell} text-right`}>
                 {permissionKnown && (

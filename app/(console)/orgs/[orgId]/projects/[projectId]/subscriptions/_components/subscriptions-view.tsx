@@ -33,7 +33,7 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
         {saved}
       </p>
       {subscriptions.isPending ? (
-        <TableSkeleton rows={3} columns={8} label="Loading subscriptions" />
+        <TableSkeleton rows={3} columns={7} label="Loading subscriptions" />
       ) : subscriptions.isError ? (
         <ErrorState title="Could not load subscriptions" message={subscriptions.error.message} onRetry={() => subscriptions.refetch()} />
       ) : subscriptions.data.length === 0 ? (
