@@ -1,13 +1,9 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/states';
+import { SubscriptionsView } from './_components/subscriptions-view';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
-export default function Page() {
-  return (
-    <>
-      <PageHeader title="Subscriptions" description="Deliveries from a queue to a target." />
-      <EmptyState title="Nothing here yet">Subscriptions of this project will be listed here.</EmptyState>
-    </>
-  );
+export default async function Page({ params }: { params: Promise<{ orgId: string; projectId: string }> }) {
+  const { orgId, projectId } = await params;
+  return <SubscriptionsView orgId={orgId} projectId={projectId} />;
 }

@@ -1,0 +1,65 @@
+'use client';
+
+import { useState } from 'react';
+import { Badge } from '@/components/ui/states';
+import type { Subscription } from '@/lib/subscriptions/schema';
+import { knownTarget } from '@/lib/subscriptions/target';
+
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const absolute = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "2 hours ago", with the exact time on hover and for screen readers through `dateTime`. */
+export function TimeAgo({ iso }: { iso: string | null }) {
+  // The moment of first render: relative times stay stable while the page is open.
+  const [now] = useState(() => Date.now());
+  if (!iso) return <span className="text-slate-500">Never</span>;
+  const date = new Date(iso);
+  const diff = date.getTime() - now;
+  const [unit, size] = units.find(([, ms]) => Math.abs(diff) >= ms) ?? ['minute', 60_000];
+  return (
+    <time dateTime={iso} title={absolute.format(date)}>
+      {Math.abs(diff) < 60_000 ? 'just now' : relative.format(Math.round(diff / size), unit)}
+    </time>
+  );
+}
+
+export function exactTime(iso: string): string {
+  return absolute.format(new Date(iso));
+}
+
+/** healthy and failing as the spec names them; any other value is shown as unknown, never as an error. */
+export function HealthBadge({ health }: { health: string }) {
+  if (health === 'healthy') return <Badge tone="green">Healthy</Badge>;
+  if (health === 'failing') return <Badge tone="red">Failing</Badge>;
+  return <Badge tone="slate">Unknown</Badge>;
+}
+
+export function StateBadge({ state }: { state: string }) {
+  if (state === 'active') return <Badge tone="indigo">Active</Badge>;
+  if (state === 'paused') return <Badge tone="amber">Paused</Badge>;
+  return <Badge tone="slate">Unknown</Badge>;
+}
+
+export function TargetSummary({ target }: { target: Subscription['target'] }) {
+  const known = knownTarget(target);
+  return (
+    <div className="min-w-0">
+      <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">{known.kind === 'https' ? 'HTTPS' : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}</span>
+      {known.kind === 'https' && (
+        <p className="truncate font-mono text-xs text-slate-800" title={known.url}>
+          {known.url}
+        </p>
+      )}
+      {known.kind === 'workflow' && <p className="truncate font-mono text-xs text-slate-800">{known.workflowId}</p>}
+    </div>
+  );
+}
+
+export function shortId(id: string): string {
+  return `${id.slice(0, 8)}…`;
+}

@@ -1,0 +1,151 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { DialogClose } from '@/components/ui/dialog';
+import { Field, Input, describedBy } from '@/components/ui/field';
+import { ApiRequestError } from '@/lib/api-client';
+import { useUpdateSubscription } from '@/lib/subscriptions/queries';
+import {
+  BATCH_SIZE,
+  MAX_CONCURRENCY,
+  TIMEOUT_SECONDS,
+  updateSubscriptionBody,
+  type Subscription,
+  type SubscriptionUpdate,
+} from '@/lib/subscriptions/schema';
+import { knownTarget } from '@/lib/subscriptions/target';
+
+type FormInput = z.input<typeof updateSubscriptionBody>;
+type FormOutput = z.output<typeof updateSubscriptionBody>;
+
+const FIELDS = ['batchSize', 'maxConcurrency', 'target.url', 'target.timeoutSeconds'] as const;
+type FieldName = (typeof FIELDS)[number];
+const isField = (path: string): path is FieldName => (FIELDS as readonly string[]).includes(path);
+
+function defaultsOf(sub: Subscription): FormInput {
+  const target = knownTarget(sub.target);
+  return {
+    batchSize: sub.batchSize,
+    maxConcurrency: sub.maxConcurrency,
+    ...(target.kind === 'https' ? { target: { kind: 'https' as const, url: target.url, timeoutSeconds: target.timeoutSeconds } } : {}),
+  };
+}
+
+/** Only what differs from the subscription as loaded: the API merges the rest. */
+function changesOf(values: FormOutput, sub: Subscription): SubscriptionUpdate {
+  const changes: SubscriptionUpdate = {};
+  if (values.batchSize !== undefined && values.batchSize !== sub.batchSize) changes.batchSize = values.batchSize;
+  if (values.maxConcurrency !== undefined && values.maxConcurrency !== sub.maxConcurrency) changes.maxConcurrency = values.maxConcurrency;
+  const current = knownTarget(sub.target);
+  if (values.target?.kind === 'https' && current.kind === 'https') {
+    const target: { kind: 'https'; url?: string; timeoutSeconds?: number } = { kind: 'https' };
+    if (values.target.url !== undefined && values.target.url !== current.url) target.url = values.target.url;
+    if (values.target.timeoutSeconds !== undefined && values.target.timeoutSeconds !== current.timeoutSeconds) {
+      target.timeoutSeconds = values.target.timeoutSeconds;
+    }
+    if (target.url !== undefined || target.timeoutSeconds !== undefined) changes.target = target;
+  }
+  return changes;
+}
+
+export function SubscriptionForm({
+  orgId,
+  projectId,
+  subscription: sub,
+  onCancel,
+  onSaved,
+}: {
+  orgId: string;
+  projectId: string;
+  subscription: Subscription;
+  onCancel: () => void;
+  onSaved: (slug: string) => void;
+}) {
+  const update = useUpdateSubscription(orgId, projectId);
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(updateSubscriptionBody), defaultValues: defaultsOf(sub) });
+  const target = knownTarget(sub.target);
+  const errorOf = (name: FieldName) => form.getFieldState(name, form.formState).error?.message;
+
+  const submit = form.handleSubmit(async (values) => {
+    const changes = changesOf(values, sub);
+    if (Object.keys(changes).length === 0) return onCancel();
+    try {
+      await update.mutateAsync({ id: sub.id, changes });
+      onSaved(sub.slug);
+    } catch (err) {
+      const issues = err instanceof ApiRequestError ? err.issues : [];
+      const elsewhere: string[] = [];
+      for (const issue of issues) {
+        if (isField(issue.path)) form.setError(issue.path, { type: 'server', message: issue.message }, { shouldFocus: true });
+        else elsewhere.push(issue.message);
+      }
+      if (issues.length === 0 || elsewhere.length > 0) {
+        form.setError('root', { type: 'server', message: elsewhere.join(' ') || (err instanceof Error ? err.message : 'The change was not saved.') });
+      }
+    }
+  });
+
+  const numberField = (name: 'batchSize' | 'maxConcurrency' | 'target.timeoutSeconds', label: string, bounds: { min: number; max: number }, hint: string) => {
+    const id = `subscription-${name.replace('.', '-')}`;
+    const error = errorOf(name);
+    return (
+      <Field id={id} label={label} hint={hint} error={error}>
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={bounds.min}
+          max={bounds.max}
+          step={1}
+          invalid={!!error}
+          {...describedBy(id, { hint, error })}
+          {...form.register(name, { valueAsNumber: true })}
+        />
+      </Field>
+    );
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="mt-6 space-y-4 border-t border-slate-200 pt-4" aria-label={`Edit ${sub.slug}`}>
+      <div className="grid grid-cols-2 gap-4">
+        {numberField('batchSize', 'Batch size', BATCH_SIZE, `Messages per delivery, ${BATCH_SIZE.min} to ${BATCH_SIZE.max}.`)}
+        {numberField('maxConcurrency', 'Max concurrency', MAX_CONCURRENCY, `Deliveries in flight, ${MAX_CONCURRENCY.min} to ${MAX_CONCURRENCY.max}.`)}
+      </div>
+      {target.kind === 'https' && (
+        <>
+          <Field id="subscription-target-url" label="Target URL" hint="An https:// address on the public internet." error={errorOf('target.url')}>
+            <Input
+              type="url"
+              spellCheck={false}
+              autoComplete="off"
+              invalid={!!errorOf('target.url')}
+              {...describedBy('subscription-target-url', { hint: true, error: errorOf('target.url') })}
+              {...form.register('target.url')}
+            />
+          </Field>
+          <div className="w-1/2 pr-2">
+            {numberField('target.timeoutSeconds', 'Timeout (seconds)', TIMEOUT_SECONDS, `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} seconds.`)}
+          </div>
+        </>
+      )}
+      {target.kind === 'unknown' && (
+        <p className="text-sm text-slate-600">This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.</p>
+      )}
+      {form.formState.errors.root?.message && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+          {form.formState.errors.root.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-3">
+        <DialogClose asChild>
+          <Button variant="secondary">Cancel</Button>
+        </DialogClose>
+        <Button type="submit" pending={form.formState.isSubmitting}>
+          Save changes
+        </Button>
+      </div>
+    </form>
+  );
+}

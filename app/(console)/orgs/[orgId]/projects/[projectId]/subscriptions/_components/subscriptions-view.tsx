@@ -1,0 +1,68 @@
+'use client';
+
+import { useState } from 'react';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { useCallerPermissions } from '@/lib/orgs/queries';
+import { useSubscriptions } from '@/lib/subscriptions/queries';
+import { SubscriptionDialog } from './subscription-dialog';
+import { SubscriptionsTable } from './subscriptions-table';
+
+export function SubscriptionsView({ orgId, projectId }: { orgId: string; projectId: string }) {
+  const subscriptions = useSubscriptions(orgId, projectId);
+  const permissions = useCallerPermissions(orgId, projectId);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+
+  const canEdit = permissions.data?.permissions.includes('queues.subscriptions.update') ?? false;
+  const open = subscriptions.data?.find((s) => s.id === openId) ?? null;
+
+  return (
+    <>
+      <PageHeader title="Subscriptions" description="Deliveries from a queue to a target: how many messages per batch, how many batches at once, and where they go." />
+      {permissions.isSuccess && !canEdit && (
+        <p className="mb-4 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">
+          Read-only: changing subscriptions needs the <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
+        </p>
+      )}
+      {permissions.isError && (
+        <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          Could not check your permissions, so this page is read-only for now.
+        </p>
+      )}
+      <p role="status" aria-live="polite" className={saved ? 'mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800' : 'sr-only'}>
+        {saved}
+      </p>
+      {subscriptions.isPending ? (
+        <TableSkeleton rows={3} columns={7} label="Loading subscriptions" />
+      ) : subscriptions.isError ? (
+        <ErrorState title="Could not load subscriptions" message={subscriptions.error.message} onRetry={() => subscriptions.refetch()} />
+      ) : subscriptions.data.length === 0 ? (
+        <EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>
+      ) : (
+        <SubscriptionsTable
+          items={subscriptions.data}
+          canEdit={canEdit}
+          permissionKnown={!permissions.isPending}
+          onOpen={(sub) => {
+            setSaved(null);
+            setOpenId(sub.id);
+          }}
+        />
+      )}
+      {open && (
+        <SubscriptionDialog
+          key={open.id}
+          orgId={orgId}
+          projectId={projectId}
+          subscription={open}
+          canEdit={canEdit}
+          onClose={() => setOpenId(null)}
+          onSaved={(slug) => {
+            setOpenId(null);
+            setSaved(`Saved ${slug}.`);
+          }}
+        />
+      )}
+    </>
+  );
+}

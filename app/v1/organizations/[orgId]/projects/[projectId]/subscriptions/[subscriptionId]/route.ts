@@ -1,0 +1,11 @@
+import { json, route } from '@/lib/http/route';
+import { getSubscriptionOp, updateSubscriptionOp } from '@/lib/subscriptions/operations';
+import { getSubscription, updateSubscription } from '@/lib/subscriptions/service';
+
+export const GET = route(getSubscriptionOp, async ({ params }) =>
+  json(await getSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId)),
+);
+
+export const PATCH = route(updateSubscriptionOp, async ({ params, body }) =>
+  json(await updateSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId, body)),
+);

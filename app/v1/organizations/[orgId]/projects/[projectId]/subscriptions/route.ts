@@ -1,0 +1,7 @@
+import { json, route } from '@/lib/http/route';
+import { listSubscriptionsOp } from '@/lib/subscriptions/operations';
+import { listSubscriptions } from '@/lib/subscriptions/service';
+
+export const GET = route(listSubscriptionsOp, async ({ params, query }) =>
+  json(await listSubscriptions({ organizationId: params.orgId, projectId: params.projectId }, query)),
+);

@@ -1,0 +1,173 @@
+import type { Page, Request } from '@playwright/test';
+import { EMAILS, expect, loadDemo, test, type DemoUser } from '../fixtures';
+import { E2E, baseURL } from '../support/env';
+import { loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
+
+let subs: DemoSubs;
+let pagePath: string;
+
+test.beforeAll(async () => {
+  const demo = await loadDemo();
+  subs = await loadDemoSubs(demo);
+  pagePath = `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`;
+});
+
+async function signIn(page: Page, user: DemoUser) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(EMAILS[user]);
+  await page.getByLabel('Password').fill(E2E.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+}
+
+/** Every PATCH the page sends, to prove what was (or was not) sent. */
+function recordPatches(page: Page): Request[] {
+  const patches: Request[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'PATCH') patches.push(req);
+  });
+  return patches;
+}
+
+const row = (page: Page, slug: string) => page.getByTestId(`subscription-${slug}`);
+
+test('bob edits batch size and target URL of the https subscription; only those are sent, and they stay saved', async ({ page }) => {
+  const patches = recordPatches(page);
+  await signIn(page, 'bob');
+  await page.goto(pagePath);
+  await expect(row(page, subs.https.slug)).toContainText(subs.https.target.url!);
+  await page.screenshot({ path: 'test-results/screens/subscriptions-editor.png', fullPage: true });
+  // A marker that a full reload would erase.
+  await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  await page.getByRole('button', { name: `Edit ${subs.https.slug}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Subscription ${subs.https.slug}` });
+  await expect(dialog.getByLabel('Batch size')).toHaveValue(String(subs.https.batchSize));
+  await expect(dialog.getByLabel('Batch size')).toHaveAttribute('max', '10');
+  await expect(dialog.getByLabel('Max concurrency')).toHaveAttribute('max', '100');
+  await dialog.getByLabel('Batch size').fill('7');
+  await dialog.getByLabel('Target URL').fill('https://hooks.example.com/v3/orders');
+  await page.screenshot({ path: 'test-results/screens/subscriptions-edit-dialog.png' });
+  try {
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: `Saved ${subs.https.slug}.` })).toBeVisible();
+    expect(patches).toHaveLength(1);
+    expect(patches[0].postDataJSON()).toEqual({ batchSize: 7, target: { kind: 'https', url: 'https://hooks.example.com/v3/orders' } });
+
+    const saved = row(page, subs.https.slug);
+    await expect(saved.getByRole('cell').nth(4)).toHaveText('7');
+    await expect(saved).toContainText('https://hooks.example.com/v3/orders');
+    expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+
+    await page.reload();
+    await expect(row(page, subs.https.slug).getByRole('cell').nth(4)).toHaveText('7');
+    await expect(row(page, subs.https.slug)).toContainText('https://hooks.example.com/v3/orders');
+  } finally {
+    await restoreSub(subs.https);
+  }
+});
+
+test('11 as batch size, or an http:// URL, is stopped at its field and nothing is sent', async ({ page }) => {
+  const patches = recordPatches(page);
+  await signIn(page, 'bob');
+  await page.goto(pagePath);
+  await page.getByRole('button', { name: `Edit ${subs.https.slug}` }).click();
+  const dialog = page.getByRole('dialog');
+  const batch = dialog.getByLabel('Batch size');
+  await batch.fill('11');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.locator('#subscription-batchSize-error')).toHaveText('The batch size must be a whole number from 1 to 10.');
+  await expect(batch).toHaveAttribute('aria-invalid', 'true');
+  await expect(batch).toBeFocused();
+
+  await batch.fill('3');
+  await dialog.getByLabel('Target URL').fill('http://hooks.example.com/orders');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.locator('#subscription-target-url-error')).toHaveText('The URL must be absolute and start with https://.');
+  await expect(page.locator('#subscription-batchSize-error')).toHaveText('');
+  await page.screenshot({ path: 'test-results/screens/subscriptions-field-error.png' });
+
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(patches).toHaveLength(0);
+});
+
+test('a refusal from the server shows its issues at their fields', async ({ page }) => {
+  await signIn(page, 'bob');
+  await page.goto(pagePath);
+  // Stand in for a server-only rule (one the shared schema cannot know in the browser) with a real envelope.
+  await page.route(`**${subPath(subs.https)}`, async (route) => {
+    if (route.request().method() !== 'PATCH') return route.continue();
+    await route.fulfill({
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: {
+          code: 'invalid_request',
+          message: 'The request is not valid.',
+          issues: [
+            { path: 'target.timeoutSeconds', message: 'Server says: too slow.' },
+            { path: 'target.kind', message: 'The target kind is "https" and cannot be changed.' },
+          ],
+        },
+      }),
+    });
+  });
+  await page.getByRole('button', { name: `Edit ${subs.https.slug}` }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Timeout (seconds)').fill('45');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.locator('#subscription-target-timeoutSeconds-error')).toHaveText('Server says: too slow.');
+  await expect(dialog.getByRole('alert').filter({ hasText: 'cannot be changed' })).toBeVisible();
+  await expect(dialog).toBeVisible();
+});
+
+test('cy sees the page read-only, and the API answers 403 to her PATCH', async ({ page }) => {
+  await signIn(page, 'cy');
+  await page.goto(pagePath);
+  await expect(row(page, subs.https.slug)).toBeVisible();
+  await expect(page.getByText('Read-only: changing subscriptions needs')).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Edit / })).toHaveCount(0);
+  await page.getByRole('button', { name: `View ${subs.https.slug}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(subs.https.target.url!)).toBeVisible();
+  await expect(dialog.getByRole('textbox')).toHaveCount(0);
+  await expect(dialog.getByRole('spinbutton')).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/subscriptions-read-only.png' });
+
+  const res = await page.request.patch(subPath(subs.https), { data: { batchSize: 2 }, headers: { Origin: baseURL } });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).error.code).toBe('access_denied');
+});
+
+test('the failing subscription shows its last error; the workflow one shows its kind and fields', async ({ page }) => {
+  await signIn(page, 'cy');
+  await page.goto(pagePath);
+  const failing = row(page, subs.failing.slug);
+  await expect(failing.getByText('Failing')).toBeVisible();
+  await expect(failing).toContainText('503 · http_status');
+  await page.getByRole('button', { name: `View ${subs.failing.slug}` }).click();
+  const error = page.getByRole('dialog').getByLabel('Last error');
+  await expect(error).toContainText('Target answered 503 Service Unavailable');
+  await expect(error).toContainText('503 · http_status');
+  await expect(error.locator('time')).toHaveAttribute('datetime', subs.failing.status.lastError!.at);
+  await page.screenshot({ path: 'test-results/screens/subscriptions-last-error.png' });
+  await page.keyboard.press('Escape');
+
+  const workflow = row(page, subs.workflow.slug);
+  await expect(workflow).toContainText('Workflow');
+  await expect(workflow).toContainText(subs.workflow.target.workflowId!);
+  await expect(row(page, subs.https.slug).getByText('Healthy')).toBeVisible();
+});
+
+test('bob sees the workflow subscription’s kind in the form and can change its numbers only', async ({ page }) => {
+  await signIn(page, 'bob');
+  await page.goto(pagePath);
+  await page.getByRole('button', { name: `Edit ${subs.workflow.slug}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(subs.workflow.target.workflowId!)).toBeVisible();
+  await expect(dialog.getByLabel('Target URL')).toHaveCount(0);
+  await expect(dialog.getByLabel('Batch size')).toBeVisible();
+});

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineOperation } from '../http/operation';
+import { pageQuery } from '../http/pagination';
+import { projectParams } from '../orgs/schema';
+import { subscription, subscriptionParams, updateSubscriptionBody } from './schema';
+
+const base = '/v1/organizations/{orgId}/projects/{projectId}/subscriptions';
+
+export const listSubscriptionsOp = defineOperation({
+  method: 'GET',
+  path: base,
+  summary: "List a project's subscriptions",
+  description: 'Oldest first, keyset-paged.',
+  tags: ['Queues'],
+  params: projectParams,
+  query: pageQuery,
+  permission: 'queues.subscriptions.list',
+  success: {
+    status: 200,
+    description: 'A page of subscriptions.',
+    schema: z.object({ items: z.array(subscription), nextCursor: z.string().nullable() }),
+  },
+  errors: ['invalid_cursor'],
+});
+
+export const getSubscriptionOp = defineOperation({
+  method: 'GET',
+  path: `${base}/{subscriptionId}`,
+  summary: 'Get a subscription',
+  tags: ['Queues'],
+  params: subscriptionParams,
+  permission: 'queues.subscriptions.get',
+  success: { status: 200, description: 'The subscription.', schema: subscription },
+});
+
+export const updateSubscriptionOp = defineOperation({
+  method: 'PATCH',
+  path: `${base}/{subscriptionId}`,
+  summary: 'Change a subscription',
+  description: [
+    'Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its',
+    '`kind` must equal the current one (else 400 at `target.kind`). Body problems are 400 even for an unknown',
+    'subscription; problems that need the subscription (kind, merged target) come after its 404.',
+  ].join(' '),
+  tags: ['Queues'],
+  params: subscriptionParams,
+  body: updateSubscriptionBody,
+  permission: 'queues.subscriptions.update',
+  success: { status: 200, description: 'The subscription as changed.', schema: subscription },
+  errors: ['quota_exceeded', 'operation_in_progress'],
+});
+
+export const subscriptionOperations = [listSubscriptionsOp, getSubscriptionOp, updateSubscriptionOp];

@@ -1,0 +1,96 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { invalidRequest, notFound, type Issue } from '../http/errors';
+import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import type { Subscription, SubscriptionUpdate } from './schema';
+import { mergeTarget } from './target';
+
+type Row = typeof t.subscriptions.$inferSelect;
+export type SubscriptionScope = { organizationId: string; projectId: string };
+
+function isoOrNull(value: string | Date | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** The full resource of the spec, `status` always present, times as `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
+export function toSubscription(row: Row): Subscription {
+  const lastError = row.lastError
+    ? { ...row.lastError, at: isoOrNull(row.lastError.at) ?? row.lastError.at }
+    : null;
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    queueId: row.queueId,
+    resourceName: `organizations/${row.organizationId}/projects/${row.projectId}/subscriptions/${row.id}`,
+    slug: row.slug,
+    state: row.state as Subscription['state'],
+    batchSize: row.batchSize,
+    maxConcurrency: row.maxConcurrency,
+    target: row.target as Subscription['target'],
+    status: { health: row.health, lastError, lastSuccessAt: isoOrNull(row.lastSuccessAt) },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const inScope = (scope: SubscriptionScope, id: string) =>
+  and(eq(t.subscriptions.id, id), eq(t.subscriptions.organizationId, scope.organizationId), eq(t.subscriptions.projectId, scope.projectId));
+
+export async function listSubscriptions(scope: SubscriptionScope, page: PageQuery): Promise<Page<Subscription>> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(t.subscriptions)
+    .where(
+      and(
+        eq(t.subscriptions.organizationId, scope.organizationId),
+        eq(t.subscriptions.projectId, scope.projectId),
+        afterCursor(page.cursor, t.subscriptions.createdAt, t.subscriptions.id, 'asc'),
+      ),
+    )
+    .orderBy(asc(t.subscriptions.createdAt), asc(t.subscriptions.id))
+    .limit(page.limit + 1);
+  return toPage(rows, page.limit, (r) => r.createdAt, toSubscription);
+}
+
+/** One subscription of the project; another project's or organization's is 404 like an unknown one. */
+export async function getSubscription(scope: SubscriptionScope, id: string): Promise<Subscription> {
+  const db = await getDb();
+  const [row] = await db.select().from(t.subscriptions).where(inScope(scope, id)).limit(1);
+  if (!row) throw notFound('Subscription not found.');
+  return toSubscription(row);
+}
+
+/**
+ * "Change a subscription" in one transaction: lock the row, check what needs the current resource
+ * (the target's kind, the merged target), write only what differs. Nothing differing (`{}` included)
+ * writes nothing and keeps `updatedAt`.
+ */
+export async function updateSubscription(scope: SubscriptionScope, id: string, update: SubscriptionUpdate): Promise<Subscription> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
+    if (!row) throw notFound('Subscription not found.');
+
+    const issues: Issue[] = [];
+    const changes: Partial<Pick<Row, 'batchSize' | 'maxConcurrency' | 'target'>> = {};
+    if (update.batchSize !== undefined && update.batchSize !== row.batchSize) changes.batchSize = update.batchSize;
+    if (update.maxConcurrency !== undefined && update.maxConcurrency !== row.maxConcurrency) changes.maxConcurrency = update.maxConcurrency;
+    if (update.target) {
+      const merge = mergeTarget(row.target, update.target);
+      if (!merge.ok) issues.push(...merge.issues);
+      else if (merge.changed) changes.target = merge.target;
+    }
+    if (issues.length > 0) throw invalidRequest(issues);
+    if (Object.keys(changes).length === 0) return toSubscription(row);
+
+    // Strictly later than the previous value, so a change is always visible in updatedAt.
+    const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
+    const [updated] = await tx.update(t.subscriptions).set({ ...changes, updatedAt }).where(inScope(scope, id)).returning();
+    return toSubscription(updated);
+  });
+}

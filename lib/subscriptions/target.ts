@@ -1,0 +1,43 @@
+import type { SubscriptionTarget } from '../db/schema';
+import type { Issue } from '../http/errors';
+import { zodIssues } from '../http/issues';
+import { httpsTarget, workflowTarget, type SubscriptionTargetPatch } from './schema';
+
+export type TargetMerge = { ok: true; target: SubscriptionTarget; changed: boolean } | { ok: false; issues: Issue[] };
+
+const complete = { https: httpsTarget, workflow: workflowTarget } as const;
+
+/**
+ * Applies a PATCH's target to the current one, field by field within its kind. The kind is fixed at
+ * creation, so a different kind (or any kind on a target this version does not know) is refused at
+ * `target.kind`; the merged target must then be complete for its kind.
+ */
+export function mergeTarget(current: SubscriptionTarget, patch: SubscriptionTargetPatch): TargetMerge {
+  if (patch.kind !== current.kind) {
+    return {
+      ok: false,
+      issues: [{ path: 'target.kind', message: `The target kind is "${current.kind}" and cannot be changed.` }],
+    };
+  }
+  const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  const merged = { ...current, ...given } as SubscriptionTarget;
+  const check = complete[patch.kind].safeParse(merged);
+  if (!check.success) return { ok: false, issues: zodIssues(check.error, ['target']) };
+  const changed = Object.keys(given).some((key) => (current as Record<string, unknown>)[key] !== given[key]);
+  return { ok: true, target: changed ? merged : current, changed };
+}
+
+export type KnownTarget =
+  | { kind: 'https'; url: string; timeoutSeconds: number }
+  | { kind: 'workflow'; workflowId: string }
+  | { kind: 'unknown' };
+
+/** The target as a client understands it; a kind (or shape) this version does not know is "unknown" and left alone. */
+export function knownTarget(target: { kind: string }): KnownTarget {
+  const fields = target as Record<string, unknown>;
+  if (target.kind === 'https' && typeof fields.url === 'string' && typeof fields.timeoutSeconds === 'number') {
+    return { kind: 'https', url: fields.url, timeoutSeconds: fields.timeoutSeconds };
+  }
+  if (target.kind === 'workflow' && typeof fields.workflowId === 'string') return { kind: 'workflow', workflowId: fields.workflowId };
+  return { kind: 'unknown' };
+}
