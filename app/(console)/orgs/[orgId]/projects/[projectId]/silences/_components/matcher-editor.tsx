@@ -10,8 +10,8 @@ import type { SilenceFormValues } from './edit-silence-dialog';
 const OP_OPTIONS = [
   { value: '=', label: '= equals' },
   { value: '!=', label: '!= differs' },
-  { value: '=~', label: '=~ matches RE2' },
-  { value: '!~', label: '!~ does not match RE2' },
+  { value: '=~', label: '=~ regex' },
+  { value: '!~', label: '!~ not regex' },
 ];
 
 /** Rows of label / operator / value, validated as you type by the same module the server uses. */
@@ -43,7 +43,7 @@ export function MatcherEditor({
           const rowErrors = errors.matchers?.[index];
           const id = `matcher-${index}`;
           return (
-            <li key={field.id} className="grid grid-cols-[1fr_9rem_1fr_auto] items-start gap-2" data-testid={id}>
+            <li key={field.id} className="grid grid-cols-[1fr_8.5rem_1.4fr_auto] items-start gap-2" data-testid={id}>
               <div className="space-y-1">
                 <label htmlFor={`${id}-label`} className="block text-xs font-medium text-slate-700">Label</label>
                 <Input id={`${id}-label`} readOnly={readOnly} disabled={readOnly} invalid={!!rowErrors?.label} aria-describedby={`${id}-label-error`} {...register(`matchers.${index}.label`)} />

@@ -52,9 +52,7 @@ function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
           <tr>
             <th scope="col" className="px-4 py-3">Matchers</th>
-            <th scope="col" className="px-4 py-3">Start</th>
-            <th scope="col" className="px-4 py-3">End</th>
-            <th scope="col" className="px-4 py-3">Time</th>
+            <th scope="col" className="px-4 py-3">Start – end</th>
             <th scope="col" className="px-4 py-3">Comment</th>
             <th scope="col" className="px-4 py-3">Created by</th>
             <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
@@ -64,7 +62,7 @@ function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence
           {silences.map((s) => (
             <tr key={s.id} data-silence-id={s.id}>
               <td className="px-4 py-3">
-                <ul className="flex max-w-xs flex-wrap gap-1" aria-label="Matchers">
+                <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
                   {s.matchers.map((m, i) => (
                     <li key={i}>
                       <MatcherChip matcher={m} />
@@ -72,10 +70,13 @@ function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence
                   ))}
                 </ul>
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700"><time dateTime={s.startsAt} title={s.startsAt}>{localTime(s.startsAt)}</time></td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700"><time dateTime={s.endsAt} title={s.endsAt}>{localTime(s.endsAt)}</time></td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-600">{timeLeft(s, now)}</td>
-              <td className="max-w-xs px-4 py-3 text-slate-900"><p className="line-clamp-2">{s.comment}</p></td>
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                <time dateTime={s.startsAt} title={s.startsAt}>{localTime(s.startsAt)}</time>
+                {' – '}
+                <time dateTime={s.endsAt} title={s.endsAt}>{localTime(s.endsAt)}</time>
+                <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
+              </td>
+              <td className="max-w-[14rem] px-4 py-3 text-slate-900"><p className="line-clamp-2">{s.comment}</p></td>
               <td className="whitespace-nowrap px-4 py-3 text-slate-700">{creatorName(s.createdBy)}</td>
               <td className="px-4 py-3 text-right">
                 <Button variant="secondary" size="sm" onClick={() => onOpen(s.id)} aria-label={`${s.state === 'expired' ? 'View' : 'Edit'} silence: ${s.comment}`}>
