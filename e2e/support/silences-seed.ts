@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import type { Db } from '../../lib/db/client';
 import * as t from '../../lib/db/schema';
 import { newSlug } from '../../lib/slug';
@@ -27,7 +27,13 @@ export async function seedSilenceFixtures(db: Db, out: string): Promise<void> {
     'active edits': active,
     'active end now': active,
   };
-  const rows = await db.insert(t.silences).values(
+  // Two test servers on one PostgreSQL database both prepare it: the second reuses the first's fixtures.
+  const existing = await db
+    .select()
+    .from(t.silences)
+    .where(and(eq(t.silences.projectId, production.id), like(t.silences.comment, `${FIXTURE_PREFIX}%`)))
+    .orderBy(asc(t.silences.createdAt));
+  const rows = existing.length > 0 ? existing : await db.insert(t.silences).values(
     Object.entries(fixtures).map(([name, window], n) => ({
       organizationId: acme.id,
       projectId: production.id,
