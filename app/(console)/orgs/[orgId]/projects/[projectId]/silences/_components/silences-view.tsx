@@ -72,7 +72,8 @@ function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                 <time dateTime={s.startsAt} title={s.startsAt}>{localTime(s.startsAt)}</time>
-                {' – '}
+                <span aria-hidden="true"> –</span>
+                <br />
                 <time dateTime={s.endsAt} title={s.endsAt}>{localTime(s.endsAt)}</time>
                 <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
               </td>
