@@ -1,5 +1,6 @@
 import { defineOperation, type Operation } from './http/operation';
 import { orgOperations } from './orgs/operations';
+import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
 import { z } from 'zod';
 
@@ -13,4 +14,4 @@ export const openApiOp = defineOperation({
 });
 
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
-export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...subscriptionOperations];
+export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...subscriptionOperations, ...silenceOperations];

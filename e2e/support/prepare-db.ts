@@ -11,6 +11,7 @@ import { seedDemoData } from '../../lib/db/seed';
 import * as t from '../../lib/db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { hashPassword } from '../../lib/auth/password';
+import { seedSilenceFixtures } from './silences-seed';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: prepare-db <fixtures.json>');
@@ -18,6 +19,7 @@ if (!out) throw new Error('usage: prepare-db <fixtures.json>');
 process.env.SEED_DEMO = '0';
 const db = await getDb();
 await seedDemoData(db);
+await seedSilenceFixtures(db, path.join(path.dirname(out), `silences-${path.basename(out)}`));
 
 const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
 const userId = async (email: string) => (await db.select().from(t.users).where(eq(t.users.email, email)))[0].id;

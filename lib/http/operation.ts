@@ -20,8 +20,10 @@ export type Operation<P extends AnyZod | undefined = AnyZod | undefined, Q exten
   query?: Q;
   /** The request body schema; when given, a body is required. */
   body?: B;
-  /** Request headers the operation reads, for the document (e.g. If-Match, Idempotency-Key). */
+  /** Request headers the operation reads (e.g. If-Match, Idempotency-Key): validated like the body, issues at the header name. */
   headers?: AnyZod;
+  /** Honours `Idempotency-Key` (lib/http/idempotency.ts): retries get the stored response. */
+  idempotent?: boolean;
   /** Checked at the path's scope (the project when the path names one) before the body is validated. */
   permission?: Permission;
   /** Silence routes: the project must have alerting switched on, else 404. */

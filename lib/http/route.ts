@@ -8,6 +8,8 @@ import { zodIssues } from './issues';
 import { checkOrigin } from './origin';
 import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
+import { withIdempotency } from './idempotency';
+import { principalKey } from '../auth/principal';
 import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from '../auth/service';
 import type { Permission } from '../auth/policies';
 import type { Operation } from './operation';
@@ -76,6 +78,17 @@ function queryObject(req: NextRequest): Record<string, string> {
   return out;
 }
 
+/** The operation's declared request headers, by their canonical names, so issues name the header (`If-Match`). */
+function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> {
+  const out: Record<string, string> = {};
+  const names = 'shape' in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
+  for (const name of names) {
+    const value = req.headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
+}
+
 function parseJson(text: string | null): unknown {
   if (text === null || text.trim() === '') throw invalidRequest([{ path: '', message: 'A JSON request body is required.' }]);
   try {
@@ -89,7 +102,8 @@ type NextParams = { params: Promise<Record<string, string>> };
 
 /**
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
- * 413 → 401 → 429 → 403 forbidden_origin → 404 (path) → 403 access_denied → 400 → handler (404, 412, 409, 2xx).
+ * 413 → 401 → 429 → 403 forbidden_origin → 404 (path) → 403 access_denied → 400 (query, headers, body)
+ * → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
  */
 export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined, B extends AnyZod | undefined>(
   config: Operation<P, Q, B>,
@@ -133,14 +147,17 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
 
       const query = config.query ? config.query.safeParse(queryObject(req)) : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(zodIssues(query.error));
+      const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
+      const issues = headers && !headers.success ? zodIssues(headers.error) : [];
       let body: unknown;
       if (config.body) {
         const parsed = config.body.safeParse(parseJson(bodyText));
-        if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
-        body = parsed.data;
+        if (!parsed.success) issues.push(...zodIssues(parsed.error));
+        else body = parsed.data;
       }
+      if (issues.length > 0) throw invalidRequest(issues);
 
-      const res = await handler({
+      const run = () => handler({
         req,
         requestId,
         params: params.data as Out<P>,
@@ -151,6 +168,15 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
         authorize,
         can,
       });
+      // After authorization and validation: a replay still needs the same principal and a valid request.
+      const res = config.idempotent && path.orgId
+        ? await withIdempotency(
+            req,
+            { organizationId: path.orgId, principal: principalKey(principal), method: req.method, path: req.nextUrl.pathname },
+            bodyText,
+            () => run().catch((err: unknown) => errorResponse(err, requestId)),
+          )
+        : await run();
       return finish(res, requestId);
     } catch (err) {
       return finish(errorResponse(err, requestId), requestId);

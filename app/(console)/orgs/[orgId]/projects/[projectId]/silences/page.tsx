@@ -1,13 +1,15 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/states';
+import { PageHeader } from '@/components/ui/states';
+import { SilencesView } from './_components/silences-view';
 
 export const metadata: Metadata = { title: 'Silences' };
 
-export default function Page() {
+export default async function Page({ params }: { params: Promise<{ orgId: string; projectId: string }> }) {
+  const { orgId, projectId } = await params;
   return (
     <>
-      <PageHeader title="Silences" description="Matcher-based suppressions of alerts." />
-      <EmptyState title="Nothing here yet">Silences of this project will be listed here.</EmptyState>
+      <PageHeader title="Silences" description="Matcher-based suppressions of alerts, each with a start and an end." />
+      <SilencesView orgId={orgId} projectId={projectId} />
     </>
   );
 }

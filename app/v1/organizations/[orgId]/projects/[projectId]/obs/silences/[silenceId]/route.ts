@@ -1,0 +1,21 @@
+import { notFound } from '@/lib/http/errors';
+import { json, route } from '@/lib/http/route';
+import { getSilenceOp, updateSilenceOp } from '@/lib/silences/operations';
+import { getSilence, silenceEtag, updateSilence } from '@/lib/silences/service';
+
+export const GET = route(getSilenceOp, async ({ params }) => {
+  const silence = await getSilence({ organizationId: params.orgId, projectId: params.projectId }, params.silenceId);
+  if (!silence) throw notFound('Silence not found.');
+  return json(silence, { headers: { etag: silenceEtag(silence) } });
+});
+
+export const PATCH = route(updateSilenceOp, async ({ req, params, body, principal }) => {
+  const silence = await updateSilence({
+    scope: { organizationId: params.orgId, projectId: params.projectId },
+    silenceId: params.silenceId,
+    body,
+    ifMatch: req.headers.get('if-match'),
+    principal,
+  });
+  return json(silence, { headers: { etag: silenceEtag(silence) } });
+});

@@ -1,0 +1,7 @@
+import { json, route } from '@/lib/http/route';
+import { listSilencesOp } from '@/lib/silences/operations';
+import { listSilences } from '@/lib/silences/service';
+
+export const GET = route(listSilencesOp, async ({ params, query }) =>
+  json(await listSilences({ organizationId: params.orgId, projectId: params.projectId }, query)),
+);

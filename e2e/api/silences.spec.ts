@@ -1,0 +1,279 @@
+import { bearer, expect, expectError, test } from '../fixtures';
+import { demoSilence, findSilence, inHours, listAll, productionSilences, read, silencesPath, TIMESTAMP, type Silence } from '../support/silences';
+
+test.describe('reading silences', () => {
+  test('the list has the three demo states, every field, and filters by state', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const all = await listAll(bob, productionSilences(demo));
+    for (const state of ['scheduled', 'active', 'expired'] as const) expect(all.some((s) => s.state === state)).toBe(true);
+    for (const s of all) {
+      expect(Object.keys(s).sort()).toEqual(
+        ['comment', 'createdAt', 'createdBy', 'endsAt', 'id', 'matchers', 'projectId', 'resourceName', 'slug', 'startsAt', 'state', 'updatedAt', 'updatedBy', 'version'].sort(),
+      );
+      expect(s.slug).toMatch(/^sil_[a-z0-9]{12}$/);
+      expect(s.resourceName).toBe(`organizations/${demo.acme}/projects/${demo.production}/silences/${s.id}`);
+      for (const at of [s.startsAt, s.endsAt, s.createdAt, s.updatedAt]) expect(at).toMatch(TIMESTAMP);
+      expect(s.createdBy).toEqual({ id: expect.any(String), type: 'user' });
+    }
+    for (const state of ['scheduled', 'active', 'expired'] as const) {
+      const res = await bob.get(`${productionSilences(demo)}?state=${state}&limit=100`);
+      const items = ((await res.json()) as { items: Silence[] }).items;
+      expect(items.length).toBe(all.filter((s) => s.state === state).length);
+      expect(items.every((s) => s.state === state)).toBe(true);
+    }
+    await expectError(await bob.get(`${productionSilences(demo)}?state=muted`), 400, 'invalid_request', ['state']);
+  });
+
+  test('the list pages with a cursor', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const first = (await (await bob.get(`${productionSilences(demo)}?limit=2`)).json()) as { items: Silence[]; nextCursor: string };
+    expect(first.items).toHaveLength(2);
+    const second = (await (await bob.get(`${productionSilences(demo)}?limit=2&cursor=${first.nextCursor}`)).json()) as { items: Silence[] };
+    expect(second.items[0].id).not.toBe(first.items[1].id);
+    await expectError(await bob.get(`${productionSilences(demo)}?cursor=nope`), 400, 'invalid_cursor');
+  });
+
+  test('GET one answers a strong ETag of its version', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const active = await demoSilence(bob, demo, 'active');
+    const { silence, etag } = await read(bob, demo, active.id);
+    expect(etag).toBe(`"${silence.version}"`);
+    expect(silence).toEqual(active);
+  });
+
+  test('cy (BasicAccess) and the deploy bot may read but not change (403, nothing changed)', async ({ as, demo, fixtures }) => {
+    const cy = await as('cy');
+    const bot = await bearer(fixtures.keys.deployBot);
+    const scheduled = await findSilence(cy, demo, 'scheduled edits');
+    for (const ctx of [cy, bot]) {
+      expect((await ctx.get(`${productionSilences(demo)}/${scheduled.id}`)).status()).toBe(200);
+      await expectError(await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: 'nope' } }), 403, 'access_denied');
+      // 403 comes before body validation
+      await expectError(await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: '' } }), 403, 'access_denied');
+    }
+    expect((await read(cy, demo, scheduled.id)).silence).toEqual(scheduled);
+    await bot.dispose();
+  });
+
+  test('Staging (alerting off) answers 404 on every silence route, even to ada', async ({ as, demo }) => {
+    const ada = await as('ada');
+    const path = silencesPath(demo.acme, demo.staging);
+    await expectError(await ada.get(path), 404, 'not_found');
+    const someId = '00000000-0000-4000-8000-000000000000';
+    await expectError(await ada.get(`${path}/${someId}`), 404, 'not_found');
+    await expectError(await ada.patch(`${path}/${someId}`, { data: { comment: 'x' } }), 404, 'not_found');
+  });
+
+  test("Globex's silence is 404 for Acme users, through Acme's path or Globex's", async ({ as, demo }) => {
+    const gil = await as('gil');
+    const [globexSilence] = await listAll(gil, silencesPath(demo.globex, demo.globexProject));
+    const ada = await as('ada');
+    await expectError(await ada.get(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`), 404, 'not_found');
+    await expectError(await ada.get(`${productionSilences(demo)}/${globexSilence.id}`), 404, 'not_found');
+    await expectError(await ada.patch(`${productionSilences(demo)}/${globexSilence.id}`, { data: { comment: 'mine' } }), 404, 'not_found');
+    await expectError(await ada.patch(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`, { data: { comment: 'mine' } }), 404, 'not_found');
+    expect((await listAll(gil, silencesPath(demo.globex, demo.globexProject))).find((s) => s.id === globexSilence.id)).toEqual(globexSilence);
+  });
+
+  test('unknown and malformed silence ids are 404; a bad body is 400 before the lookup', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const unknown = `${productionSilences(demo)}/00000000-0000-4000-8000-000000000000`;
+    await expectError(await bob.get(unknown), 404, 'not_found');
+    await expectError(await bob.patch(unknown, { data: { comment: 'x' } }), 404, 'not_found');
+    await expectError(await bob.get(`${productionSilences(demo)}/not-a-uuid`), 404, 'not_found');
+    await expectError(await bob.patch(unknown, { data: { comment: '' } }), 400, 'invalid_request', ['comment']);
+  });
+});
+
+test.describe('changing a silence', () => {
+  test('bob changes every field of a scheduled silence: version +1, updatedBy, new ETag', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    const body = {
+      comment: 'Moved to the weekend',
+      startsAt: '2031-03-01T10:00:00Z',
+      endsAt: '2031-03-01T12:30:00.5Z',
+      matchers: [
+        { label: 'alertname', op: '=~', value: 'Disk.*' },
+        { label: 'env', op: '!=', value: 'staging' },
+      ],
+    };
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: body });
+    expect(res.status()).toBe(200);
+    const after = (await res.json()) as Silence;
+    expect(after).toMatchObject({
+      ...body,
+      startsAt: '2031-03-01T10:00:00.000Z',
+      endsAt: '2031-03-01T12:30:00.500Z',
+      state: 'scheduled',
+      version: before.version + 1,
+      updatedBy: { id: demo.users.bob, type: 'user' },
+      createdBy: before.createdBy,
+      createdAt: before.createdAt,
+    });
+    expect(after.updatedAt).toMatch(TIMESTAMP);
+    expect(after.updatedAt > before.updatedAt).toBe(true);
+    expect(res.headers()['etag']).toBe(`"${after.version}"`);
+    expect((await read(bob, demo, before.id)).silence).toEqual(after);
+  });
+
+  test('{} changes nothing and keeps the version; resending the same values changes nothing either', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    for (const data of [{}, { comment: before.comment, matchers: before.matchers }]) {
+      const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data });
+      expect(res.status()).toBe(200);
+      expect(await res.json()).toEqual(before);
+      expect(res.headers()['etag']).toBe(`"${before.version}"`);
+    }
+  });
+
+  test('every validation problem is reported at once at its dotted path, and nothing changes', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+      data: {
+        comment: 'x'.repeat(1001),
+        startsAt: '2031-01-01T00:00:00+02:00',
+        endsAt: '2031-01-01T00:00:00.1234Z',
+        matchers: [
+          { label: '9lives', op: '=', value: 'x' },
+          { label: 'ok', op: '=~', value: '(?=x)' },
+          { label: 'ok', op: '===', value: 'x' },
+          { label: 'ok', op: '=', value: 'v'.repeat(1025) },
+          { label: 'ok', op: '=' },
+        ],
+        state: 'active',
+      },
+    });
+    const error = await expectError(res, 400, 'invalid_request', [
+      'comment',
+      'startsAt',
+      'endsAt',
+      'matchers.0.label',
+      'matchers.1.value',
+      'matchers.2.op',
+      'matchers.3.value',
+      'matchers.4.value',
+      'state',
+    ]);
+    expect(error.issues!.find((i) => i.path === 'matchers.1.value')!.message).toContain('invalid or unsupported Perl syntax');
+    expect((await read(bob, demo, before.id)).silence).toEqual(before);
+  });
+
+  for (const [pattern, re2Message] of [
+    ['(?=x)', 'invalid or unsupported Perl syntax'],
+    ['(a)\\1', 'invalid escape sequence'],
+    ['\\u0041', 'invalid escape sequence'],
+    ['a++', 'invalid nested repetition operator'],
+    ['a)|(b', 'unexpected )'],
+  ]) {
+    test(`RE2 refuses ${pattern} with its own message`, async ({ as, demo }) => {
+      const bob = await as('bob');
+      const before = await findSilence(bob, demo, 'scheduled edits');
+      for (const op of ['=~', '!~']) {
+        const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+          data: { matchers: [{ label: 'env', op: '=', value: 'prod' }, { label: 'job', op, value: pattern }] },
+        });
+        const error = await expectError(res, 400, 'invalid_request', ['matchers.1.value']);
+        expect(error.issues![0].message).toContain(re2Message);
+      }
+      expect((await read(bob, demo, before.id)).silence).toEqual(before);
+    });
+  }
+
+  test('matchers that all match the empty string are refused at `matchers`, for all four operators', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    const emptyMatching = [
+      { label: 'team', op: '=', value: '' },
+      { label: 'team', op: '!=', value: 'x' },
+      { label: 'team', op: '=~', value: '.*' },
+      { label: 'team', op: '!~', value: 'x' },
+    ];
+    for (const matcher of emptyMatching) {
+      await expectError(await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [matcher] } }), 400, 'invalid_request', ['matchers']);
+    }
+    await expectError(await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: emptyMatching } }), 400, 'invalid_request', ['matchers']);
+    expect((await read(bob, demo, before.id)).silence).toEqual(before);
+    // One matcher that needs the label is enough; the regex is anchored, so `foo` alone is not `.*foo.*`.
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [...emptyMatching, { label: 'job', op: '=~', value: 'foo' }] } });
+    expect(res.status()).toBe(200);
+    expect(((await res.json()) as Silence).matchers).toHaveLength(5);
+  });
+
+  test('endsAt must be after startsAt, merged with the current values', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    const path = `${productionSilences(demo)}/${before.id}`;
+    await expectError(await bob.patch(path, { data: { startsAt: '2035-01-01T00:00:00Z', endsAt: '2034-12-31T00:00:00Z' } }), 400, 'invalid_request', ['endsAt']);
+    await expectError(await bob.patch(path, { data: { endsAt: before.startsAt } }), 400, 'invalid_request', ['endsAt']);
+    await expectError(await bob.patch(path, { data: { startsAt: before.endsAt } }), 400, 'invalid_request', ['endsAt']);
+    expect((await read(bob, demo, before.id)).silence).toEqual(before);
+  });
+
+  test('a startsAt in the past starts the silence now', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled start now');
+    const sent = Date.now();
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { startsAt: '2000-01-01T00:00:00Z' } });
+    expect(res.status()).toBe(200);
+    const after = (await res.json()) as Silence;
+    expect(after.state).toBe('active');
+    expect(Date.parse(after.startsAt)).toBeGreaterThanOrEqual(sent - 1000);
+    expect(after.startsAt).toBe(after.updatedAt);
+  });
+
+  test('an endsAt in the past ends an active silence now', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'active end now');
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { endsAt: '2000-01-01T00:00:00.000Z' } });
+    expect(res.status()).toBe(200);
+    const after = (await res.json()) as Silence;
+    expect(after.state).toBe('expired');
+    expect(after.endsAt).toBe(after.updatedAt);
+    expect(after.startsAt).toBe(before.startsAt);
+  });
+
+  test('an active silence accepts endsAt and comment, and refuses matchers and startsAt with 409 per field', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'active edits');
+    const path = `${productionSilences(demo)}/${before.id}`;
+    const error = await expectError(
+      await bob.patch(path, { data: { comment: 'ok', startsAt: inHours(1), matchers: [{ label: 'a', op: '=', value: 'b' }] } }),
+      409,
+      'silence_state_conflict',
+      ['startsAt', 'matchers'],
+    );
+    expect(error.issues![0].message).toMatch(/active silence/);
+    expect((await read(bob, demo, before.id)).silence).toEqual(before);
+    const res = await bob.patch(path, { data: { comment: 'Extended', endsAt: inHours(24 * 20) } });
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toMatchObject({ comment: 'Extended', state: 'active', version: before.version + 1, matchers: before.matchers });
+  });
+
+  test('an expired silence accepts nothing: 409 with one issue per field sent', async ({ as, demo }) => {
+    const ada = await as('ada');
+    const expired = await demoSilence(ada, demo, 'expired');
+    const path = `${productionSilences(demo)}/${expired.id}`;
+    await expectError(await ada.patch(path, { data: { comment: 'again' } }), 409, 'silence_state_conflict', ['comment']);
+    await expectError(
+      await ada.patch(path, { data: { comment: 'again', endsAt: inHours(5), startsAt: inHours(1), matchers: [{ label: 'a', op: '=', value: 'b' }] } }),
+      409,
+      'silence_state_conflict',
+      ['comment', 'endsAt', 'startsAt', 'matchers'],
+    );
+    expect((await read(ada, demo, expired.id)).silence).toEqual(expired);
+    // `{}` asks for no field, so there is nothing to refuse.
+    expect((await ada.patch(path, { data: {} })).status()).toBe(200);
+  });
+
+  test('a missing or malformed body is 400 at ""', async ({ as, demo }) => {
+    const bob = await as('bob');
+    const before = await findSilence(bob, demo, 'scheduled edits');
+    const path = `${productionSilences(demo)}/${before.id}`;
+    await expectError(await bob.patch(path), 400, 'invalid_request', ['']);
+    await expectError(await bob.patch(path, { data: '{"comment":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request', ['']);
+    await expectError(await bob.patch(path, { data: [] }), 400, 'invalid_request', ['']);
+  });
+});

@@ -1,0 +1,41 @@
+import { ApiError } from './errors';
+
+/** A strong ETag for a version counter: `"<version>"`. */
+export const strongEtag = (version: number): string => `"${version}"`;
+
+export type IfMatch = { any: true } | { any: false; tags: { weak: boolean; opaque: string }[] };
+
+// One list element: an optional entity-tag (weak or strong), then a comma or the end. Tags may contain commas.
+const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/y;
+
+/**
+ * Parses If-Match (RFC 9110 §13.1.1): `*`, or a comma list of entity-tags (empty list elements are
+ * allowed, as #list says). Returns null when the header is malformed.
+ */
+export function parseIfMatch(header: string): IfMatch | null {
+  if (header.trim() === '*') return { any: true };
+  const tags: { weak: boolean; opaque: string }[] = [];
+  for (let at = 0; at < header.length; ) {
+    LIST_ELEMENT.lastIndex = at;
+    const m = LIST_ELEMENT.exec(header);
+    if (!m) return null;
+    if (m[2] !== undefined) tags.push({ weak: m[1] !== undefined, opaque: m[2] });
+    if (m[3] === '') break;
+    at = LIST_ELEMENT.lastIndex;
+  }
+  return tags.length > 0 ? { any: false, tags } : null;
+}
+
+/** Strong comparison: a weak tag never matches, `*` matches any existing resource. */
+export function ifMatchAllows(header: string | null, currentEtag: string): boolean {
+  if (header === null) return true;
+  const parsed = parseIfMatch(header);
+  if (!parsed) return false;
+  if (parsed.any) return true;
+  return parsed.tags.some((tag) => !tag.weak && `"${tag.opaque}"` === currentEtag);
+}
+
+/** 412 `precondition_failed` unless If-Match (when sent) names the current ETag. */
+export function requireIfMatch(header: string | null, currentEtag: string): void {
+  if (!ifMatchAllows(header, currentEtag)) throw new ApiError('precondition_failed');
+}

@@ -1,0 +1,54 @@
+import { defineOperation } from '../http/operation';
+import { projectParams } from '../orgs/schema';
+import { ifMatchHeaders, listSilencesQuery, silence, silencePage, silenceParams, updateSilenceBody } from './schema';
+
+const notOffered = '404 while the project has alerting switched off.';
+
+export const listSilencesOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  summary: "List a project's silences",
+  description: `Newest first; \`state\` filters by the state computed from the clock at the request. ${notOffered}`,
+  tags: ['Silences'],
+  params: projectParams,
+  query: listSilencesQuery,
+  permission: 'obs.silences.list',
+  requireAlerting: true,
+  success: { status: 200, description: 'A page of silences.', schema: silencePage },
+  errors: ['invalid_cursor'],
+});
+
+export const getSilenceOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  summary: 'Get a silence',
+  description: `Answers a strong \`ETag: "<version>"\` to send back in If-Match. ${notOffered}`,
+  tags: ['Silences'],
+  params: silenceParams,
+  permission: 'obs.silences.get',
+  requireAlerting: true,
+  success: { status: 200, description: 'The silence.', schema: silence, headers: { ETag: 'Strong, `"<version>"`.' } },
+});
+
+export const updateSilenceOp = defineOperation({
+  method: 'PATCH',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  summary: 'Change a silence',
+  description: [
+    'Scheduled silences accept comment, endsAt, matchers and startsAt; active ones only endsAt and comment; expired ones nothing (409 `silence_state_conflict`, one issue per refused field).',
+    'A startsAt in the past starts the silence now; an endsAt in the past ends it now. `{}` changes nothing and keeps the version.',
+    'If-Match not naming the current ETag: 412. Idempotency-Key: retries within 24 hours get the stored response with `Idempotent-Replayed: true`.',
+    notOffered,
+  ].join('\n\n'),
+  tags: ['Silences'],
+  params: silenceParams,
+  headers: ifMatchHeaders,
+  body: updateSilenceBody,
+  permission: 'obs.silences.update',
+  requireAlerting: true,
+  idempotent: true,
+  success: { status: 200, description: 'The silence as changed.', schema: silence, headers: { ETag: 'The new strong ETag.' } },
+  errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
+});
+
+export const silenceOperations = [listSilencesOp, getSilenceOp, updateSilenceOp];

@@ -1,0 +1,65 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, apiGet } from '../api-client';
+import type { Page } from '../http/pagination';
+import type { Silence, UpdateSilenceBody } from './schema';
+
+const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
+
+/** Query keys of the silences area; never inline string keys. */
+export const silenceKeys = {
+  all: ['silences'] as const,
+  list: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'list'] as const,
+  one: (orgId: string, projectId: string, silenceId: string) => [...silenceKeys.all, orgId, projectId, silenceId] as const,
+  permissions: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'permissions'] as const,
+};
+
+export function useSilences(orgId: string, projectId: string) {
+  return useQuery({
+    queryKey: silenceKeys.list(orgId, projectId),
+    queryFn: () => apiGet<Page<Silence>>(`${base(orgId, projectId)}?limit=100`),
+  });
+}
+
+/** One silence with the ETag it was read at, which the edit form sends back in If-Match. */
+export function useSilence(orgId: string, projectId: string, silenceId: string) {
+  return useQuery({
+    queryKey: silenceKeys.one(orgId, projectId, silenceId),
+    queryFn: async () => {
+      const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`);
+      return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
+    },
+    // The form must keep the version it opened with until the user chooses to reload.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function useUpdateSilence(orgId: string, projectId: string, silenceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { body: UpdateSilenceBody; etag: string; idempotencyKey: string }) => {
+      const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`, {
+        method: 'PATCH',
+        body: input.body,
+        headers: { 'If-Match': input.etag, 'Idempotency-Key': input.idempotencyKey },
+      });
+      return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
+    },
+    onSuccess: (result) => {
+      client.setQueryData(silenceKeys.one(orgId, projectId, silenceId), result);
+      void client.invalidateQueries({ queryKey: silenceKeys.list(orgId, projectId) });
+    },
+  });
+}
+
+/** Whether the caller may change silences here; null while unknown (the endpoint may be missing). */
+export function useCanUpdateSilences(orgId: string, projectId: string): boolean | null {
+  const query = useQuery({
+    queryKey: silenceKeys.permissions(orgId, projectId),
+    queryFn: () => apiGet<{ permissions: string[] }>(`/v1/organizations/${orgId}/me/permissions?projectId=${projectId}`),
+    retry: false,
+  });
+  return query.data ? query.data.permissions.includes('obs.silences.update') : null;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { pageQuery } from '../http/pagination';
+import { matchersSchema, matcherSchema } from './matchers';
+import { parseIfMatch } from '../http/etag';
+import { parseUtcInstant, utcTimestamp } from './time';
+
+export const SILENCE_STATES = ['scheduled', 'active', 'expired'] as const;
+export type SilenceState = (typeof SILENCE_STATES)[number];
+
+/** The fields the update accepts in each state (the spec's state table). */
+export const FIELDS_BY_STATE: Record<SilenceState, readonly SilenceField[]> = {
+  scheduled: ['comment', 'endsAt', 'matchers', 'startsAt'],
+  active: ['endsAt', 'comment'],
+  expired: [],
+};
+export type SilenceField = 'comment' | 'endsAt' | 'matchers' | 'startsAt';
+
+export const silenceParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), silenceId: z.uuid() });
+
+export const listSilencesQuery = pageQuery.extend({ state: z.enum(SILENCE_STATES).optional() });
+
+export const commentSchema = z.string().min(1, 'Enter a comment.').max(1000, 'At most 1000 characters.');
+
+/** The PATCH body: shared by the route and the console's edit form. */
+export const updateSilenceBody = z
+  .strictObject({
+    comment: commentSchema.optional(),
+    endsAt: utcTimestamp.optional(),
+    startsAt: utcTimestamp.optional(),
+    matchers: matchersSchema.optional(),
+  })
+  .superRefine(
+    (body: { startsAt?: unknown; endsAt?: unknown }, ctx) => {
+      if (typeof body.startsAt !== 'string' || typeof body.endsAt !== 'string') return;
+      const starts = parseUtcInstant(body.startsAt);
+      const ends = parseUtcInstant(body.endsAt);
+      if (starts && ends && ends <= starts) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
+export type UpdateSilenceBody = z.output<typeof updateSilenceBody>;
+
+const principalRef = z.object({ id: z.string(), type: z.enum(['user', 'bot']) });
+
+export const silence = z
+  .object({
+    id: z.uuid(),
+    projectId: z.uuid(),
+    resourceName: z.string().meta({ example: 'organizations/{orgId}/projects/{projectId}/silences/{id}' }),
+    slug: z.string().regex(/^sil_[a-z0-9]{12}$/),
+    comment: z.string(),
+    matchers: z.array(matcherSchema),
+    startsAt: z.iso.datetime(),
+    endsAt: z.iso.datetime(),
+    state: z.enum(SILENCE_STATES),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    createdBy: principalRef,
+    updatedBy: principalRef,
+    version: z.int().min(1),
+  })
+  .meta({ id: 'Silence' });
+export type Silence = z.infer<typeof silence>;
+
+export const silencePage = z.object({ items: z.array(silence), nextCursor: z.string().nullable() });
+
+export const ifMatchHeaders = z.object({
+  'If-Match': z
+    .string()
+    .refine((header) => parseIfMatch(header) !== null, 'If-Match is `*` or a comma-separated list of quoted ETags, such as "3".')
+    .optional()
+    .meta({ description: '`*`, or a comma-separated list of strong ETags from a GET; weak tags never match.' }),
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'The Idempotency-Key is 1 to 200 printable ASCII characters (0x21 to 0x7e).')
+    .optional(),
+});
+
+export function silenceState(s: { startsAt: Date; endsAt: Date }, now: Date): SilenceState {
+  if (now < s.startsAt) return 'scheduled';
+  if (now < s.endsAt) return 'active';
+  return 'expired';
+}

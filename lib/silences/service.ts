@@ -1,0 +1,147 @@
+import { and, desc, eq, gt, lte, type SQL } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import type { Principal } from '../auth/principal';
+import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
+import { requireIfMatch, strongEtag } from '../http/etag';
+import { afterCursor, toPage, type Page } from '../http/pagination';
+import { FIELDS_BY_STATE, silenceState, type Silence, type SilenceField, type SilenceState, type UpdateSilenceBody } from './schema';
+import { parseUtcInstant, formatInstant } from './time';
+
+type SilenceRow = typeof t.silences.$inferSelect;
+export type SilenceScope = { organizationId: string; projectId: string };
+
+export function toSilence(row: SilenceRow, now: Date): Silence {
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    resourceName: `organizations/${row.organizationId}/projects/${row.projectId}/silences/${row.id}`,
+    slug: row.slug,
+    comment: row.comment,
+    matchers: row.matchers.map(({ label, op, value }) => ({ label, op, value })),
+    startsAt: formatInstant(row.startsAt),
+    endsAt: formatInstant(row.endsAt),
+    state: silenceState(row, now),
+    createdAt: formatInstant(row.createdAt),
+    updatedAt: formatInstant(row.updatedAt),
+    createdBy: { id: row.createdById, type: row.createdByType },
+    updatedBy: { id: row.updatedById, type: row.updatedByType },
+    version: row.version,
+  };
+}
+
+export const silenceEtag = (s: { version: number }) => strongEtag(s.version);
+
+function stateCondition(state: SilenceState, now: Date): SQL | undefined {
+  if (state === 'scheduled') return gt(t.silences.startsAt, now);
+  if (state === 'active') return and(lte(t.silences.startsAt, now), gt(t.silences.endsAt, now));
+  return lte(t.silences.endsAt, now);
+}
+
+const inScope = (scope: SilenceScope) =>
+  and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
+
+/** Newest first; `state` is evaluated against one clock reading for the whole page. */
+export async function listSilences(
+  scope: SilenceScope,
+  query: { limit: number; cursor?: string; state?: SilenceState },
+  now = new Date(),
+): Promise<Page<Silence>> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(t.silences)
+    .where(
+      and(
+        inScope(scope),
+        query.state ? stateCondition(query.state, now) : undefined,
+        afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
+      ),
+    )
+    .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
+    .limit(query.limit + 1);
+  return toPage(rows, query.limit, (r) => r.createdAt, (r) => toSilence(r, now));
+}
+
+export async function getSilence(scope: SilenceScope, silenceId: string, now = new Date()): Promise<Silence | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(t.silences).where(and(inScope(scope), eq(t.silences.id, silenceId)));
+  return row ? toSilence(row, now) : null;
+}
+
+const ARTICLE: Record<SilenceState, string> = { scheduled: 'A scheduled', active: 'An active', expired: 'An expired' };
+
+function refusedFieldIssues(state: SilenceState, sent: SilenceField[]): Issue[] {
+  const accepted = FIELDS_BY_STATE[state];
+  const why =
+    accepted.length === 0 ? 'it accepts no changes' : `it accepts only ${accepted.join(' and ')}`;
+  return sent
+    .filter((field) => !accepted.includes(field))
+    .map((field) => ({ path: field, message: `${ARTICLE[state]} silence cannot change ${field}: ${why}.` }));
+}
+
+const sameMatchers = (a: SilenceRow['matchers'], b: SilenceRow['matchers']) =>
+  JSON.stringify(a.map(({ label, op, value }) => [label, op, value])) === JSON.stringify(b.map(({ label, op, value }) => [label, op, value]));
+
+/**
+ * Applies a PATCH in one transaction: 404 → 412 (If-Match) → 409 (state) → 400 (merged times) → change.
+ * The row is locked and the UPDATE is conditional on the version read, so of two requests naming
+ * the same ETag exactly one wins, on PGlite and across instances on PostgreSQL.
+ */
+export async function updateSilence(input: {
+  scope: SilenceScope;
+  silenceId: string;
+  body: UpdateSilenceBody;
+  ifMatch: string | null;
+  principal: Pick<Principal, 'type' | 'id'>;
+  now?: Date;
+}): Promise<Silence> {
+  const now = input.now ?? new Date();
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(t.silences)
+      .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
+      .for('update');
+    if (!row) throw notFound('Silence not found.');
+    requireIfMatch(input.ifMatch, silenceEtag(row));
+
+    const { body } = input;
+    const sent = (Object.keys(body) as SilenceField[]).filter((field) => body[field] !== undefined);
+    const refused = refusedFieldIssues(silenceState(row, now), sent);
+    if (refused.length > 0) throw new ApiError('silence_state_conflict', refused.map((i) => i.message).join(' '), { issues: refused });
+
+    // A time in the past means "now": start it now, or end it now.
+    const clamp = (text: string | undefined) => {
+      const at = text === undefined ? null : parseUtcInstant(text);
+      return at && at < now ? now : at;
+    };
+    const startsAt = clamp(body.startsAt) ?? row.startsAt;
+    const endsAt = clamp(body.endsAt) ?? row.endsAt;
+    if (endsAt <= startsAt) {
+      throw invalidRequest([{ path: 'endsAt', message: `The end must be after the start (${formatInstant(startsAt)}).` }]);
+    }
+    const next = { comment: body.comment ?? row.comment, matchers: body.matchers ?? row.matchers, startsAt, endsAt };
+    const changed =
+      next.comment !== row.comment ||
+      !sameMatchers(next.matchers, row.matchers) ||
+      next.startsAt.getTime() !== row.startsAt.getTime() ||
+      next.endsAt.getTime() !== row.endsAt.getTime();
+    if (!changed) return toSilence(row, now);
+
+    const [updated] = await tx
+      .update(t.silences)
+      .set({
+        ...next,
+        version: row.version + 1,
+        updatedAt: now,
+        updatedByType: input.principal.type,
+        updatedById: input.principal.id,
+      })
+      .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
+      .returning();
+    if (!updated) throw new ApiError('precondition_failed');
+    return toSilence(updated, now);
+  });
+}
