@@ -3,6 +3,7 @@ import { accessOperations } from './access/operations';
 import { apiKeyOperations } from './api-keys/operations';
 import { botOperations } from './bots/operations';
 import { memberOperations } from './members/operations';
+import { scimOperations } from './scim/operations';
 import { orgOperations } from './orgs/operations';
 import { z } from 'zod';
 
@@ -16,4 +17,4 @@ export const openApiOp = defineOperation({
 });
 
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
-export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...accessOperations, ...apiKeyOperations, ...memberOperations, ...botOperations];
+export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...accessOperations, ...apiKeyOperations, ...memberOperations, ...botOperations, ...scimOperations];
