@@ -83,13 +83,11 @@ function normalizeOperation(raw: unknown): ScimPatchOperation {
   return { op: name, ...(path ? { path } : {}), ...(value !== undefined ? { value } : {}) } as ScimPatchOperation;
 }
 
-/** PATCH /scim/v2/Users/{id}: applies the operations to the user's SCIM form; `active` and `externalId` are kept. */
-export async function patchUser({ organizationId, baseUrl, params, body }: ScimContext): Promise<Response> {
-  const row = await userOr404(organizationId, params.id);
-  const payload = body() as { Operations?: unknown; operations?: unknown } | null;
-  const operations = payload?.Operations ?? payload?.operations;
+/** What a PATCH changes that this service keeps: `active` and `externalId` (undefined: unchanged). */
+export function patchChanges(current: ScimUser, payload: unknown): { active?: boolean; externalId?: string | null } {
+  const body = payload as { Operations?: unknown; operations?: unknown } | null;
+  const operations = body?.Operations ?? body?.operations;
   if (!Array.isArray(operations)) throw new ScimError(400, 'The body needs an `Operations` array.', 'invalidSyntax');
-  const current = toScimUser(row, baseUrl);
   let patched: ScimUser;
   try {
     patched = scimPatch(current, operations.map(normalizeOperation), { mutateDocument: false });
@@ -97,8 +95,16 @@ export async function patchUser({ organizationId, baseUrl, params, body }: ScimC
     if (err instanceof PatchError) throw new ScimError(400, err.message, err.scimCode ?? 'invalidValue');
     throw err;
   }
-  const active = patched.active === current.active ? undefined : activeOf(patched.active);
-  const externalId = patched.externalId === current.externalId ? undefined : (externalIdOf(patched.externalId) ?? null);
+  return {
+    active: patched.active === current.active ? undefined : activeOf(patched.active),
+    externalId: patched.externalId === current.externalId ? undefined : (externalIdOf(patched.externalId) ?? null),
+  };
+}
+
+/** PATCH /scim/v2/Users/{id}: applies the operations to the user's SCIM form and keeps what changed. */
+export async function patchUser({ organizationId, baseUrl, params, body }: ScimContext): Promise<Response> {
+  const row = await userOr404(organizationId, params.id);
+  const { active, externalId } = patchChanges(toScimUser(row, baseUrl), body());
   if (active !== undefined || externalId !== undefined) await updateScimUser(row.id, { active, externalId });
   return scimJson(toScimUser(await userOr404(organizationId, row.id), baseUrl));
 }
