@@ -101,14 +101,16 @@ export async function updateScimUser(userId: string, change: { active?: boolean;
     const [user] = await tx.select({ status: t.users.status }).from(t.users).where(eq(t.users.id, userId)).for('update');
     if (!user) return;
     const now = new Date();
-    const set: Partial<typeof t.users.$inferInsert> = { updatedAt: now };
-    if (change.externalId !== undefined) set.scimExternalId = change.externalId;
-    if (change.active === true) set.status = 'active';
-    if (change.active === false) {
-      set.status = 'suspended';
-      if (user.status === 'active') set.sessionVersion = sql`${t.users.sessionVersion} + 1` as unknown as number;
-    }
-    await tx.update(t.users).set(set).where(eq(t.users.id, userId));
+    await tx
+      .update(t.users)
+      .set({
+        updatedAt: now,
+        ...(change.externalId !== undefined ? { scimExternalId: change.externalId } : {}),
+        ...(change.active !== undefined ? { status: change.active ? ('active' as const) : ('suspended' as const) } : {}),
+        // Ends every session on their next request; only on the move from active, so a repeat changes nothing.
+        ...(change.active === false && user.status === 'active' ? { sessionVersion: sql`${t.users.sessionVersion} + 1` } : {}),
+      })
+      .where(eq(t.users.id, userId));
     if (change.active === false) {
       await revokeKeysOf(tx, { type: 'user', id: userId }, 'scim_suspended');
       await tx.update(t.oauthTokens).set({ revokedAt: now }).where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
