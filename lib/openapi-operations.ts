@@ -1,4 +1,9 @@
 import { defineOperation, type Operation } from './http/operation';
+import { accessOperations } from './access/operations';
+import { apiKeyOperations } from './api-keys/operations';
+import { botOperations } from './bots/operations';
+import { memberOperations } from './members/operations';
+import { scimOperations } from './scim/operations';
 import { orgOperations } from './orgs/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
@@ -14,4 +19,14 @@ export const openApiOp = defineOperation({
 });
 
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
-export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...subscriptionOperations, ...silenceOperations];
+export const allOperations: Operation[] = [
+  openApiOp,
+  ...orgOperations,
+  ...accessOperations,
+  ...apiKeyOperations,
+  ...memberOperations,
+  ...botOperations,
+  ...scimOperations,
+  ...subscriptionOperations,
+  ...silenceOperations,
+];
