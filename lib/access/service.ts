@@ -1,39 +1,34 @@
-import { and, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { PERMISSIONS, type Permission } from '../auth/policies';
 import type { Principal } from '../auth/principal';
+import { hasPermission } from '../auth/service';
 import type { EffectivePermissions } from './schema';
 
-const known = new Set<string>(PERMISSIONS);
-const ordered = (set: Set<Permission>) => PERMISSIONS.filter((p) => set.has(p));
+async function allowed(principal: Principal, organizationId: string, projectId: string | null): Promise<Permission[]> {
+  const granted = await Promise.all(PERMISSIONS.map((p) => hasPermission(principal, p, { organizationId, projectId })));
+  return PERMISSIONS.filter((_, i) => granted[i]);
+}
 
-/** What the caller may do in the organization, from its bindings now: for the console to show only possible actions. */
+/**
+ * What the caller may do in the organization and in each of its projects, for the console to offer only
+ * possible actions. The same evaluation every request's check uses, so the two can never disagree.
+ */
 export async function effectivePermissions(principal: Principal, organizationId: string): Promise<EffectivePermissions> {
   const db = await getDb();
-  const [bindings, projects] = await Promise.all([
-    db
-      .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
-      .from(t.policyBindings)
-      .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
-      .where(
-        and(
-          eq(t.policyBindings.organizationId, organizationId),
-          eq(t.policyBindings.principalType, principal.type),
-          eq(t.policyBindings.principalId, principal.id),
-        ),
-      ),
-    db.select({ id: t.projects.id }).from(t.projects).where(eq(t.projects.organizationId, organizationId)),
+  const projects = await db
+    .select({ id: t.projects.id })
+    .from(t.projects)
+    .where(eq(t.projects.organizationId, organizationId))
+    .orderBy(asc(t.projects.createdAt), asc(t.projects.id));
+  const [organization, ...perProject] = await Promise.all([
+    allowed(principal, organizationId, null),
+    ...projects.map((p) => allowed(principal, organizationId, p.id)),
   ]);
-  const org = new Set<Permission>();
-  const byProject = new Map<string, Set<Permission>>(projects.map((p) => [p.id, new Set<Permission>()]));
-  for (const binding of bindings) {
-    const target = binding.projectId === null ? org : byProject.get(binding.projectId);
-    for (const permission of binding.permissions) if (known.has(permission)) target?.add(permission as Permission);
-  }
   return {
     principal: { type: principal.type, id: principal.id, name: principal.name },
-    organization: ordered(org),
-    projects: [...byProject].map(([projectId, own]) => ({ projectId, permissions: ordered(new Set([...org, ...own])) })),
+    organization,
+    projects: projects.map((p, i) => ({ projectId: p.id, permissions: perProject[i] })),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../http/operation';
 import { pageQuery } from '../http/pagination';
-import { bot, callerPermissions, callerPermissionsQuery, member, orgParams, organization, project } from './schema';
+import { bot, member, orgParams, organization, project } from './schema';
 
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
@@ -51,18 +51,6 @@ export const listBotsOp = defineOperation({
   errors: ['invalid_cursor'],
 });
 
-export const callerPermissionsOp = defineOperation({
-  method: 'GET',
-  path: '/v1/organizations/{orgId}/me/permissions',
-  summary: "The caller's effective permissions",
-  description:
-    'What the caller may do in the organization, or in one of its projects with `projectId` (organization-scope and that project\'s bindings). The console uses it to offer only what will be allowed; the API still checks every request.',
-  tags: ['Organizations'],
-  params: orgParams,
-  query: callerPermissionsQuery,
-  success: { status: 200, description: 'The permissions.', schema: callerPermissions },
-});
-
 export const healthOp = defineOperation({
   method: 'GET',
   path: '/v1/health',
@@ -73,4 +61,4 @@ export const healthOp = defineOperation({
   errors: ['unavailable'],
 });
 
-export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp, listMembersOp, listBotsOp, callerPermissionsOp];
+export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp, listMembersOp, listBotsOp];

@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
-import type { Bot, CallerPermissions, Member, Organization, Project } from './schema';
+import type { Bot, Member, Organization, Project } from './schema';
 
 /** Query keys of the organizations area; never inline string keys. */
 export const orgKeys = {
@@ -12,7 +12,6 @@ export const orgKeys = {
   projects: (orgId: string) => [...orgKeys.all, orgId, 'projects'] as const,
   members: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
   bots: (orgId: string) => [...orgKeys.all, orgId, 'bots'] as const,
-  permissions: (orgId: string, projectId: string | null) => [...orgKeys.all, orgId, 'permissions', projectId] as const,
 };
 
 export function useOrganizations() {
@@ -38,11 +37,3 @@ export function useBots(orgId: string) {
   return useQuery({ queryKey: orgKeys.bots(orgId), queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`) });
 }
 
-/** What the signed-in user may do in the organization, or in one project: decides which controls the console offers. */
-export function useCallerPermissions(orgId: string, projectId: string | null = null) {
-  return useQuery({
-    queryKey: orgKeys.permissions(orgId, projectId),
-    queryFn: () =>
-      apiGet<CallerPermissions>(`/v1/organizations/${orgId}/me/permissions${projectId ? `?projectId=${encodeURIComponent(projectId)}` : ''}`),
-  });
-}

@@ -28,10 +28,3 @@ export type Project = z.infer<typeof project>;
 export type Member = z.infer<typeof member>;
 export type Bot = z.infer<typeof bot>;
 
-export const callerPermissionsQuery = z.object({
-  projectId: z.uuid({ error: 'projectId must be a project ID (a UUID).' }).optional(),
-});
-export const callerPermissions = z
-  .object({ permissions: z.array(z.string()).meta({ description: 'Permission names, in the order of the policy catalogue.' }) })
-  .meta({ id: 'CallerPermissions' });
-export type CallerPermissions = z.infer<typeof callerPermissions>;

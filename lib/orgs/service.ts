@@ -1,12 +1,9 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { PERMISSIONS } from '../auth/policies';
 import type { Principal } from '../auth/principal';
-import { findProject, hasPermission } from '../auth/service';
-import { notFound } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
-import type { Bot, CallerPermissions, Member, Organization, Project } from './schema';
+import type { Bot, Member, Organization, Project } from './schema';
 
 /** The organizations the caller is in: all of a user's memberships, or the one an API key or bot acts in. */
 export async function listOrganizations(principal: Principal, page: PageQuery): Promise<Page<Organization>> {
@@ -110,14 +107,3 @@ export async function listBots(organizationId: string, page: PageQuery): Promise
   }));
 }
 
-/** The caller's effective permissions at organization scope, or in one project (404 when it is not the org's). */
-export async function callerPermissions(
-  principal: Principal,
-  organizationId: string,
-  projectId: string | null,
-): Promise<CallerPermissions> {
-  if (projectId && !(await findProject(organizationId, projectId))) throw notFound('Project not found.');
-  // The same evaluation every route's check uses, so the answer can never disagree with a real request.
-  const allowed = await Promise.all(PERMISSIONS.map((permission) => hasPermission(principal, permission, { organizationId, projectId })));
-  return { permissions: PERMISSIONS.filter((_, i) => allowed[i]) };
-}

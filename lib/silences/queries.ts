@@ -1,6 +1,7 @@
 'use client';
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
 import type { Silence, UpdateSilenceBody } from './schema';
@@ -12,7 +13,6 @@ export const silenceKeys = {
   all: ['silences'] as const,
   list: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'list'] as const,
   one: (orgId: string, projectId: string, silenceId: string) => [...silenceKeys.all, orgId, projectId, silenceId] as const,
-  permissions: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'permissions'] as const,
 };
 
 export function useSilences(orgId: string, projectId: string) {
@@ -54,12 +54,7 @@ export function useUpdateSilence(orgId: string, projectId: string, silenceId: st
   });
 }
 
-/** Whether the caller may change silences here; null while unknown (the endpoint may be missing). */
+/** Whether the caller may change silences here; null while unknown. */
 export function useCanUpdateSilences(orgId: string, projectId: string): boolean | null {
-  const query = useQuery({
-    queryKey: silenceKeys.permissions(orgId, projectId),
-    queryFn: () => apiGet<{ permissions: string[] }>(`/v1/organizations/${orgId}/me/permissions?projectId=${projectId}`),
-    retry: false,
-  });
-  return query.data ? query.data.permissions.includes('obs.silences.update') : null;
+  return hasGrant(usePermissions(orgId).data, 'obs.silences.update', projectId) ?? null;
 }

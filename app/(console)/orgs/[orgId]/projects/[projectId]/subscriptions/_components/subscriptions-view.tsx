@@ -2,18 +2,18 @@
 
 import { useState } from 'react';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
-import { useCallerPermissions } from '@/lib/orgs/queries';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useSubscriptions } from '@/lib/subscriptions/queries';
 import { SubscriptionDialog } from './subscription-dialog';
 import { SubscriptionsTable } from './subscriptions-table';
 
 export function SubscriptionsView({ orgId, projectId }: { orgId: string; projectId: string }) {
   const subscriptions = useSubscriptions(orgId, projectId);
-  const permissions = useCallerPermissions(orgId, projectId);
+  const permissions = usePermissions(orgId);
   const [openId, setOpenId] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
 
-  const canEdit = permissions.data?.permissions.includes('queues.subscriptions.update') ?? false;
+  const canEdit = hasGrant(permissions.data, 'queues.subscriptions.update', projectId) ?? false;
   const open = subscriptions.data?.find((s) => s.id === openId) ?? null;
 
   return (
