@@ -1,5 +1,6 @@
 import { defineOperation, type Operation } from './http/operation';
 import { orgOperations } from './orgs/operations';
+import { deviceAuthorizationOperations } from './oauth/operations';
 import { z } from 'zod';
 
 export const openApiOp = defineOperation({
@@ -12,4 +13,4 @@ export const openApiOp = defineOperation({
 });
 
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
-export const allOperations: Operation[] = [openApiOp, ...orgOperations];
+export const allOperations: Operation[] = [openApiOp, ...orgOperations, ...deviceAuthorizationOperations];
