@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   idempotency_in_progress: { status: 409, message: 'A request with this Idempotency-Key is still in progress; retry later.' },
   organization_deletion_pending: { status: 409, message: 'This organization is being deleted.' },
   operation_in_progress: { status: 409, message: 'Another operation on this resource is in progress.' },
+  last_organization_admin: { status: 409, message: 'The last OrganizationAdmin cannot leave or be removed; make another member an admin first.' },
   silence_state_conflict: { status: 409, message: "The silence's current state does not accept some of the fields sent." },
   precondition_failed: { status: 412, message: 'If-Match does not name the current ETag; nothing changed.' },
   payload_too_large: { status: 413, message: 'The request body is larger than this endpoint accepts.' },

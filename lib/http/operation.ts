@@ -24,6 +24,10 @@ export type Operation<P extends AnyZod | undefined = AnyZod | undefined, Q exten
   headers?: AnyZod;
   /** Checked at the path's scope (the project when the path names one) before the body is validated. */
   permission?: Permission;
+  /** Passes when the caller has any one of these (the body then decides which one is needed). */
+  anyPermission?: Permission[];
+  /** Refuses every API-key-authenticated request with 403 `access_denied` and this message, before the body is read. */
+  refuseApiKeys?: string;
   /** Silence routes: the project must have alerting switched on, else 404. */
   requireAlerting?: boolean;
   maxBodyBytes?: number;

@@ -85,6 +85,11 @@ function parseJson(text: string | null): unknown {
   }
 }
 
+async function anyOf(permissions: Permission[], can: (permission: Permission) => Promise<boolean>): Promise<boolean> {
+  for (const permission of permissions) if (await can(permission)) return true;
+  return false;
+}
+
 type NextParams = { params: Promise<Record<string, string>> };
 
 /**
@@ -129,7 +134,9 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
         if (!(await can(permission, scope))) throw new ApiError('access_denied');
       };
+      if (config.refuseApiKeys && principal.via === 'api_key') throw new ApiError('access_denied', config.refuseApiKeys);
       if (config.permission) await authorize(config.permission);
+      if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
       const query = config.query ? config.query.safeParse(queryObject(req)) : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(zodIssues(query.error));

@@ -1,0 +1,15 @@
+import { createApiKeyOp, listApiKeysOp } from '@/lib/api-keys/operations';
+import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
+import { json, route } from '@/lib/http/route';
+
+export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize }) => {
+  await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');
+  const created = await createApiKey(params.orgId, principal, body);
+  return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
+});
+
+export const GET = route(listApiKeysOp, async ({ params, query, principal, can }) => {
+  const own = { type: principal.type, id: principal.id };
+  const everyone = query.owner !== 'me' && (await can('apiKeys.list'));
+  return json(await listApiKeys(params.orgId, everyone ? null : own, query));
+});

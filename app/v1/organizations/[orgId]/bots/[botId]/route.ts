@@ -1,0 +1,8 @@
+import { deleteBotOp } from '@/lib/bots/operations';
+import { deleteBot } from '@/lib/bots/service';
+import { noContent, route } from '@/lib/http/route';
+
+export const DELETE = route(deleteBotOp, async ({ params, principal }) => {
+  await deleteBot(params.orgId, params.botId, principal.id);
+  return noContent();
+});

@@ -1,0 +1,10 @@
+import { ApiError } from '@/lib/http/errors';
+import { noContent, route } from '@/lib/http/route';
+import { leaveOrganizationOp } from '@/lib/members/operations';
+import { endMembership } from '@/lib/members/service';
+
+export const POST = route(leaveOrganizationOp, async ({ params, principal }) => {
+  if (principal.type !== 'user') throw new ApiError('access_denied', 'Bots are not members and cannot leave an organization.');
+  await endMembership(params.orgId, principal.id, 'member_left', principal.id);
+  return noContent();
+});

@@ -1,0 +1,151 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '../db/client';
+import * as t from '../db/schema';
+import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
+import type { Principal } from '../auth/principal';
+import { ApiError, notFound } from '../http/errors';
+import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import type { ApiKey, CreatedApiKey } from './schema';
+
+const DAY_MS = 86_400_000;
+
+export type RevocationReason = NonNullable<(typeof t.apiKeys.$inferSelect)['revokedReason']>;
+export type Owner = { type: 'user' | 'bot'; id: string };
+
+type KeyRow = typeof t.apiKeys.$inferSelect & { ownerName: string | null };
+
+function toApiKey(row: KeyRow, now: Date): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    owner: { type: row.ownerType, id: row.ownerId, name: row.ownerName ?? '' },
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
+  };
+}
+
+/**
+ * Creates a key for the caller or for a live bot of the organization. The owner's row is locked for the
+ * transaction, so a concurrent removal or bot deletion waits and then revokes this key too.
+ */
+export async function createApiKey(
+  organizationId: string,
+  creator: Principal,
+  input: { name: string; expiresInDays?: number | null; botId?: string },
+  now = new Date(),
+): Promise<CreatedApiKey> {
+  const db = await getDb();
+  const secret = generateApiKey();
+  return db.transaction(async (tx) => {
+    let owner: Owner & { name: string };
+    if (input.botId) {
+      const [bot] = await tx
+        .select({ id: t.bots.id, name: t.bots.name })
+        .from(t.bots)
+        .where(and(eq(t.bots.id, input.botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
+        .for('update');
+      if (!bot) throw notFound('No such bot in this organization.');
+      owner = { type: 'bot', id: bot.id, name: bot.name };
+    } else {
+      const [member] = await tx
+        .select({ userId: t.memberships.userId })
+        .from(t.memberships)
+        .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, creator.id)))
+        .for('update');
+      if (!member || creator.type !== 'user') throw new ApiError('access_denied');
+      owner = { type: 'user', id: creator.id, name: creator.name };
+    }
+    const [row] = await tx
+      .insert(t.apiKeys)
+      .values({
+        organizationId,
+        name: input.name,
+        prefix: displayPrefix(secret),
+        secretHash: sha256Hex(secret),
+        ownerType: owner.type,
+        ownerId: owner.id,
+        createdByUserId: creator.type === 'user' ? creator.id : null,
+        createdAt: now,
+        expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+      })
+      .returning();
+    return { apiKey: toApiKey({ ...row, ownerName: owner.name }, now), secret };
+  });
+}
+
+const ownerName = sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`;
+
+/** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
+export async function listApiKeys(organizationId: string, owner: Owner | null, page: PageQuery, now = new Date()): Promise<Page<ApiKey>> {
+  const db = await getDb();
+  const rows = await db
+    .select({ key: t.apiKeys, ownerName })
+    .from(t.apiKeys)
+    .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
+    .leftJoin(t.bots, and(eq(t.apiKeys.ownerType, 'bot'), eq(t.bots.id, t.apiKeys.ownerId)))
+    .where(
+      and(
+        eq(t.apiKeys.organizationId, organizationId),
+        isNull(t.apiKeys.revokedAt),
+        owner ? and(eq(t.apiKeys.ownerType, owner.type), eq(t.apiKeys.ownerId, owner.id)) : undefined,
+        afterCursor(page.cursor, t.apiKeys.createdAt, t.apiKeys.id, 'desc'),
+      ),
+    )
+    .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
+    .limit(page.limit + 1);
+  return toPage(
+    rows.map((r) => ({ ...r.key, ownerName: r.ownerName })),
+    page.limit,
+    (r) => r.createdAt,
+    (r) => toApiKey(r, now),
+  );
+}
+
+/** The owner of an unrevoked key of the organization, or null when there is none to revoke. */
+export async function findApiKeyOwner(organizationId: string, keyId: string): Promise<Owner | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ type: t.apiKeys.ownerType, id: t.apiKeys.ownerId })
+    .from(t.apiKeys)
+    .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)));
+  return row ?? null;
+}
+
+/** Revokes one key; 404 when it was revoked meanwhile, so two concurrent revokes cannot both succeed. */
+export async function revokeApiKey(organizationId: string, keyId: string, by: Principal): Promise<void> {
+  const db = await getDb();
+  const revoked = await db
+    .update(t.apiKeys)
+    .set({ revokedAt: new Date(), revokedReason: 'revoked', revokedById: by.id })
+    .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
+    .returning({ id: t.apiKeys.id });
+  if (revoked.length === 0) throw notFound('No such API key.');
+}
+
+/**
+ * Revokes every live key of an owner, inside the caller's transaction (the cause of the revocation).
+ * Without an organization, every key of the owner anywhere (a suspended user).
+ */
+export async function revokeKeysOf(
+  tx: DbOrTx,
+  owner: Owner,
+  reason: RevocationReason,
+  { organizationId, byId = null }: { organizationId?: string; byId?: string | null } = {},
+): Promise<number> {
+  const revoked = await tx
+    .update(t.apiKeys)
+    .set({ revokedAt: new Date(), revokedReason: reason, revokedById: byId })
+    .where(
+      and(
+        eq(t.apiKeys.ownerType, owner.type),
+        eq(t.apiKeys.ownerId, owner.id),
+        organizationId ? eq(t.apiKeys.organizationId, organizationId) : undefined,
+        isNull(t.apiKeys.revokedAt),
+      ),
+    )
+    .returning({ id: t.apiKeys.id });
+  return revoked.length;
+}

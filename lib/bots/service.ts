@@ -1,0 +1,28 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { revokeKeysOf } from '../api-keys/service';
+import { notFound } from '../http/errors';
+
+/**
+ * Soft-deletes a bot in one transaction with its consequences: its policy bindings go and every key it
+ * owns is revoked (`bot_deleted`). The row stays so revoked keys keep a named owner.
+ */
+export async function deleteBot(organizationId: string, botId: string, byId: string): Promise<{ revokedKeys: number }> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .update(t.bots)
+      .set({ deletedAt: new Date() })
+      .where(and(eq(t.bots.id, botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
+      .returning({ id: t.bots.id });
+    if (deleted.length === 0) throw notFound('No such bot.');
+    await tx
+      .delete(t.policyBindings)
+      .where(
+        and(eq(t.policyBindings.organizationId, organizationId), eq(t.policyBindings.principalType, 'bot'), eq(t.policyBindings.principalId, botId)),
+      );
+    const revokedKeys = await revokeKeysOf(tx, { type: 'bot', id: botId }, 'bot_deleted', { organizationId, byId });
+    return { revokedKeys };
+  });
+}

@@ -1,0 +1,80 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { getDb, type Tx } from '../db/client';
+import * as t from '../db/schema';
+import { revokeKeysOf } from '../api-keys/service';
+import { ApiError, notFound } from '../http/errors';
+
+/** Whether someone other than `userId` is still an active OrganizationAdmin of the organization. */
+async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ one: sql<number>`1` })
+    .from(t.policyBindings)
+    .innerJoin(t.users, eq(t.users.id, t.policyBindings.principalId))
+    .innerJoin(t.memberships, and(eq(t.memberships.userId, t.users.id), eq(t.memberships.organizationId, organizationId)))
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, organizationId),
+        eq(t.policyBindings.principalType, 'user'),
+        sql`${t.policyBindings.projectId} is null`,
+        eq(t.policyBindings.policy, 'OrganizationAdmin'),
+        ne(t.users.id, userId),
+        eq(t.users.status, 'active'),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+async function isAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ one: sql<number>`1` })
+    .from(t.policyBindings)
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, organizationId),
+        eq(t.policyBindings.principalType, 'user'),
+        eq(t.policyBindings.principalId, userId),
+        sql`${t.policyBindings.projectId} is null`,
+        eq(t.policyBindings.policy, 'OrganizationAdmin'),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Ends a membership in one transaction: the membership, the user's policy bindings in the organization,
+ * and every API key the user owns there (revoked with `reason`). The organization row is locked so two
+ * removals cannot both take away the last OrganizationAdmin.
+ */
+export async function endMembership(
+  organizationId: string,
+  userId: string,
+  reason: 'member_removed' | 'member_left',
+  byId: string,
+): Promise<{ revokedKeys: number }> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await tx.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.id, organizationId)).for('update');
+    const [membership] = await tx
+      .select({ userId: t.memberships.userId })
+      .from(t.memberships)
+      .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
+    if (!membership) throw notFound('No such member.');
+    if ((await isAdmin(tx, organizationId, userId)) && !(await hasOtherAdmin(tx, organizationId, userId))) {
+      throw new ApiError('last_organization_admin');
+    }
+    await tx
+      .delete(t.policyBindings)
+      .where(
+        and(
+          eq(t.policyBindings.organizationId, organizationId),
+          eq(t.policyBindings.principalType, 'user'),
+          eq(t.policyBindings.principalId, userId),
+        ),
+      );
+    await tx.delete(t.memberships).where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
+    const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
+    return { revokedKeys };
+  });
+}
