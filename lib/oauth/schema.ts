@@ -15,3 +15,13 @@ export const deviceAuthorization = z
   .meta({ id: 'DeviceAuthorization' });
 
 export type DeviceAuthorizationView = z.infer<typeof deviceAuthorization>;
+
+/** The console's code form: the same rule as the path parameter, with a message people can act on. */
+export const userCodeForm = z.object({
+  userCode: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{4}-?[A-Za-z]{4}$/, 'Enter the 8-letter code your terminal shows, like WDJB-MJHT.'),
+});
+
+export type UserCodeForm = z.infer<typeof userCodeForm>;
