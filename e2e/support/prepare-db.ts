@@ -4,6 +4,7 @@
  * secrets to a fixtures file outside the database directory.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { closeDb, getDb } from '../../lib/db/client';
@@ -46,6 +47,32 @@ const [suspended] = await db
 if (suspended) await db.insert(t.memberships).values({ organizationId: acme.id, userId: suspended.id });
 const suspendedId = suspended?.id ?? (await userId('sus@acme.test'));
 
+// Principals the API key tests remove, make leave, suspend or delete, so the demo ones stay for other spec files.
+for (const [email, name] of [['dan@acme.test', 'Dan Removed'], ['eve@acme.test', 'Eve Leaving'], ['sam@acme.test', 'Sam Provisioned']]) {
+  const [user] = await db.insert(t.users).values({ email, name, passwordHash: await hashPassword('correct-horse-battery') }).onConflictDoNothing().returning();
+  if (!user) continue;
+  await db.insert(t.memberships).values({ organizationId: acme.id, userId: user.id });
+  await db.insert(t.policyBindings).values({ organizationId: acme.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
+}
+// In Globex, so Acme's bot list stays exactly the demo's.
+const [globex] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Globex'));
+const [ciBot] = await db.insert(t.bots).values({ organizationId: globex.id, name: 'ci-bot' }).onConflictDoNothing().returning();
+if (ciBot) await db.insert(t.policyBindings).values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
+
+// OAuth access tokens as the CLI's device login would issue them, to show what suspension does to them.
+async function oauthAccessToken(email: string) {
+  const token = `e2e-oauth-${randomBytes(24).toString('base64url')}`;
+  await db.insert(t.oauthTokens).values({
+    tokenHash: sha256Hex(token),
+    kind: 'access',
+    userId: await userId(email),
+    grantId: randomUUID(),
+    clientId: 'svc-cli',
+    expiresAt: new Date(Date.now() + 86_400_000),
+  });
+  return token;
+}
+
 const bob = await userId('bob@acme.test');
 const fixtures = {
   suspendedUserId: suspendedId,
@@ -55,6 +82,7 @@ const fixtures = {
     suspendedUser: await key('user', suspendedId, 'e2e suspended owner'),
     deployBot: await key('bot', bot.id, 'e2e deploy-bot'),
   },
+  oauthAccess: { bob: await oauthAccessToken('bob@acme.test'), sam: await oauthAccessToken('sam@acme.test') },
 };
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(fixtures, null, 2));

@@ -68,11 +68,10 @@ export function buildOpenApiDocument(operations: Operation[]) {
       description: [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined].filter(Boolean).join('\n\n') || undefined,
       tags: op.tags,
       security: op.authenticated === false ? [] : undefined,
-      requestParams: {
-        path: op.params as never,
-        query: op.query as never,
-        header: op.headers as never,
-      },
+      // zod-openapi unwraps every key it is given, so an absent schema must be left out, not passed as undefined.
+      requestParams: Object.fromEntries(
+        Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(([, schema]) => schema !== undefined),
+      ) as never,
       requestBody: op.body ? { required: true, content: { 'application/json': { schema: op.body } } } : undefined,
       responses: {
         [String(op.success.status)]: {

@@ -1,13 +1,9 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/states';
+import { ApiKeysView } from './_components/api-keys-view';
 
 export const metadata: Metadata = { title: 'API keys' };
 
-export default function Page() {
-  return (
-    <>
-      <PageHeader title="API keys" description="Credentials for code. A key acts as its owner, with exactly the owner's access." />
-      <EmptyState title="Nothing here yet">API keys of this organization will be listed here.</EmptyState>
-    </>
-  );
+export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  return <ApiKeysView orgId={orgId} />;
 }

@@ -1,13 +1,9 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/states';
+import { BotsView } from './_components/bots-view';
 
 export const metadata: Metadata = { title: 'Bots' };
 
-export default function Page() {
-  return (
-    <>
-      <PageHeader title="Bots" description="Non-human principals that own API keys." />
-      <EmptyState title="Nothing here yet">Bots will be listed here.</EmptyState>
-    </>
-  );
+export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  return <BotsView orgId={orgId} />;
 }

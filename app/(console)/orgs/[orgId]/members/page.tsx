@@ -1,13 +1,9 @@
 import type { Metadata } from 'next';
-import { EmptyState, PageHeader } from '@/components/ui/states';
+import { MembersView } from './_components/members-view';
 
 export const metadata: Metadata = { title: 'Members' };
 
-export default function Page() {
-  return (
-    <>
-      <PageHeader title="Members" description="People in this organization and their policies." />
-      <EmptyState title="Nothing here yet">Members will be listed here.</EmptyState>
-    </>
-  );
+export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
+  const { orgId } = await params;
+  return <MembersView orgId={orgId} />;
 }

@@ -1,0 +1,159 @@
+'use client';
+
+import { useState } from 'react';
+import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
+import { RelativeTime, exactTime, shortDate } from '@/components/console/time';
+import { useConsoleUser } from '@/components/console/user-context';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Select } from '@/components/ui/select';
+import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
+import type { ApiKey } from '@/lib/api-keys/schema';
+import { useBots } from '@/lib/orgs/queries';
+
+function Expiry({ apiKey }: { apiKey: ApiKey }) {
+  if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
+  if (!apiKey.expiresAt) return <span className="text-slate-500">Never</span>;
+  return (
+    <time dateTime={apiKey.expiresAt} title={exactTime(apiKey.expiresAt)}>
+      {shortDate(apiKey.expiresAt)}
+    </time>
+  );
+}
+
+export function ApiKeysView({ orgId }: { orgId: string }) {
+  const me = useConsoleUser();
+  const permissions = usePermissions(orgId);
+  const isAdmin = hasGrant(permissions.data, 'apiKeys.list') === true;
+  const canRevokeOthers = hasGrant(permissions.data, 'apiKeys.delete') === true;
+  const canCreateForBots = hasGrant(permissions.data, 'bots.createApiKey') === true;
+  const [ownerFilter, setOwnerFilter] = useState<'all' | 'me'>('all');
+  const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me');
+  const bots = useBots(orgId);
+  const revoke = useRevokeApiKey(orgId);
+  const [creating, setCreating] = useState(false);
+  // The one place the secret exists in the console: this state, dropped when the reveal dialog closes.
+  const [secret, setSecret] = useState<string | null>(null);
+  const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
+
+  const items = keys.data?.pages.flatMap((p) => p.items) ?? [];
+  const ownerLabel = (key: ApiKey) => (key.owner.type === 'user' && key.owner.id === me.id ? 'You' : key.owner.name);
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description="Credentials for code. A key acts as its owner, with exactly the owner's access."
+        actions={<Button onClick={() => setCreating(true)}>Create API key</Button>}
+      />
+      {isAdmin && (
+        <div className="mb-4 w-56">
+          <Select
+            label="Owner"
+            value={ownerFilter}
+            options={[
+              { value: 'all', label: 'Everyone' },
+              { value: 'me', label: 'Only mine' },
+            ]}
+            onValueChange={(v) => setOwnerFilter(v === 'me' ? 'me' : 'all')}
+          />
+        </div>
+      )}
+      {keys.isPending || permissions.isPending ? (
+        <TableSkeleton columns={7} label="Loading API keys" />
+      ) : keys.isError ? (
+        <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
+      ) : items.length === 0 ? (
+        <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
+          {isAdmin && ownerFilter === 'all' ? 'Nobody in this organization has a key yet.' : 'You have no keys in this organization yet.'}
+        </EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">API keys</caption>
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Key</th>
+                <th scope="col" className="px-4 py-3">Owner</th>
+                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="px-4 py-3">Expires</th>
+                <th scope="col" className="px-4 py-3">Last used</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {items.map((key) => {
+                const own = key.owner.type === 'user' && key.owner.id === me.id;
+                return (
+                  <tr key={key.id}>
+                    <th scope="row" className="max-w-xs truncate px-4 py-3 text-left font-medium text-slate-900">{key.name}</th>
+                    <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
+                    <td className="px-4 py-3 text-slate-700">
+                      {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
+                    </td>
+                    <td className="px-4 py-3 text-slate-700">
+                      <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>{shortDate(key.createdAt)}</time>
+                    </td>
+                    <td className="px-4 py-3 text-slate-700"><Expiry apiKey={key} /></td>
+                    <td className="px-4 py-3 text-slate-700">
+                      {key.lastUsedAt ? <RelativeTime iso={key.lastUsedAt} /> : <span className="text-slate-500">Never</span>}
+                    </td>
+                    <td className="px-4 py-3 text-right">
+                      {(own || canRevokeOthers) && (
+                        <Button variant="ghost" size="sm" aria-label={`Revoke ${key.name}`} onClick={() => { revoke.reset(); setToRevoke(key); }}>
+                          Revoke
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          {keys.hasNextPage && (
+            <div className="border-t border-slate-100 p-3 text-center">
+              <Button variant="secondary" size="sm" pending={keys.isFetchingNextPage} onClick={() => void keys.fetchNextPage()}>
+                Load more
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
+
+      <CreateApiKeyDialog
+        orgId={orgId}
+        open={creating}
+        onOpenChange={setCreating}
+        bots={canCreateForBots ? (bots.data?.items ?? []) : []}
+        onCreated={(created) => {
+          setCreating(false);
+          setSecret(created.secret);
+        }}
+      />
+      <SecretRevealDialog title="Your new API key" label="API key" secret={secret} onClose={() => setSecret(null)} />
+      <ConfirmDialog
+        open={toRevoke !== null}
+        onOpenChange={(open) => !open && setToRevoke(null)}
+        title={`Revoke “${toRevoke?.name ?? ''}”?`}
+        description={
+          <p>
+            The key <span className="font-mono">{toRevoke?.prefix}…</span> stops working immediately, for every program using it. This cannot be undone.
+          </p>
+        }
+        confirmLabel="Revoke key"
+        pending={revoke.isPending}
+        error={revoke.error?.message}
+        onConfirm={() =>
+          toRevoke &&
+          revoke.mutate(toRevoke.id, {
+            onSuccess: () => setToRevoke(null),
+          })
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,77 @@
+'use client';
+
+import { useState } from 'react';
+import { shortDate } from '@/components/console/time';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { useDeleteBot } from '@/lib/bots/queries';
+import { useBots } from '@/lib/orgs/queries';
+import type { Bot } from '@/lib/orgs/schema';
+
+export function BotsView({ orgId }: { orgId: string }) {
+  const permissions = usePermissions(orgId);
+  const canDelete = hasGrant(permissions.data, 'bots.delete') === true;
+  const bots = useBots(orgId);
+  const deleteBot = useDeleteBot(orgId);
+  const [toDelete, setToDelete] = useState<Bot | null>(null);
+
+  return (
+    <>
+      <PageHeader title="Bots" description="Non-human principals that own API keys." />
+      {bots.isPending ? (
+        <TableSkeleton columns={4} label="Loading bots" />
+      ) : bots.isError ? (
+        <ErrorState title="Could not load bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
+      ) : bots.data.items.length === 0 ? (
+        <EmptyState title="No bots">This organization has no bots.</EmptyState>
+      ) : (
+        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Bots</caption>
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Policies</th>
+                <th scope="col" className="px-4 py-3">Created</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {bots.data.items.map((bot) => (
+                <tr key={bot.id}>
+                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">{bot.name}</th>
+                  <td className="px-4 py-3 text-slate-700">{[...new Set(bot.policies.map((p) => p.policy))].join(', ') || '—'}</td>
+                  <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
+                  <td className="px-4 py-3 text-right">
+                    {canDelete && (
+                      <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => { deleteBot.reset(); setToDelete(bot); }}>
+                        Delete
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => !open && setToDelete(null)}
+        title={`Delete ${toDelete?.name ?? ''}?`}
+        description={
+          <>
+            <p>The bot and its policies are removed. This cannot be undone.</p>
+            <p className="font-medium text-slate-800">Every API key it owns is revoked immediately.</p>
+          </>
+        }
+        confirmLabel="Delete bot"
+        pending={deleteBot.isPending}
+        error={deleteBot.error?.message}
+        onConfirm={() => toDelete && deleteBot.mutate(toDelete.id, { onSuccess: () => setToDelete(null) })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,160 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
+import { shortDate } from '@/components/console/time';
+import { useConsoleUser } from '@/components/console/user-context';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { ApiRequestError } from '@/lib/api-client';
+import { createScimToken, useLeaveOrganization, useRemoveMember } from '@/lib/members/queries';
+import { useMembers, useOrganizations } from '@/lib/orgs/queries';
+import type { Member } from '@/lib/orgs/schema';
+
+export function MembersView({ orgId }: { orgId: string }) {
+  const me = useConsoleUser();
+  const router = useRouter();
+  const permissions = usePermissions(orgId);
+  const canList = hasGrant(permissions.data, 'members.list') === true;
+  const canRemove = hasGrant(permissions.data, 'members.delete') === true;
+  const members = useMembers(orgId, canList);
+  const orgName = useOrganizations().data?.items.find((o) => o.id === orgId)?.name ?? 'this organization';
+  const remove = useRemoveMember(orgId);
+  const leave = useLeaveOrganization(orgId);
+  const [toRemove, setToRemove] = useState<Member | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const [confirmScim, setConfirmScim] = useState(false);
+  const [scimPending, setScimPending] = useState(false);
+  const [scimError, setScimError] = useState<string | null>(null);
+  // The SCIM token exists in the console only here, until its dialog closes.
+  const [scimToken, setScimToken] = useState<string | null>(null);
+
+  const issueScimToken = async () => {
+    setScimPending(true);
+    setScimError(null);
+    try {
+      const token = await createScimToken(orgId);
+      setConfirmScim(false);
+      setScimToken(token);
+    } catch (err) {
+      setScimError(err instanceof ApiRequestError ? err.message : 'Could not create the token.');
+    } finally {
+      setScimPending(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Members"
+        description="People in this organization and their policies."
+        actions={
+          <>
+            {canRemove && (
+              <Button variant="secondary" onClick={() => { setScimError(null); setConfirmScim(true); }}>
+                Create SCIM token
+              </Button>
+            )}
+            <Button variant="secondary" onClick={() => { leave.reset(); setLeaving(true); }}>
+              Leave organization
+            </Button>
+          </>
+        }
+      />
+      {permissions.isPending || (canList && members.isPending) ? (
+        <TableSkeleton columns={4} label="Loading members" />
+      ) : permissions.isError ? (
+        <ErrorState message={permissions.error.message} onRetry={() => void permissions.refetch()} />
+      ) : !canList ? (
+        <EmptyState title="Only administrators see the member list">You can still leave the organization.</EmptyState>
+      ) : members.isError ? (
+        <ErrorState title="Could not load members" message={members.error.message} onRetry={() => void members.refetch()} />
+      ) : (
+        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Members</caption>
+            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">Name</th>
+                <th scope="col" className="px-4 py-3">Email</th>
+                <th scope="col" className="px-4 py-3">Policies</th>
+                <th scope="col" className="px-4 py-3">Joined</th>
+                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {members.data?.items.map((m) => (
+                <tr key={m.userId}>
+                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                    {m.name} {m.userId === me.id && <Badge>You</Badge>} {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
+                  </th>
+                  <td className="px-4 py-3 text-slate-700">{m.email}</td>
+                  <td className="px-4 py-3 text-slate-700">{[...new Set(m.policies.map((p) => p.policy))].join(', ') || '—'}</td>
+                  <td className="px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
+                  <td className="px-4 py-3 text-right">
+                    {canRemove && m.userId !== me.id && (
+                      <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => { remove.reset(); setToRemove(m); }}>
+                        Remove
+                      </Button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={toRemove !== null}
+        onOpenChange={(open) => !open && setToRemove(null)}
+        title={`Remove ${toRemove?.name ?? ''} from ${orgName}?`}
+        description={
+          <>
+            <p>Their policies in this organization are removed.</p>
+            <p className="font-medium text-slate-800">Every API key they own in this organization is revoked immediately.</p>
+          </>
+        }
+        confirmLabel="Remove member"
+        pending={remove.isPending}
+        error={remove.error?.message}
+        onConfirm={() => toRemove && remove.mutate(toRemove.userId, { onSuccess: () => setToRemove(null) })}
+      />
+      <ConfirmDialog
+        open={leaving}
+        onOpenChange={setLeaving}
+        title={`Leave ${orgName}?`}
+        description={
+          <>
+            <p>You lose access to this organization until someone adds you again.</p>
+            <p className="font-medium text-slate-800">Every API key you own in this organization is revoked immediately.</p>
+          </>
+        }
+        confirmLabel="Leave organization"
+        pending={leave.isPending}
+        error={leave.error?.message}
+        onConfirm={() => leave.mutate(undefined, { onSuccess: () => router.replace('/orgs') })}
+      />
+      <ConfirmDialog
+        open={confirmScim}
+        onOpenChange={setConfirmScim}
+        tone="primary"
+        title="Create a SCIM token?"
+        description={
+          <>
+            <p>Your identity provider uses it to read members and to suspend them at /scim/v2/Users.</p>
+            <p className="font-medium text-slate-800">A suspended member’s API keys are all revoked. Any earlier SCIM token stops working.</p>
+          </>
+        }
+        confirmLabel="Create token"
+        pending={scimPending}
+        error={scimError}
+        onConfirm={() => void issueScimToken()}
+      />
+      <SecretRevealDialog title="Your SCIM token" label="SCIM bearer token" secret={scimToken} onClose={() => setScimToken(null)} />
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+];
+
+/** "3 minutes ago", "in 2 days"; under a minute, "just now". */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const diff = new Date(iso).getTime() - now;
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+  for (const [unit, ms] of UNITS) if (Math.abs(diff) >= ms) return format.format(Math.round(diff / ms), unit);
+  return 'just now';
+}
+
+export function exactTime(iso: string): string {
+  return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'long' });
+}
+
+export function shortDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en', { dateStyle: 'medium' });
+}
+
+/** A date as words, with the exact instant on hover and for assistive technology. */
+export function RelativeTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={exactTime(iso)}>
+      {relativeTime(iso)}
+    </time>
+  );
+}

@@ -1,0 +1,66 @@
+import { readFileSync } from 'node:fs';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { fixturesFile } from './env';
+
+export type ApiKeyBody = {
+  id: string;
+  name: string;
+  prefix: string;
+  owner: { type: 'user' | 'bot'; id: string; name: string };
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  expired: boolean;
+};
+
+export const DAY_MS = 86_400_000;
+
+/** OAuth access tokens prepare-db issued (as the CLI's device login would) for bob and sam. */
+export function oauthTokens(): { bob: string; sam: string } {
+  return (JSON.parse(readFileSync(fixturesFile, 'utf8')) as { oauthAccess: { bob: string; sam: string } }).oauthAccess;
+}
+
+export async function createKey(ctx: APIRequestContext, orgId: string, body: Record<string, unknown>) {
+  const res = await ctx.post(`/v1/organizations/${orgId}/api-keys`, { data: body });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { apiKey: ApiKeyBody; secret: string };
+}
+
+export async function listKeys(ctx: APIRequestContext, orgId: string, query = ''): Promise<ApiKeyBody[]> {
+  const res = await ctx.get(`/v1/organizations/${orgId}/api-keys?limit=100${query}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { items: ApiKeyBody[] }).items;
+}
+
+/** The status a request authenticated by `secret` gets: 200 while the key works, 401 once it does not. */
+export async function statusWithKey(ctx: APIRequestContext, secret: string): Promise<number> {
+  return (await ctx.get('/v1/organizations', { headers: { Authorization: `Bearer ${secret}` } })).status();
+}
+
+export async function userIdOf(admin: APIRequestContext, orgId: string, email: string): Promise<string> {
+  const res = await admin.get(`/v1/organizations/${orgId}/members?limit=100`);
+  const member = ((await res.json()) as { items: { userId: string; email: string }[] }).items.find((m) => m.email === email);
+  if (!member) throw new Error(`${email} is not a member`);
+  return member.userId;
+}
+
+export async function botIdOf(ctx: APIRequestContext, orgId: string, name: string): Promise<string> {
+  const res = await ctx.get(`/v1/organizations/${orgId}/bots?limit=100`);
+  const bot = ((await res.json()) as { items: { id: string; name: string }[] }).items.find((b) => b.name === name);
+  if (!bot) throw new Error(`no bot ${name}`);
+  return bot.id;
+}
+
+export async function createScimToken(admin: APIRequestContext, orgId: string): Promise<string> {
+  const res = await admin.post(`/v1/organizations/${orgId}/scim-tokens`);
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** A SCIM PATCH setting `active`, in the shape given. */
+export function scimPatch(ctx: APIRequestContext, token: string, userId: string, operations: unknown[]) {
+  return ctx.patch(`/scim/v2/Users/${userId}`, {
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' },
+    data: { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations },
+  });
+}

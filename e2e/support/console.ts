@@ -1,0 +1,17 @@
+import { expect, type Page } from '@playwright/test';
+import { E2E } from './env';
+
+/** Signs in through the real page, as a person would. */
+export async function signInAs(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(E2E.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}\//);
+}
+
+/** Picks an option of a labelled Radix select. */
+export async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}

@@ -1,0 +1,48 @@
+'use client';
+
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, apiGet } from '../api-client';
+import type { Page } from '../http/pagination';
+import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
+
+/** Query keys of the API keys area; never inline string keys. */
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
+  list: (orgId: string, owner: 'all' | 'me') => [...apiKeyKeys.lists(orgId), owner] as const,
+};
+
+export function useApiKeys(orgId: string, owner: 'all' | 'me') {
+  return useInfiniteQuery({
+    queryKey: apiKeyKeys.list(orgId, owner),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: '50' });
+      if (owner === 'me') params.set('owner', 'me');
+      if (pageParam) params.set('cursor', pageParam);
+      return apiGet<Page<ApiKey>>(`/v1/organizations/${orgId}/api-keys?${params}`);
+    },
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/**
+ * Creates a key with a plain request, not a mutation: react-query would keep the response (and so the secret)
+ * in its mutation cache. The caller holds the secret in component state and this refreshes the list.
+ */
+export function useCreateApiKey(orgId: string) {
+  const client = useQueryClient();
+  return async (input: CreateApiKeyInput): Promise<CreatedApiKey> => {
+    const { data } = await apiFetch<CreatedApiKey>(`/v1/organizations/${orgId}/api-keys`, { method: 'POST', body: input });
+    void client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });
+    return data;
+  };
+}
+
+export function useRevokeApiKey(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) => apiFetch<void>(`/v1/organizations/${orgId}/api-keys/${keyId}`, { method: 'DELETE' }),
+    onSettled: () => client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) }),
+  });
+}

@@ -1,0 +1,31 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { apiKeyKeys } from '../api-keys/queries';
+import { orgKeys } from '../orgs/queries';
+
+export function useRemoveMember(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiFetch<void>(`/v1/organizations/${orgId}/members/${userId}`, { method: 'DELETE' }),
+    onSettled: async () => {
+      await client.invalidateQueries({ queryKey: orgKeys.members(orgId) });
+      await client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });
+    },
+  });
+}
+
+export function useLeaveOrganization(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<void>(`/v1/organizations/${orgId}/members/me/leave`, { method: 'POST' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
+  });
+}
+
+/** Issues the SCIM token with a plain request, so the token never enters react-query's caches. */
+export async function createScimToken(orgId: string): Promise<string> {
+  const { data } = await apiFetch<{ token: string }>(`/v1/organizations/${orgId}/scim-tokens`, { method: 'POST' });
+  return data.token;
+}
