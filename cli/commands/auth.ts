@@ -60,7 +60,8 @@ async function login(): Promise<void> {
   // A second login replaces the first; the first should not stay valid on the server.
   if (previous) await revokeAtServer(server, previous.refreshToken).catch(() => undefined);
 
-  const orgs = await new ApiClient().listAll<Organization>('/v1/organizations');
+  // The new login, not an SVC_API_KEY that may also be set.
+  const orgs = await new ApiClient({ ...process.env, SVC_API_KEY: undefined }).listAll<Organization>('/v1/organizations');
   say(`Logged in to ${server}. Credentials saved in ${credentialsPath()}.`);
   say(orgs.length ? `Organizations: ${orgs.map((o) => o.name).join(', ')}.` : 'You are not in any organization yet.');
 }
