@@ -5,6 +5,7 @@ import { botOperations } from './bots/operations';
 import { memberOperations } from './members/operations';
 import { scimOperations } from './scim/operations';
 import { orgOperations } from './orgs/operations';
+import { deviceAuthorizationOperations } from './oauth/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
 import { z } from 'zod';
@@ -29,4 +30,5 @@ export const allOperations: Operation[] = [
   ...scimOperations,
   ...subscriptionOperations,
   ...silenceOperations,
+  ...deviceAuthorizationOperations,
 ];

@@ -1,0 +1,11 @@
+import { json, route } from '@/lib/http/route';
+import { deviceCodeGone, requireConsoleSession } from '@/lib/oauth/http';
+import { getDeviceAuthorizationOp } from '@/lib/oauth/operations';
+import { findPendingDeviceAuthorization } from '@/lib/oauth/service';
+
+export const GET = route(getDeviceAuthorizationOp, async ({ params, principal }) => {
+  requireConsoleSession(principal);
+  const authorization = await findPendingDeviceAuthorization(params.userCode);
+  if (!authorization) throw deviceCodeGone();
+  return json(authorization);
+});

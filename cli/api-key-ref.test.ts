@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { resolveApiKey, type ApiKey } from './api-key-ref';
+import { parseExpiresInDays } from './commands/api-keys';
+
+const key = (id: string, name: string, prefix: string): ApiKey => ({
+  id,
+  name,
+  prefix,
+  owner: { type: 'user', id: 'u', name: 'Ada' },
+  createdAt: '2025-01-01T00:00:00.000Z',
+  expiresAt: null,
+  lastUsedAt: null,
+  expired: false,
+});
+
+const a = key('11111111-1111-4111-8111-111111111111', 'deploy', 'svc_Ab12');
+const b = key('22222222-2222-4222-8222-222222222222', 'deploy', 'svc_Ab9Z');
+const c = key('33333333-3333-4333-8333-333333333333', 'svc_Ab12', 'svc_Zz00');
+
+describe('resolveApiKey', () => {
+  it('prefers an exact id, then an exact name, then a prefix', () => {
+    expect(resolveApiKey([a, b, c], a.id)).toEqual({ kind: 'one', key: a, by: 'id' });
+    // A name that looks like a prefix is still a name first.
+    expect(resolveApiKey([a, b, c], 'svc_Ab12')).toEqual({ kind: 'one', key: c, by: 'name' });
+    expect(resolveApiKey([a, b], 'svc_Ab12…')).toEqual({ kind: 'one', key: a, by: 'prefix' });
+    expect(resolveApiKey([a, b], 'svc_Ab9Z...')).toEqual({ kind: 'one', key: b, by: 'prefix' });
+  });
+
+  it('reports ambiguity instead of picking one', () => {
+    expect(resolveApiKey([a, b, c], 'deploy')).toEqual({ kind: 'ambiguous', keys: [a, b], by: 'name' });
+    expect(resolveApiKey([a, b, c], 'svc_Ab')).toEqual({ kind: 'ambiguous', keys: [a, b], by: 'prefix' });
+  });
+
+  it('matches nothing for other text, names are case-sensitive, and prefixes never match by a longer text', () => {
+    expect(resolveApiKey([a, b, c], 'Deploy')).toEqual({ kind: 'none' });
+    expect(resolveApiKey([a, b, c], 'svc_')).toEqual({ kind: 'none' });
+    expect(resolveApiKey([a, b, c], 'svc_Ab12345')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('parseExpiresInDays', () => {
+  it('accepts whole days from 1 to 365 only', () => {
+    expect(parseExpiresInDays('1')).toBe(1);
+    expect(parseExpiresInDays('365')).toBe(365);
+    for (const bad of ['0', '366', '-1', '1.5', 'abc', '', ' 7', '1e2']) expect(() => parseExpiresInDays(bad), bad).toThrow(/1 to 365/);
+  });
+});

@@ -1,0 +1,136 @@
+import { forgetCredentials, loadServerConfig, orgsUrl, updateServerConfig, type Credentials, type Env } from './config';
+import { CliError } from './errors';
+
+export const CLIENT_ID = 'svc-cli';
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Refresh a little before the access token expires, so a request never races its expiry. */
+const REFRESH_MARGIN_MS = 60_000;
+
+type ErrorEnvelope = { error?: { code?: string; message?: string; issues?: { path: string; message: string }[] } };
+
+/** fetch, with an unreachable server turned into the message the user needs. */
+export async function send(url: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), redirect: 'manual' });
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (cause?.message ?? (err as Error).message);
+    throw new CliError(`Could not reach ${new URL(url).origin}: ${reason}`);
+  }
+}
+
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The envelope's message (and its issues, one per line), or the status when the answer is not ours. */
+function errorMessage(res: Response, body: unknown): string {
+  const error = (body as ErrorEnvelope | undefined)?.error;
+  if (!error?.message) return `The server answered ${res.status} ${res.statusText}`.trim() + '.';
+  const issues = (error.issues ?? []).map((i) => `\n  ${i.path || '(body)'}: ${i.message}`).join('');
+  return `${error.message}${issues}`;
+}
+
+export type OAuthTokenAnswer = { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
+
+/** A form-encoded OAuth request (RFC 6749 endpoints speak forms, not JSON). */
+export async function postForm(server: string, path: string, fields: Record<string, string>): Promise<{ res: Response; body: OAuthTokenAnswer }> {
+  const res = await send(`${server}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ client_id: CLIENT_ID, ...fields }).toString(),
+  });
+  return { res, body: ((await readJson(res)) ?? {}) as OAuthTokenAnswer };
+}
+
+export function credentialsFrom(body: OAuthTokenAnswer, now = Date.now()): Credentials {
+  if (!body.access_token || !body.refresh_token) throw new CliError('The server answered without tokens.');
+  return {
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token,
+    expiresAt: new Date(now + (body.expires_in ?? 3600) * 1000).toISOString(),
+  };
+}
+
+type Auth = { kind: 'api_key'; key: string } | { kind: 'oauth'; credentials: Credentials };
+
+/**
+ * Calls the /v1 API as SVC_API_KEY when set, else as the saved device login, refreshing its access token
+ * (rotating the refresh token) when it has expired or the server says it no longer checks out.
+ */
+export class ApiClient {
+  readonly server: string;
+  private auth: Auth;
+
+  constructor(private readonly env: Env = process.env) {
+    this.server = orgsUrl(env);
+    const key = env.SVC_API_KEY?.trim();
+    if (key) {
+      this.auth = { kind: 'api_key', key };
+      return;
+    }
+    const { credentials } = loadServerConfig(this.server, env);
+    if (!credentials) throw new CliError(`Not logged in to ${this.server}. Run \`svc login\`, or set SVC_API_KEY.`);
+    this.auth = { kind: 'oauth', credentials };
+  }
+
+  private get bearer(): string {
+    return this.auth.kind === 'api_key' ? this.auth.key : this.auth.credentials.accessToken;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.auth.kind !== 'oauth') return;
+    const { res, body } = await postForm(this.server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: this.auth.credentials.refreshToken });
+    if (!res.ok) {
+      if (body.error === 'invalid_grant') {
+        forgetCredentials(this.server, this.env);
+        throw new CliError(`Your login to ${this.server} has ended. Run \`svc login\` again.`);
+      }
+      throw new CliError(body.error_description ?? `Could not refresh the login: the server answered ${res.status}.`);
+    }
+    const credentials = credentialsFrom(body);
+    this.auth = { kind: 'oauth', credentials };
+    updateServerConfig(this.server, (current) => ({ ...current, credentials }), this.env);
+  }
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    if (this.auth.kind === 'oauth' && Date.parse(this.auth.credentials.expiresAt) - REFRESH_MARGIN_MS <= Date.now()) await this.refresh();
+    const call = () =>
+      send(`${this.server}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.bearer}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    let res = await call();
+    if (res.status === 401 && this.auth.kind === 'oauth') {
+      await this.refresh();
+      res = await call();
+    }
+    const parsed = await readJson(res);
+    if (!res.ok) throw new CliError(errorMessage(res, parsed));
+    return parsed as T;
+  }
+
+  /** Every item of a `{items, nextCursor}` list, page after page. */
+  async listAll<T>(path: string): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const separator = path.includes('?') ? '&' : '?';
+      const page: { items: T[]; nextCursor: string | null } = await this.request('GET', `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      items.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return items;
+  }
+}
