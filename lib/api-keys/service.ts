@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { ApiKey, CreatedApiKey } from './schema';
+import { invalidateAuthCaches } from '../auth/cache';
 
 const DAY_MS = 86_400_000;
 
@@ -123,6 +124,8 @@ export async function revokeApiKey(organizationId: string, keyId: string, by: Pr
     .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
     .returning({ id: t.apiKeys.id });
   if (revoked.length === 0) throw notFound('No such API key.');
+  // The very next request with this key must be refused, even where it was cached.
+  invalidateAuthCaches();
 }
 
 /**

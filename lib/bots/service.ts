@@ -3,6 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { revokeKeysOf } from '../api-keys/service';
 import { notFound } from '../http/errors';
+import { invalidateAuthCaches } from '../auth/cache';
 
 /**
  * Soft-deletes a bot in one transaction with its consequences: its policy bindings go and every key it
@@ -10,7 +11,7 @@ import { notFound } from '../http/errors';
  */
 export async function deleteBot(organizationId: string, botId: string, byId: string): Promise<{ revokedKeys: number }> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const deleted = await tx
       .update(t.bots)
       .set({ deletedAt: new Date() })
@@ -25,4 +26,6 @@ export async function deleteBot(organizationId: string, botId: string, byId: str
     const revokedKeys = await revokeKeysOf(tx, { type: 'bot', id: botId }, 'bot_deleted', { organizationId, byId });
     return { revokedKeys };
   });
+  invalidateAuthCaches();
+  return result;
 }

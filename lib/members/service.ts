@@ -3,6 +3,7 @@ import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
+import { invalidateAuthCaches } from '../auth/cache';
 
 /** Whether someone other than `userId` is still an active OrganizationAdmin of the organization. */
 async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
@@ -54,7 +55,7 @@ export async function endMembership(
   byId: string,
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     await tx.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.id, organizationId)).for('update');
     const [membership] = await tx
       .select({ userId: t.memberships.userId })
@@ -77,4 +78,7 @@ export async function endMembership(
     const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
     return { revokedKeys };
   });
+  // After the commit: cached memberships, grants and keys of this user must not outlive it.
+  invalidateAuthCaches();
+  return result;
 }

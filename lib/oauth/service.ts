@@ -4,6 +4,7 @@ import { getDb, type DbOrTx } from '../db/client';
 import { isUniqueViolation } from '../db/errors';
 import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
+import { invalidateAuthCaches } from '../auth/cache';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,
@@ -132,6 +133,8 @@ async function revokeGrant(db: DbOrTx, grantId: string, now: Date): Promise<void
     .update(t.oauthTokens)
     .set({ revokedAt: now })
     .where(and(eq(t.oauthTokens.grantId, grantId), isNull(t.oauthTokens.revokedAt)));
+  // Inside a transaction this runs again after the commit (see refreshTokens); harmless twice.
+  invalidateAuthCaches();
 }
 
 /**
@@ -164,6 +167,8 @@ export async function refreshTokens(refreshToken: string | null, clientIdParam: 
     await revokeGrant(tx, token.grantId, now);
     return issueTokens(tx, token.userId, clientId, token.grantId, now);
   });
+  // The replaced access token must stop at once, and the rotation only counts once committed.
+  invalidateAuthCaches();
   if (!rotated) {
     // Another request used this refresh token first: treat it as reuse.
     await revokeGrant(db, token.grantId, now);

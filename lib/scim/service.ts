@@ -5,6 +5,7 @@ import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { revokeKeysOf } from '../api-keys/service';
 import type { ScimUserRow } from './resource';
+import { invalidateAuthCaches } from '../auth/cache';
 
 const TOKEN_PREFIX = 'scim_';
 
@@ -116,4 +117,6 @@ export async function updateScimUser(userId: string, change: { active?: boolean;
       await tx.update(t.oauthTokens).set({ revokedAt: now }).where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
     }
   });
+  // Suspension ends sessions, keys and tokens now; reactivation lets sessions (not keys) work again now.
+  invalidateAuthCaches();
 }
