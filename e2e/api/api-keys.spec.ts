@@ -1,6 +1,6 @@
 import { displayPrefix, isWellFormedApiKey } from '../../lib/auth/api-key-format';
 import { bearer, expect, expectError, test } from '../fixtures';
-import { createKey, DAY_MS, listKeys, oauthTokens, statusWithKey } from '../support/api-keys';
+import { createKey, DAY_MS, keyIdentities, listKeys, oauthTokens, statusWithKey } from '../support/api-keys';
 
 const keysOf = (orgId: string) => `/v1/organizations/${orgId}/api-keys`;
 
@@ -61,9 +61,9 @@ test.describe('create', () => {
   for (const [what, body, paths] of invalid) {
     test(`${what}: 400 at ${paths.map((p) => `"${p}"`).join(', ')}, nothing created`, async ({ as, demo }) => {
       const bob = await as('bob');
-      const before = await listKeys(bob, demo.acme);
+      const before = await keyIdentities(bob, demo.acme);
       await expectError(await bob.post(keysOf(demo.acme), { data: body }), 400, 'invalid_request', paths);
-      expect(await listKeys(bob, demo.acme)).toEqual(before);
+      expect(await keyIdentities(bob, demo.acme)).toEqual(before);
     });
   }
 
@@ -97,9 +97,9 @@ test.describe('create', () => {
 
   test('a key for a bot needs bots.createApiKey; the key then acts as the bot', async ({ as, demo, request }) => {
     const bob = await as('bob');
-    const before = await listKeys(await as('ada'), demo.acme);
+    const before = await keyIdentities(await as('ada'), demo.acme);
     await expectError(await bob.post(keysOf(demo.acme), { data: { name: 'bot key', botId: demo.deployBot } }), 403, 'access_denied');
-    expect(await listKeys(await as('ada'), demo.acme)).toEqual(before);
+    expect(await keyIdentities(await as('ada'), demo.acme)).toEqual(before);
 
     const ada = await as('ada');
     const { apiKey, secret } = await createKey(ada, demo.acme, { name: 'deploys', botId: demo.deployBot, expiresInDays: 30 });
@@ -116,19 +116,19 @@ test.describe('create', () => {
     const ciBot = ((await (await gil.get(`/v1/organizations/${demo.globex}/bots`)).json()) as { items: { id: string; name: string }[] }).items.find(
       (b) => b.name === 'ci-bot',
     )!.id;
-    const before = await listKeys(ada, demo.acme);
+    const before = await keyIdentities(ada, demo.acme);
     for (const botId of [ciBot, '00000000-0000-4000-8000-000000000000']) {
       await expectError(await ada.post(keysOf(demo.acme), { data: { name: 'nobody', botId } }), 404, 'not_found');
     }
-    expect(await listKeys(ada, demo.acme)).toEqual(before);
+    expect(await keyIdentities(ada, demo.acme)).toEqual(before);
   });
 
   test('a cookie write from another origin is refused before anything is created', async ({ as, demo }) => {
     const bob = await as('bob');
-    const before = await listKeys(bob, demo.acme);
+    const before = await keyIdentities(bob, demo.acme);
     const res = await bob.post(keysOf(demo.acme), { data: { name: 'csrf' }, headers: { Origin: 'https://evil.example' } });
     await expectError(res, 403, 'forbidden_origin');
-    expect(await listKeys(bob, demo.acme)).toEqual(before);
+    expect(await keyIdentities(bob, demo.acme)).toEqual(before);
   });
 });
 

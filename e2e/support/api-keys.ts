@@ -26,6 +26,11 @@ export async function createKey(ctx: APIRequestContext, orgId: string, body: Rec
   return (await res.json()) as { apiKey: ApiKeyBody; secret: string };
 }
 
+/** What "nothing was created or revoked" compares: which keys exist, not when they were last used. */
+export async function keyIdentities(ctx: APIRequestContext, orgId: string): Promise<string[]> {
+  return (await listKeys(ctx, orgId)).map((k) => `${k.id} ${k.name}`);
+}
+
 export async function listKeys(ctx: APIRequestContext, orgId: string, query = ''): Promise<ApiKeyBody[]> {
   const res = await ctx.get(`/v1/organizations/${orgId}/api-keys?limit=100${query}`);
   expect(res.status(), await res.text()).toBe(200);
