@@ -9,6 +9,7 @@ import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-fo
 import { closeDb, getDb } from '../lib/db/client';
 import { seedDemoData } from '../lib/db/seed';
 import * as t from '../lib/db/schema';
+import { newSlug } from '../lib/slug';
 
 const count = Number(process.argv[2] ?? 50);
 const out = process.argv[3];
@@ -50,13 +51,50 @@ for (let i = 0; i < count; i += 1000) {
   await db.insert(t.apiKeys).values(batch);
 }
 
-const silences = await db.select().from(t.silences).where(eq(t.silences.projectId, production.id));
-const active = silences.find((s) => s.startsAt.getTime() <= Date.now() && s.endsAt.getTime() > Date.now())!;
-const [httpsSub] = (await db.select().from(t.subscriptions).where(eq(t.subscriptions.projectId, production.id))).filter(
-  (s) => s.target.kind === 'https' && s.state === 'active',
-);
+// One subscription and one active silence per load connection: real traffic writes many resources, and
+// sixteen writers queueing on one row lock would measure the lock, not the write path.
+const WRITERS = 16;
+const subscriptions = await db
+  .insert(t.subscriptions)
+  .values(
+    Array.from({ length: WRITERS }, () => ({
+      organizationId: acme.id,
+      projectId: production.id,
+      queueId: crypto.randomUUID(),
+      slug: newSlug('qsb'),
+      state: 'active',
+      batchSize: 10,
+      maxConcurrency: 20,
+      target: { kind: 'https', url: 'https://hooks.example.com/bench', timeoutSeconds: 30 },
+    })),
+  )
+  .returning({ id: t.subscriptions.id });
+const silences = await db
+  .insert(t.silences)
+  .values(
+    Array.from({ length: WRITERS }, () => ({
+      organizationId: acme.id,
+      projectId: production.id,
+      slug: newSlug('sil'),
+      comment: 'bench',
+      matchers: [{ label: 'service', op: '=' as const, value: 'bench' }],
+      startsAt: new Date(Date.now() - 60_000),
+      endsAt: new Date(Date.now() + 30 * 86_400_000),
+      createdByType: 'user' as const,
+      createdById: ada.id,
+      updatedByType: 'user' as const,
+      updatedById: ada.id,
+    })),
+  )
+  .returning({ id: t.silences.id });
 writeFileSync(
   out!,
-  JSON.stringify({ adminKey, orgId: acme.id, projectId: production.id, silenceId: active.id, subscriptionId: httpsSub.id }),
+  JSON.stringify({
+    adminKey,
+    orgId: acme.id,
+    projectId: production.id,
+    silenceIds: silences.map((s) => s.id),
+    subscriptionIds: subscriptions.map((s) => s.id),
+  }),
 );
 await closeDb();

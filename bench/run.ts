@@ -14,7 +14,7 @@ const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 
-type Prepared = { adminKey: string; orgId: string; projectId: string; silenceId: string; subscriptionId: string };
+type Prepared = { adminKey: string; orgId: string; projectId: string; silenceIds: string[]; subscriptionIds: string[] };
 type Figure = { name: string; rps: number; p50: number; p99: number; failed: number };
 let failures = 0;
 
@@ -68,8 +68,10 @@ function counter() {
 async function measureRoutes(label: string, port: number, p: Prepared) {
   const base = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${p.adminKey}`, 'content-type': 'application/json' };
-  const silenceUrl = `${base}/v1/organizations/${p.orgId}/projects/${p.projectId}/obs/silences/${p.silenceId}`;
-  const subUrl = `${base}/v1/organizations/${p.orgId}/projects/${p.projectId}/subscriptions/${p.subscriptionId}`;
+  const project = `/v1/organizations/${p.orgId}/projects/${p.projectId}`;
+  // Round-robin over one resource per connection.
+  const silencePath = (n: number) => `${project}/obs/silences/${p.silenceIds[n % p.silenceIds.length]}`;
+  const subPath = (n: number) => `${project}/subscriptions/${p.subscriptionIds[n % p.subscriptionIds.length]}`;
   const next = counter();
   await load('warm-up', { url: `${base}/v1/health`, duration: 2 });
   const rows: { baseline: Figure; target: Figure; min: number }[] = [];
@@ -80,20 +82,20 @@ async function measureRoutes(label: string, port: number, p: Prepared) {
   await pair(
     () =>
       load('PATCH silence comment (API key, If-Match)', {
-        url: silenceUrl,
+        url: base,
         method: 'PATCH',
         headers: { ...auth, 'if-match': '*' },
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ comment: `bench ${next()}` }) }) }],
+        requests: [{ setupRequest: (req) => { const n = next(); return { ...req, path: silencePath(n), body: JSON.stringify({ comment: `bench ${n}` }) }; } }],
       }),
     0.7,
   );
   await pair(
     () =>
       load('PATCH subscription batchSize (API key)', {
-        url: subUrl,
+        url: base,
         method: 'PATCH',
         headers: auth,
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ batchSize: (next() % 10) + 1 }) }) }],
+        requests: [{ setupRequest: (req) => { const n = next(); return { ...req, path: subPath(n), body: JSON.stringify({ batchSize: (Math.floor(n / 16) % 10) + 1 }) }; } }],
       }),
     0.7,
   );

@@ -1,13 +1,7 @@
-export type ApiKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  owner: { type: 'user' | 'bot'; id: string; name: string };
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  expired: boolean;
-};
+// The server's own type (erased at run time: the CLI needs nothing of the server but its contract).
+import type { ApiKey } from '../lib/api-keys/schema';
+
+export type { ApiKey };
 
 export type KeyMatch = { kind: 'one'; key: ApiKey; by: 'id' | 'name' | 'prefix' } | { kind: 'ambiguous'; keys: ApiKey[]; by: 'name' | 'prefix' } | { kind: 'none' };
 

@@ -1,17 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext } from '@playwright/test';
+import type { ApiKey } from '../../lib/api-keys/schema';
 import { fixturesFile } from './env';
 
-export type ApiKeyBody = {
-  id: string;
-  name: string;
-  prefix: string;
-  owner: { type: 'user' | 'bot'; id: string; name: string };
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  expired: boolean;
-};
+export type ApiKeyBody = ApiKey;
 
 export const DAY_MS = 86_400_000;
 

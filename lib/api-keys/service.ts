@@ -13,7 +13,9 @@ const DAY_MS = 86_400_000;
 export type RevocationReason = NonNullable<(typeof t.apiKeys.$inferSelect)['revokedReason']>;
 export type Owner = { type: 'user' | 'bot'; id: string };
 
-type KeyRow = typeof t.apiKeys.$inferSelect & { ownerName: string | null };
+type KeyRow = Pick<typeof t.apiKeys.$inferSelect, 'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt'> & {
+  ownerName: string | null;
+};
 
 function toApiKey(row: KeyRow, now: Date): ApiKey {
   return {
@@ -77,16 +79,14 @@ export async function createApiKey(
   });
 }
 
-const ownerName = sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`;
-
 /** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
 export async function listApiKeys(organizationId: string, owner: Owner | null, page: PageQuery, now = new Date()): Promise<Page<ApiKey>> {
   const db = await getDb();
-  const rows = await db
-    .select({ key: t.apiKeys, ownerName })
+  // The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for
+  // that page only: joining before the LIMIT made PostgreSQL sort every key of the organization.
+  const keys = db
+    .select()
     .from(t.apiKeys)
-    .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
-    .leftJoin(t.bots, and(eq(t.apiKeys.ownerType, 'bot'), eq(t.bots.id, t.apiKeys.ownerId)))
     .where(
       and(
         eq(t.apiKeys.organizationId, organizationId),
@@ -96,9 +96,26 @@ export async function listApiKeys(organizationId: string, owner: Owner | null, p
       ),
     )
     .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
-    .limit(page.limit + 1);
+    .limit(page.limit + 1)
+    .as('k');
+  const rows = await db
+    .select({
+      id: keys.id,
+      name: keys.name,
+      prefix: keys.prefix,
+      ownerType: keys.ownerType,
+      ownerId: keys.ownerId,
+      createdAt: keys.createdAt,
+      expiresAt: keys.expiresAt,
+      lastUsedAt: keys.lastUsedAt,
+      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
+    })
+    .from(keys)
+    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
+    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
+    .orderBy(desc(keys.createdAt), desc(keys.id));
   return toPage(
-    rows.map((r) => ({ ...r.key, ownerName: r.ownerName })),
+    rows,
     page.limit,
     (r) => r.createdAt,
     (r) => toApiKey(r, now),

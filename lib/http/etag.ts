@@ -35,6 +35,18 @@ export function ifMatchAllows(header: string | null, currentEtag: string): boole
   return parsed.tags.some((tag) => !tag.weak && `"${tag.opaque}"` === currentEtag);
 }
 
+/**
+ * The versions If-Match allows, for a conditional UPDATE: null for "any" (no header, or `*`), else the
+ * strong tags of the form `"<integer>"` (an empty list when none could ever match).
+ */
+export function ifMatchVersions(header: string | null): number[] | null {
+  if (header === null) return null;
+  const parsed = parseIfMatch(header);
+  if (!parsed) return [];
+  if (parsed.any) return null;
+  return parsed.tags.filter((tag) => !tag.weak && /^[0-9]{1,9}$/.test(tag.opaque)).map((tag) => Number(tag.opaque));
+}
+
 /** 412 `precondition_failed` unless If-Match (when sent) names the current ETag. */
 export function requireIfMatch(header: string | null, currentEtag: string): void {
   if (!ifMatchAllows(header, currentEtag)) throw new ApiError('precondition_failed');

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
@@ -71,6 +71,7 @@ export async function getSubscription(scope: SubscriptionScope, id: string): Pro
  * writes nothing and keeps `updatedAt`.
  */
 export async function updateSubscription(scope: SubscriptionScope, id: string, update: SubscriptionUpdate): Promise<Subscription> {
+  if (!update.target) return updateNumbers(scope, id, update);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
@@ -93,4 +94,28 @@ export async function updateSubscription(scope: SubscriptionScope, id: string, u
     const [updated] = await tx.update(t.subscriptions).set({ ...changes, updatedAt }).where(inScope(scope, id)).returning();
     return toSubscription(updated);
   });
+}
+
+/**
+ * Batch size and concurrency need nothing from the current row, so they change in one statement, atomic
+ * without a transaction: absent fields keep their value, and `updatedAt` moves only when a value differs.
+ */
+async function updateNumbers(scope: SubscriptionScope, id: string, update: SubscriptionUpdate): Promise<Subscription> {
+  if (update.batchSize === undefined && update.maxConcurrency === undefined) return getSubscription(scope, id);
+  const db = await getDb();
+  const batchSize = sql<number>`coalesce(${update.batchSize ?? null}::integer, ${t.subscriptions.batchSize})`;
+  const maxConcurrency = sql<number>`coalesce(${update.maxConcurrency ?? null}::integer, ${t.subscriptions.maxConcurrency})`;
+  const [updated] = await db
+    .update(t.subscriptions)
+    .set({
+      batchSize,
+      maxConcurrency,
+      // Strictly later than the previous value, so a change is always visible in updatedAt.
+      updatedAt: sql`case when (${t.subscriptions.batchSize}, ${t.subscriptions.maxConcurrency}) is distinct from (${batchSize}, ${maxConcurrency})
+        then greatest(${new Date().toISOString()}::timestamptz, ${t.subscriptions.updatedAt} + interval '1 millisecond') else ${t.subscriptions.updatedAt} end`,
+    })
+    .where(inScope(scope, id))
+    .returning();
+  if (!updated) throw notFound('Subscription not found.');
+  return toSubscription(updated);
 }
