@@ -33,6 +33,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
+const ANALYZE_EVERY_MS = 5 * 60_000;
+
 async function openPglite(): Promise<Handle> {
   const [{ PGlite }, { drizzle }, { migrate }, lockfile] = await Promise.all([
     import('@electric-sql/pglite'),
@@ -64,10 +66,16 @@ async function openPglite(): Promise<Handle> {
   await client.waitReady;
   const db = drizzle({ client, schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
+  // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
+  // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
+  await client.exec('analyze');
+  const analyzer = setInterval(() => void client.exec('analyze').catch(() => {}), ANALYZE_EVERY_MS);
+  analyzer.unref();
   return {
     db,
     kind: 'pglite',
     close: async () => {
+      clearInterval(analyzer);
       await client.close();
       await release();
     },

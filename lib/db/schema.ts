@@ -146,11 +146,13 @@ export const apiKeys = pgTable(
   },
   (t) => [
     uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
+    // Ascending on purpose: scanned backwards it yields `created_at desc, id desc` (NULLS FIRST), the
+    // list's exact order. A `desc()` index is written NULLS LAST and cannot serve that ORDER BY.
     index('api_keys_org_list_idx')
-      .on(t.organizationId, t.createdAt.desc(), t.id.desc())
+      .on(t.organizationId, t.createdAt, t.id)
       .where(sql`${t.revokedAt} is null`),
     index('api_keys_owner_list_idx')
-      .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt.desc(), t.id.desc())
+      .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt, t.id)
       .where(sql`${t.revokedAt} is null`),
     check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
   ],
