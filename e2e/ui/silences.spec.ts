@@ -108,3 +108,23 @@ test('an expired silence opens read-only with the reason', async ({ page, as, de
   await expect(dialog.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
   await expect(dialog.getByLabel('Comment')).toBeDisabled();
 });
+
+test('cy (no obs.silences.update) opens a silence read-only, and the API answers her 403', async ({ page, as, demo }) => {
+  const cy = await as('cy');
+  const active = await demoSilence(cy, demo, 'active');
+  const patches: string[] = [];
+  page.on('request', (req) => {
+    if (req.method() === 'PATCH') patches.push(req.url());
+  });
+  await signInAs(page, 'cy');
+  await page.goto(silencesPage(demo.acme, demo.production));
+  await page.locator(`tr[data-silence-id="${active.id}"]`).getByRole('button', { name: /Edit|View/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Silence' });
+  await expect(dialog.getByRole('note')).toContainText('obs.silences.update');
+  await expect(dialog.getByLabel('Comment')).not.toBeEditable();
+  await expect(dialog.getByLabel(/^End/)).not.toBeEditable();
+  await expect(dialog.getByRole('button', { name: 'Save changes' })).toHaveCount(0);
+  expect(patches).toEqual([]);
+  const path = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/${active.id}`;
+  expect((await cy.patch(path, { data: { comment: 'cy was here' } })).status()).toBe(403);
+});
