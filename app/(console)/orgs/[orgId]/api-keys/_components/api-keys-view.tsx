@@ -13,6 +13,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/orgs/queries';
+import { DataTable } from '@/components/ui/data-table';
 
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
@@ -71,21 +72,19 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           {isAdmin && ownerFilter === 'all' ? 'Nobody in this organization has a key yet.' : 'You have no keys in this organization yet.'}
         </EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">API keys</caption>
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Key</th>
-                <th scope="col" className="px-4 py-3">Owner</th>
-                <th scope="col" className="px-4 py-3">Created</th>
-                <th scope="col" className="px-4 py-3">Expires</th>
-                <th scope="col" className="px-4 py-3">Last used</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+        <DataTable
+          caption="API keys"
+          columns={['Name', 'Key', 'Owner', 'Created', 'Expires', 'Last used', null]}
+          footer={
+            keys.hasNextPage && (
+              <div className="border-t border-slate-100 p-3 text-center">
+                <Button variant="secondary" size="sm" pending={keys.isFetchingNextPage} onClick={() => void keys.fetchNextPage()}>
+                  Load more
+                </Button>
+              </div>
+            )
+          }
+        >
               {items.map((key) => {
                 const own = key.owner.type === 'user' && key.owner.id === me.id;
                 return (
@@ -112,16 +111,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   </tr>
                 );
               })}
-            </tbody>
-          </table>
-          {keys.hasNextPage && (
-            <div className="border-t border-slate-100 p-3 text-center">
-              <Button variant="secondary" size="sm" pending={keys.isFetchingNextPage} onClick={() => void keys.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          )}
-        </div>
+        </DataTable>
       )}
 
       <CreateApiKeyDialog

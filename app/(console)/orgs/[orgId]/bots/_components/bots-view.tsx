@@ -9,6 +9,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useDeleteBot } from '@/lib/bots/queries';
 import { useBots } from '@/lib/orgs/queries';
 import type { Bot } from '@/lib/orgs/schema';
+import { DataTable } from '@/components/ui/data-table';
 
 export function BotsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
@@ -27,18 +28,7 @@ export function BotsView({ orgId }: { orgId: string }) {
       ) : bots.data.items.length === 0 ? (
         <EmptyState title="No bots">This organization has no bots.</EmptyState>
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">Bots</caption>
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Policies</th>
-                <th scope="col" className="px-4 py-3">Created</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]}>
               {bots.data.items.map((bot) => (
                 <tr key={bot.id}>
                   <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">{bot.name}</th>
@@ -53,9 +43,7 @@ export function BotsView({ orgId }: { orgId: string }) {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </DataTable>
       )}
       <ConfirmDialog
         open={toDelete !== null}

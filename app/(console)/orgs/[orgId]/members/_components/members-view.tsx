@@ -13,6 +13,7 @@ import { ApiRequestError } from '@/lib/api-client';
 import { createScimToken, useLeaveOrganization, useRemoveMember } from '@/lib/members/queries';
 import { useMembers, useOrganizations } from '@/lib/orgs/queries';
 import type { Member } from '@/lib/orgs/schema';
+import { DataTable } from '@/components/ui/data-table';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -73,19 +74,7 @@ export function MembersView({ orgId }: { orgId: string }) {
       ) : members.isError ? (
         <ErrorState title="Could not load members" message={members.error.message} onRetry={() => void members.refetch()} />
       ) : (
-        <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">Members</caption>
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">Name</th>
-                <th scope="col" className="px-4 py-3">Email</th>
-                <th scope="col" className="px-4 py-3">Policies</th>
-                <th scope="col" className="px-4 py-3">Joined</th>
-                <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+        <DataTable caption="Members" columns={['Name', 'Email', 'Policies', 'Joined', null]}>
               {members.data?.items.map((m) => (
                 <tr key={m.userId}>
                   <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
@@ -103,9 +92,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </DataTable>
       )}
 
       <ConfirmDialog

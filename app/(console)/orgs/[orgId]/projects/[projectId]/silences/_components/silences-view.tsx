@@ -10,6 +10,7 @@ import { SILENCE_STATES, type Silence, type SilenceState } from '@/lib/silences/
 import { useSilences } from '@/lib/silences/queries';
 import { EditSilenceDialog } from './edit-silence-dialog';
 import { localTime, timeLeft } from './format';
+import { DataTable } from '@/components/ui/data-table';
 
 const STATE_LABEL: Record<SilenceState, string> = { active: 'Active', scheduled: 'Scheduled', expired: 'Expired' };
 const TAB_ORDER: SilenceState[] = ['active', 'scheduled', 'expired'];
@@ -47,18 +48,7 @@ function useCreatorName(orgId: string) {
 
 function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence[]; onOpen: (id: string) => void; creatorName: (ref: Silence['createdBy']) => string; now: number }) {
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="px-4 py-3">Matchers</th>
-            <th scope="col" className="px-4 py-3">Start – end</th>
-            <th scope="col" className="px-4 py-3">Comment</th>
-            <th scope="col" className="px-4 py-3">Created by</th>
-            <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
+    <DataTable caption="Silences" columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}>
           {silences.map((s) => (
             <tr key={s.id} data-silence-id={s.id}>
               <td className="px-4 py-3">
@@ -86,9 +76,7 @@ function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </DataTable>
   );
 }
 
