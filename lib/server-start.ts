@@ -1,12 +1,14 @@
 import { closeDb, DataDirLockedError, getDb, getPgPool } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
 import { syncAuthCachesThrough } from './auth/cache-sync';
+import { startHousekeeping } from './db/housekeeping';
 
 async function start() {
   try {
     await getDb();
     const pool = await getPgPool();
     if (pool) await syncAuthCachesThrough(pool);
+    startHousekeeping();
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);

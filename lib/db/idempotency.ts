@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import * as t from './schema';
 
@@ -86,4 +86,14 @@ export async function completeIdempotencyKey(claim: Claim, response: StoredRespo
 export async function releaseIdempotencyKey(claim: Claim): Promise<void> {
   const db = await getDb();
   await db.delete(t.idempotencyRecords).where(stillOurs(claim));
+}
+
+/** Deletes records past their 24-hour retention (finished or abandoned); returns how many. */
+export async function purgeExpiredIdempotencyRecords(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const deleted = await db
+    .delete(t.idempotencyRecords)
+    .where(lt(t.idempotencyRecords.expiresAt, now))
+    .returning({ id: t.idempotencyRecords.id });
+  return deleted.length;
 }

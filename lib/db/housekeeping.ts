@@ -1,0 +1,21 @@
+import { lt } from 'drizzle-orm';
+import { getDb } from './client';
+import { purgeExpiredIdempotencyRecords } from './idempotency';
+import * as t from './schema';
+
+const EVERY_MS = 15 * 60_000;
+
+/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over. */
+export async function purgeExpired(now = new Date()): Promise<void> {
+  await purgeExpiredIdempotencyRecords(now);
+  const db = await getDb();
+  // rate-limiter-flexible reuses a key's row; rows of keys not seen for an hour (old client addresses) go.
+  await db.delete(t.rateLimits).where(lt(t.rateLimits.expire, now.getTime() - 3_600_000));
+}
+
+/** Runs `purgeExpired` now and every 15 minutes in this process; on several instances each does it, harmlessly. */
+export function startHousekeeping(): void {
+  const run = () => void purgeExpired().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
+  run();
+  setInterval(run, EVERY_MS).unref();
+}
