@@ -1,4 +1,7 @@
-import { forgetCredentials, loadServerConfig, orgsUrl, updateServerConfig, type Credentials, type Env } from './config';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { lock } from 'proper-lockfile';
+import { configDir, forgetCredentials, loadServerConfig, orgsUrl, updateServerConfig, type Credentials, type Env } from './config';
 import { CliError } from './errors';
 
 export const CLIENT_ID = 'svc-cli';
@@ -84,7 +87,34 @@ export class ApiClient {
     return this.auth.kind === 'api_key' ? this.auth.key : this.auth.credentials.accessToken;
   }
 
+  /**
+   * One refresh at a time across `svc` processes: refresh tokens rotate, and two processes spending the
+   * same one would look like theft to the server, which then ends the login. Under the lock, a token
+   * another process already rotated is adopted instead of refreshed again.
+   */
   private async refresh(): Promise<void> {
+    if (this.auth.kind !== 'oauth') return;
+    const dir = configDir(this.env);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const release = await lock(dir, {
+      lockfilePath: path.join(dir, 'refresh.lock'),
+      realpath: false,
+      stale: 15_000,
+      retries: { retries: 100, minTimeout: 50, maxTimeout: 200 },
+    });
+    try {
+      const saved = loadServerConfig(this.server, this.env).credentials;
+      if (saved && saved.refreshToken !== this.auth.credentials.refreshToken) {
+        this.auth = { kind: 'oauth', credentials: saved };
+        return;
+      }
+      await this.refreshNow();
+    } finally {
+      await release();
+    }
+  }
+
+  private async refreshNow(): Promise<void> {
     if (this.auth.kind !== 'oauth') return;
     const { res, body } = await postForm(this.server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: this.auth.credentials.refreshToken });
     if (!res.ok) {

@@ -162,6 +162,19 @@ test('an expired access token is refreshed transparently, rotating both tokens',
   expect(statSync(file).mode & 0o777).toBe(0o600);
 });
 
+test('three svc processes refreshing an expired token at once all succeed, and the login survives', async () => {
+  const file = path.join(bobDir, 'credentials.json');
+  const config = savedConfig(bobDir);
+  config.servers[baseURL].credentials!.expiresAt = new Date(Date.now() - 1000).toISOString();
+  writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
+  // Without the refresh lock, the second and third would spend a rotated refresh token: reuse, login revoked.
+  const runs = await Promise.all([0, 1, 2].map(() => runCli(['iam', 'api-keys', 'list', '--json'], bobDir)));
+  for (const run of runs) expect(run.code, run.stderr).toBe(0);
+  const { accessToken } = savedCredentials(bobDir);
+  expect((await (await bearer(accessToken)).get('/v1/organizations')).status()).toBe(200);
+  expect((await listKeys(bobDir)).length).toBeGreaterThan(0);
+});
+
 test('--org picks an organization by name; one the caller is not in is refused with the list of theirs', async ({ demo }) => {
   const listed = await runCli(['iam', 'api-keys', 'list', '--org', demo.acme, '--json'], bobDir);
   expect(listed.code, listed.stderr).toBe(0);
