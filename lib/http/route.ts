@@ -122,7 +122,7 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       const principal = await authenticate(req);
       if (!principal) throw new ApiError('unauthenticated');
 
-      const retryAfter = await apiLimiter.consume(`${principal.type}:${principal.id}`);
+      const retryAfter = await apiLimiter.consume(principalKey(principal));
       if (retryAfter !== null) throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
       if (principal.via === 'session') checkOrigin(req);
