@@ -1,10 +1,23 @@
-import { asc, eq } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { and, asc, eq } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { PERMISSIONS, type Permission } from '../auth/policies';
 import type { Principal } from '../auth/principal';
 import { hasPermission } from '../auth/service';
 import type { EffectivePermissions } from './schema';
+
+/** Removes every policy binding of a user or bot in the organization (inside the caller's transaction). */
+export async function removeBindingsOf(tx: DbOrTx, organizationId: string, principal: Pick<Principal, 'type' | 'id'>): Promise<void> {
+  await tx
+    .delete(t.policyBindings)
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, organizationId),
+        eq(t.policyBindings.principalType, principal.type),
+        eq(t.policyBindings.principalId, principal.id),
+      ),
+    );
+}
 
 async function allowed(principal: Principal, organizationId: string, projectId: string | null): Promise<Permission[]> {
   const granted = await Promise.all(PERMISSIONS.map((p) => hasPermission(principal, p, { organizationId, projectId })));

@@ -13,7 +13,8 @@ import { authCache } from './cache';
 export async function principalForApiKey(secret: string, now = new Date()): Promise<Principal | null> {
   // Malformed or checksum-failing keys never reach the database.
   if (!isWellFormedApiKey(secret)) return null;
-  const found = await apiKeyCache.through(sha256Hex(secret), () => lookUpApiKey(secret));
+  const hash = sha256Hex(secret);
+  const found = await apiKeyCache.through(hash, () => lookUpApiKey(hash));
   // The cache may outlive the key's expiry by up to its TTL: check the instant here, on every request.
   if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
   return found.principal;
@@ -22,7 +23,7 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
 type CachedKey = { principal: Principal; expiresAt: Date | null } | null;
 const apiKeyCache = authCache<CachedKey>();
 
-async function lookUpApiKey(secret: string): Promise<CachedKey> {
+async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
   const now = new Date();
   const db = await getDb();
   const [row] = await db
@@ -48,7 +49,7 @@ async function lookUpApiKey(secret: string): Promise<CachedKey> {
     .leftJoin(t.bots, and(eq(t.apiKeys.ownerType, 'bot'), eq(t.bots.id, t.apiKeys.ownerId)))
     .where(
       and(
-        eq(t.apiKeys.secretHash, sha256Hex(secret)),
+        eq(t.apiKeys.secretHash, secretHash),
         isNull(t.apiKeys.revokedAt),
         or(isNull(t.apiKeys.expiresAt), gt(t.apiKeys.expiresAt, now)),
       ),
@@ -68,7 +69,8 @@ async function lookUpApiKey(secret: string): Promise<CachedKey> {
 /** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */
 export async function principalForOAuthToken(token: string, now = new Date()): Promise<Principal | null> {
   if (token.length < 20 || token.length > 200) return null;
-  const found = await oauthCache.through(sha256Hex(token), () => lookUpOAuthToken(token));
+  const hash = sha256Hex(token);
+  const found = await oauthCache.through(hash, () => lookUpOAuthToken(hash));
   if (!found || found.expiresAt <= now) return null;
   return found.principal;
 }
@@ -76,7 +78,7 @@ export async function principalForOAuthToken(token: string, now = new Date()): P
 type CachedToken = { principal: Principal; expiresAt: Date } | null;
 const oauthCache = authCache<CachedToken>();
 
-async function lookUpOAuthToken(token: string): Promise<CachedToken> {
+async function lookUpOAuthToken(tokenHash: string): Promise<CachedToken> {
   const now = new Date();
   const db = await getDb();
   const [row] = await db
@@ -85,7 +87,7 @@ async function lookUpOAuthToken(token: string): Promise<CachedToken> {
     .innerJoin(t.users, eq(t.users.id, t.oauthTokens.userId))
     .where(
       and(
-        eq(t.oauthTokens.tokenHash, sha256Hex(token)),
+        eq(t.oauthTokens.tokenHash, tokenHash),
         eq(t.oauthTokens.kind, 'access'),
         isNull(t.oauthTokens.revokedAt),
         gt(t.oauthTokens.expiresAt, now),

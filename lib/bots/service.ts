@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
+import { removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
@@ -18,11 +19,7 @@ export async function deleteBot(organizationId: string, botId: string, byId: str
       .where(and(eq(t.bots.id, botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
       .returning({ id: t.bots.id });
     if (deleted.length === 0) throw notFound('No such bot.');
-    await tx
-      .delete(t.policyBindings)
-      .where(
-        and(eq(t.policyBindings.organizationId, organizationId), eq(t.policyBindings.principalType, 'bot'), eq(t.policyBindings.principalId, botId)),
-      );
+    await removeBindingsOf(tx, organizationId, { type: 'bot', id: botId });
     const revokedKeys = await revokeKeysOf(tx, { type: 'bot', id: botId }, 'bot_deleted', { organizationId, byId });
     return { revokedKeys };
   });

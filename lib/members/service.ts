@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
+import { removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
@@ -65,15 +66,7 @@ export async function endMembership(
     if ((await isAdmin(tx, organizationId, userId)) && !(await hasOtherAdmin(tx, organizationId, userId))) {
       throw new ApiError('last_organization_admin');
     }
-    await tx
-      .delete(t.policyBindings)
-      .where(
-        and(
-          eq(t.policyBindings.organizationId, organizationId),
-          eq(t.policyBindings.principalType, 'user'),
-          eq(t.policyBindings.principalId, userId),
-        ),
-      );
+    await removeBindingsOf(tx, organizationId, { type: 'user', id: userId });
     await tx.delete(t.memberships).where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
     return { revokedKeys };
