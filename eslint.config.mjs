@@ -1,9 +1,12 @@
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
+import prettier from 'eslint-config-prettier/flat';
 
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
+  // Layout is Prettier's job (`npm run format`); ESLint keeps to meaning.
+  prettier,
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -12,7 +15,17 @@ const config = [
   },
   // Playwright fixtures call their callback `use`; it is not React's hook.
   { files: ['e2e/**'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
-  { ignores: ['.next/**', 'node_modules/**', 'data/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  {
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      'data/**',
+      'drizzle/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
+  },
 ];
 
 export default config;

@@ -37,7 +37,16 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: ['bash e2e/support/serve.sh', E2E.port, dataDir, fixturesFile, serverLog, ...serverEnv, 'RATE_LIMIT_REQUESTS=100000', 'SIGNIN_RATE_LIMIT=1000'].join(' '),
+      command: [
+        'bash e2e/support/serve.sh',
+        E2E.port,
+        dataDir,
+        fixturesFile,
+        serverLog,
+        ...serverEnv,
+        'RATE_LIMIT_REQUESTS=100000',
+        'SIGNIN_RATE_LIMIT=1000',
+      ].join(' '),
       url: `${baseURL}/v1/health`,
       timeout: 120_000,
       reuseExistingServer: false,

@@ -27,12 +27,23 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
 
 async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij', RATE_LIMIT_REQUESTS: '100000000', SEED_DEMO: '0', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij',
+      RATE_LIMIT_REQUESTS: '100000000',
+      SEED_DEMO: '0',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 100; i++) {
     await new Promise((r) => setTimeout(r, 200));
-    const ok = await fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return child;
   }
   child.kill();
@@ -55,7 +66,8 @@ async function load(name: string, opts: autocannon.Options): Promise<Figure> {
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
   const failed = result.non2xx + result.errors + result.timeouts;
   failures += failed;
-  if (failed) console.error(`  ! ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (failed)
+    console.error(`  ! ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed };
 }
 
@@ -85,7 +97,14 @@ async function measureRoutes(label: string, port: number, p: Prepared) {
         url: base,
         method: 'PATCH',
         headers: { ...auth, 'if-match': '*' },
-        requests: [{ setupRequest: (req) => { const n = next(); return { ...req, path: silencePath(n), body: JSON.stringify({ comment: `bench ${n}` }) }; } }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const n = next();
+              return { ...req, path: silencePath(n), body: JSON.stringify({ comment: `bench ${n}` }) };
+            },
+          },
+        ],
       }),
     0.7,
   );
@@ -95,20 +114,50 @@ async function measureRoutes(label: string, port: number, p: Prepared) {
         url: base,
         method: 'PATCH',
         headers: auth,
-        requests: [{ setupRequest: (req) => { const n = next(); return { ...req, path: subPath(n), body: JSON.stringify({ batchSize: (Math.floor(n / 16) % 10) + 1 }) }; } }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const n = next();
+              return { ...req, path: subPath(n), body: JSON.stringify({ batchSize: (Math.floor(n / 16) % 10) + 1 }) };
+            },
+          },
+        ],
       }),
     0.7,
   );
-  await pair(() => load('GET API key list, 50 items (admin)', { url: `${base}/v1/organizations/${p.orgId}/api-keys?limit=50`, headers: auth }), 0.6);
+  await pair(
+    () =>
+      load('GET API key list, 50 items (admin)', {
+        url: `${base}/v1/organizations/${p.orgId}/api-keys?limit=50`,
+        headers: auth,
+      }),
+    0.6,
+  );
 
-  console.log(`\n${label}: ${CONNECTIONS} connections, ${SECONDS} s each; ratio = route req/s ÷ no-op req/s measured just before it`);
-  console.log('route'.padEnd(44), 'req/s'.padStart(8), 'ratio'.padStart(7), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'p99/no-op'.padStart(10), ' target');
+  console.log(
+    `\n${label}: ${CONNECTIONS} connections, ${SECONDS} s each; ratio = route req/s ÷ no-op req/s measured just before it`,
+  );
+  console.log(
+    'route'.padEnd(44),
+    'req/s'.padStart(8),
+    'ratio'.padStart(7),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'p99/no-op'.padStart(10),
+    ' target',
+  );
   for (const { baseline, target, min } of rows) {
     const ratio = target.rps / baseline.rps;
     const p99Ratio = target.p99 / Math.max(baseline.p99, 1);
     const patch = target.name.startsWith('PATCH');
     const met = ratio >= min && (!patch || p99Ratio <= 3);
-    console.log('  no-op GET /v1/health'.padEnd(44), baseline.rps.toFixed(0).padStart(8), ''.padStart(7), String(baseline.p50).padStart(8), String(baseline.p99).padStart(8));
+    console.log(
+      '  no-op GET /v1/health'.padEnd(44),
+      baseline.rps.toFixed(0).padStart(8),
+      ''.padStart(7),
+      String(baseline.p50).padStart(8),
+      String(baseline.p99).padStart(8),
+    );
     console.log(
       `  ${target.name}`.padEnd(44),
       target.rps.toFixed(0).padStart(8),
@@ -152,7 +201,9 @@ async function postgresReachable(): Promise<boolean> {
 
 async function main() {
   if (!existsSync('.next/BUILD_ID')) throw new Error('Run `npm run build` first.');
-  console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load generator on the same machine.`);
+  console.log(
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load generator on the same machine.`,
+  );
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-pglite-'));
   try {
@@ -190,12 +241,16 @@ async function main() {
   }
 
   const verifications = await measureKeyVerification();
-  console.log(`\nCached API key verification, in process: ${Math.round(verifications).toLocaleString('en')} per second (target ≥ 100,000: ${verifications >= 100_000 ? 'met' : 'MISSED'})`);
+  console.log(
+    `\nCached API key verification, in process: ${Math.round(verifications).toLocaleString('en')} per second (target ≥ 100,000: ${verifications >= 100_000 ? 'met' : 'MISSED'})`,
+  );
 
   const small = await listLatency(1_000, 3902);
   const large = await listLatency(100_000, 3903);
   const listRatio = large / Math.max(small, 1);
-  console.log(`Key list p50 (limit 50, PGlite): ${small} ms at 1,000 keys, ${large} ms at 100,000 keys: ${listRatio.toFixed(2)}× (target ≤ 1.5×: ${listRatio <= 1.5 ? 'met' : 'MISSED'})`);
+  console.log(
+    `Key list p50 (limit 50, PGlite): ${small} ms at 1,000 keys, ${large} ms at 100,000 keys: ${listRatio.toFixed(2)}× (target ≤ 1.5×: ${listRatio <= 1.5 ? 'met' : 'MISSED'})`,
+  );
 
   if (failures > 0) {
     console.error(`\n${failures} requests failed.`);

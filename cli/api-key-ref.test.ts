@@ -42,6 +42,7 @@ describe('parseExpiresInDays', () => {
   it('accepts whole days from 1 to 365 only', () => {
     expect(parseExpiresInDays('1')).toBe(1);
     expect(parseExpiresInDays('365')).toBe(365);
-    for (const bad of ['0', '366', '-1', '1.5', 'abc', '', ' 7', '1e2']) expect(() => parseExpiresInDays(bad), bad).toThrow(/1 to 365/);
+    for (const bad of ['0', '366', '-1', '1.5', 'abc', '', ' 7', '1e2'])
+      expect(() => parseExpiresInDays(bad), bad).toThrow(/1 to 365/);
   });
 });

@@ -3,7 +3,10 @@ import type { ApiKey } from '../lib/api-keys/schema';
 
 export type { ApiKey };
 
-export type KeyMatch = { kind: 'one'; key: ApiKey; by: 'id' | 'name' | 'prefix' } | { kind: 'ambiguous'; keys: ApiKey[]; by: 'name' | 'prefix' } | { kind: 'none' };
+export type KeyMatch =
+  | { kind: 'one'; key: ApiKey; by: 'id' | 'name' | 'prefix' }
+  | { kind: 'ambiguous'; keys: ApiKey[]; by: 'name' | 'prefix' }
+  | { kind: 'none' };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -52,7 +52,11 @@ export function loadServerConfig(server: string, env: Env = process.env): Server
   return readConfig(env).servers[server] ?? {};
 }
 
-export function updateServerConfig(server: string, change: (current: ServerConfig) => ServerConfig, env: Env = process.env): void {
+export function updateServerConfig(
+  server: string,
+  change: (current: ServerConfig) => ServerConfig,
+  env: Env = process.env,
+): void {
   const config = readConfig(env);
   const next = change(config.servers[server] ?? {});
   if (Object.keys(next).length === 0) delete config.servers[server];

@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { lock } from 'proper-lockfile';
-import { configDir, forgetCredentials, loadServerConfig, orgsUrl, updateServerConfig, type Credentials, type Env } from './config';
+import {
+  configDir,
+  forgetCredentials,
+  loadServerConfig,
+  orgsUrl,
+  updateServerConfig,
+  type Credentials,
+  type Env,
+} from './config';
 import { CliError } from './errors';
 
 export const CLIENT_ID = 'svc-cli';
@@ -17,7 +25,10 @@ export async function send(url: string, init: RequestInit = {}): Promise<Respons
     return await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), redirect: 'manual' });
   } catch (err) {
     const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (cause?.message ?? (err as Error).message);
+    const reason =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s`
+        : (cause?.message ?? (err as Error).message);
     throw new CliError(`Could not reach ${new URL(url).origin}: ${reason}`);
   }
 }
@@ -40,10 +51,20 @@ function errorMessage(res: Response, body: unknown): string {
   return `${error.message}${issues}`;
 }
 
-export type OAuthTokenAnswer = { access_token?: string; refresh_token?: string; expires_in?: number; error?: string; error_description?: string };
+export type OAuthTokenAnswer = {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  error?: string;
+  error_description?: string;
+};
 
 /** A form-encoded OAuth request (RFC 6749 endpoints speak forms, not JSON). */
-export async function postForm(server: string, path: string, fields: Record<string, string>): Promise<{ res: Response; body: OAuthTokenAnswer }> {
+export async function postForm(
+  server: string,
+  path: string,
+  fields: Record<string, string>,
+): Promise<{ res: Response; body: OAuthTokenAnswer }> {
   const res = await send(`${server}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -116,7 +137,10 @@ export class ApiClient {
 
   private async refreshNow(): Promise<void> {
     if (this.auth.kind !== 'oauth') return;
-    const { res, body } = await postForm(this.server, '/oauth/token', { grant_type: 'refresh_token', refresh_token: this.auth.credentials.refreshToken });
+    const { res, body } = await postForm(this.server, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: this.auth.credentials.refreshToken,
+    });
     if (!res.ok) {
       if (body.error === 'invalid_grant') {
         forgetCredentials(this.server, this.env);
@@ -130,7 +154,8 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    if (this.auth.kind === 'oauth' && Date.parse(this.auth.credentials.expiresAt) - REFRESH_MARGIN_MS <= Date.now()) await this.refresh();
+    if (this.auth.kind === 'oauth' && Date.parse(this.auth.credentials.expiresAt) - REFRESH_MARGIN_MS <= Date.now())
+      await this.refresh();
     const call = () =>
       send(`${this.server}${path}`, {
         method,
@@ -157,7 +182,10 @@ export class ApiClient {
     let cursor: string | null = null;
     do {
       const separator = path.includes('?') ? '&' : '?';
-      const page: { items: T[]; nextCursor: string | null } = await this.request('GET', `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { items: T[]; nextCursor: string | null } = await this.request(
+        'GET',
+        `${path}${separator}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       items.push(...page.items);
       cursor = page.nextCursor;
     } while (cursor);

@@ -5,11 +5,15 @@ import { loginCommand, logoutCommand } from './commands/auth';
 import { orgsCommand } from './commands/orgs';
 import { CliError } from './errors';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 export function buildProgram(): Command {
   const program = new Command('svc')
-    .description('Command line for the service: log in, and manage API keys.\nServer: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.')
+    .description(
+      'Command line for the service: log in, and manage API keys.\nServer: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
+    )
     .version(version)
     .showHelpAfterError('(add --help for usage)');
   program.addCommand(loginCommand());
@@ -23,7 +27,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
-    process.stderr.write(`error: ${err instanceof CliError ? err.message : (err as Error).stack ?? String(err)}\n`);
+    process.stderr.write(`error: ${err instanceof CliError ? err.message : ((err as Error).stack ?? String(err))}\n`);
     process.exitCode = err instanceof CliError ? err.exitCode : 1;
   }
 }

@@ -12,16 +12,23 @@ export function matchOrganization(orgs: Organization[], ref: string): Organizati
   if (byId) return byId;
   const byName = orgs.filter((o) => o.name.toLowerCase() === ref.toLowerCase());
   if (byName.length === 1) return byName[0];
-  if (byName.length > 1) throw new CliError(`Several organizations are named "${ref}"; use the id:\n${listing(byName)}`);
+  if (byName.length > 1)
+    throw new CliError(`Several organizations are named "${ref}"; use the id:\n${listing(byName)}`);
   throw new CliError(`You are not in an organization "${ref}". Your organizations:\n${listing(orgs)}`);
 }
 
 /** The organization a command acts in: --org, else the saved default (`svc orgs use`), else the only one. */
-export async function resolveOrganization(api: ApiClient, flag: string | undefined, env: Env = process.env): Promise<Organization> {
+export async function resolveOrganization(
+  api: ApiClient,
+  flag: string | undefined,
+  env: Env = process.env,
+): Promise<Organization> {
   const orgs = await api.listAll<Organization>('/v1/organizations');
   const ref = flag ?? loadServerConfig(api.server, env).defaultOrg;
   if (ref) return matchOrganization(orgs, ref);
   if (orgs.length === 1) return orgs[0];
   if (orgs.length === 0) throw new CliError('You are not in any organization yet.');
-  throw new CliError(`You are in several organizations; choose one with --org <id-or-name> (or \`svc orgs use <org>\`):\n${listing(orgs)}`);
+  throw new CliError(
+    `You are in several organizations; choose one with --org <id-or-name> (or \`svc orgs use <org>\`):\n${listing(orgs)}`,
+  );
 }

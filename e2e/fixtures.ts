@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  request as playwrightRequest,
+  type APIRequestContext,
+  type APIResponse,
+} from '@playwright/test';
 import { encode } from 'next-auth/jwt';
 import { baseURL, E2E, fixturesFile } from './support/env';
 
@@ -76,7 +82,9 @@ export async function expectError(
   expect(res.status(), `${res.url()} answered ${res.status()}: ${text}`).toBe(status);
   expect(res.headers()['x-request-id']).toMatch(/^req_[0-9a-f]+$/);
   expect(res.headers()['content-type']).toContain('application/json');
-  const body = JSON.parse(text) as { error: { code: string; message: string; issues?: { path: string; message: string }[] } };
+  const body = JSON.parse(text) as {
+    error: { code: string; message: string; issues?: { path: string; message: string }[] };
+  };
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error.code).toBe(code);
   expect(body.error.code).toMatch(/^[a-z][a-z0-9_]*$/);
@@ -98,9 +106,12 @@ export async function loadDemo(): Promise<Demo> {
   if (demoCache) return demoCache;
   const ada = await sessionFor('ada');
   const gil = await sessionFor('gil');
-  const list = async <T>(ctx: APIRequestContext, path: string) => ((await (await ctx.get(path)).json()) as { items: T[] }).items;
+  const list = async <T>(ctx: APIRequestContext, path: string) =>
+    ((await (await ctx.get(path)).json()) as { items: T[] }).items;
   const acme = (await list<{ id: string; name: string }>(ada, '/v1/organizations')).find((o) => o.name === 'Acme')!.id;
-  const globex = (await list<{ id: string; name: string }>(gil, '/v1/organizations')).find((o) => o.name === 'Globex')!.id;
+  const globex = (await list<{ id: string; name: string }>(gil, '/v1/organizations')).find(
+    (o) => o.name === 'Globex',
+  )!.id;
   const acmeProjects = await list<{ id: string; name: string }>(ada, `/v1/organizations/${acme}/projects`);
   const globexProjects = await list<{ id: string; name: string }>(gil, `/v1/organizations/${globex}/projects`);
   const members = await list<{ userId: string; email: string }>(ada, `/v1/organizations/${acme}/members`);

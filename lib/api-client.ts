@@ -20,13 +20,20 @@ export type ApiRequest = Omit<RequestInit, 'body'> & { body?: unknown };
  * The console's one way to call the /v1 API: same origin, session cookie, JSON both ways.
  * Errors become `ApiRequestError` carrying the envelope's code, message and issues.
  */
-export async function apiFetch<T>(path: string, { body, headers, ...init }: ApiRequest = {}): Promise<{ data: T; response: Response }> {
+export async function apiFetch<T>(
+  path: string,
+  { body, headers, ...init }: ApiRequest = {},
+): Promise<{ data: T; response: Response }> {
   let response: Response;
   try {
     response = await fetch(path, {
       ...init,
       credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

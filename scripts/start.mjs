@@ -21,11 +21,14 @@ process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'lo
 process.env.DATA_DIR = dataDir;
 
 if (!dev && !existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'))) {
-  console.error('No production build found: run `npm run build` first (the README\'s start command does).');
+  console.error("No production build found: run `npm run build` first (the README's start command does).");
   process.exit(1);
 }
 
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', port, '-H', host], { stdio: 'inherit', env: process.env });
+const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', port, '-H', host], {
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -12,6 +12,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 
 step() { printf '\n== %s\n' "$*" >&2; }
+step "format";      npx prettier --check .
 step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
 step "unit";        npx vitest run

@@ -8,11 +8,21 @@ import { say } from '../output';
 
 const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 
-type DeviceCode = { device_code: string; user_code: string; verification_uri: string; verification_uri_complete?: string; expires_in: number; interval?: number };
+type DeviceCode = {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete?: string;
+  expires_in: number;
+  interval?: number;
+};
 
 /** Revokes a saved login at the server (RFC 7009); either token ends both. */
 async function revokeAtServer(server: string, refreshToken: string): Promise<void> {
-  const { res, body } = await postForm(server, '/oauth/revoke', { token: refreshToken, token_type_hint: 'refresh_token' });
+  const { res, body } = await postForm(server, '/oauth/revoke', {
+    token: refreshToken,
+    token_type_hint: 'refresh_token',
+  });
   if (!res.ok) throw new CliError(body.error_description ?? `The server answered ${res.status} to the revocation.`);
 }
 
@@ -22,7 +32,10 @@ async function pollForTokens(server: string, code: DeviceCode) {
   const deadline = Date.now() + code.expires_in * 1000;
   while (Date.now() < deadline) {
     await sleep(interval * 1000);
-    const { res, body } = await postForm(server, '/oauth/token', { grant_type: DEVICE_GRANT_TYPE, device_code: code.device_code });
+    const { res, body } = await postForm(server, '/oauth/token', {
+      grant_type: DEVICE_GRANT_TYPE,
+      device_code: code.device_code,
+    });
     if (res.ok) return credentialsFrom(body);
     switch (body.error) {
       case 'authorization_pending':
@@ -48,7 +61,8 @@ async function login(): Promise<void> {
   const server = orgsUrl();
   const { res, body } = await postForm(server, '/oauth/device/code', {});
   const code = body as unknown as DeviceCode & { error_description?: string };
-  if (!res.ok || !code.device_code) throw new CliError(code.error_description ?? `The server answered ${res.status} to the login request.`);
+  if (!res.ok || !code.device_code)
+    throw new CliError(code.error_description ?? `The server answered ${res.status} to the login request.`);
   say(`First copy your one-time code: ${code.user_code}`);
   say(`Then open ${code.verification_uri} in a browser, sign in and approve it`);
   if (code.verification_uri_complete) say(`(or open ${code.verification_uri_complete} directly).`);
@@ -61,7 +75,9 @@ async function login(): Promise<void> {
   if (previous) await revokeAtServer(server, previous.refreshToken).catch(() => undefined);
 
   // The new login, not an SVC_API_KEY that may also be set.
-  const orgs = await new ApiClient({ ...process.env, SVC_API_KEY: undefined }).listAll<Organization>('/v1/organizations');
+  const orgs = await new ApiClient({ ...process.env, SVC_API_KEY: undefined }).listAll<Organization>(
+    '/v1/organizations',
+  );
   say(`Logged in to ${server}. Credentials saved in ${credentialsPath()}.`);
   say(orgs.length ? `Organizations: ${orgs.map((o) => o.name).join(', ')}.` : 'You are not in any organization yet.');
 }
@@ -86,5 +102,7 @@ export function loginCommand(): Command {
 }
 
 export function logoutCommand(): Command {
-  return new Command('logout').description('Revoke the login at the server and delete the saved credentials').action(logout);
+  return new Command('logout')
+    .description('Revoke the login at the server and delete the saved credentials')
+    .action(logout);
 }

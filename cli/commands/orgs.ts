@@ -16,7 +16,13 @@ export function orgsCommand(): Command {
       const list = await new ApiClient().listAll<Organization>('/v1/organizations');
       if (options.json) out(`${JSON.stringify(list, null, 2)}\n`);
       else if (list.length === 0) say('You are not in any organization yet.');
-      else out(table(['NAME', 'ID'], list.map((o) => [o.name, o.id])));
+      else
+        out(
+          table(
+            ['NAME', 'ID'],
+            list.map((o) => [o.name, o.id]),
+          ),
+        );
     });
 
   orgs

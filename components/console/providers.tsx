@@ -12,7 +12,8 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             staleTime: 15_000,
             // Retrying a 4xx cannot help; a network blip or a 503 may clear.
-            retry: (count, error) => count < 2 && !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500),
+            retry: (count, error) =>
+              count < 2 && !(error instanceof ApiRequestError && error.status >= 400 && error.status < 500),
           },
         },
       }),

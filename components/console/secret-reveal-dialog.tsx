@@ -8,7 +8,17 @@ import { Dialog } from '@/components/ui/dialog';
  * Shows a secret exactly once. It lives only in the parent's state: closing calls `onClose`, which drops it.
  * Closing before copying asks first, since the secret can never be shown again.
  */
-export function SecretRevealDialog({ title, label, secret, onClose }: { title: string; label: string; secret: string | null; onClose: () => void }) {
+export function SecretRevealDialog({
+  title,
+  label,
+  secret,
+  onClose,
+}: {
+  title: string;
+  label: string;
+  secret: string | null;
+  onClose: () => void;
+}) {
   const [copied, setCopied] = useState(false);
   const [copyError, setCopyError] = useState<string | null>(null);
   const [confirmingClose, setConfirmingClose] = useState(false);
@@ -45,7 +55,9 @@ export function SecretRevealDialog({ title, label, secret, onClose }: { title: s
           <p id="secret-close-title" className="text-sm font-semibold text-slate-900">
             You have not copied it. Close anyway?
           </p>
-          <p className="text-sm text-slate-600">Once closed, nobody can see it again, not even an administrator. You would have to create a new one.</p>
+          <p className="text-sm text-slate-600">
+            Once closed, nobody can see it again, not even an administrator. You would have to create a new one.
+          </p>
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={() => setConfirmingClose(false)} autoFocus>
               Go back
@@ -71,12 +83,22 @@ export function SecretRevealDialog({ title, label, secret, onClose }: { title: s
               data-1p-ignore
               className="block w-full rounded-md border-0 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900 ring-1 ring-inset ring-slate-300"
             />
-            <Button variant={copied ? 'secondary' : 'primary'} onClick={() => void copy()} aria-describedby="copy-status">
+            <Button
+              variant={copied ? 'secondary' : 'primary'}
+              onClick={() => void copy()}
+              aria-describedby="copy-status"
+            >
               {copied ? 'Copied' : 'Copy'}
             </Button>
           </div>
           <p id="copy-status" role="status" className="min-h-5 text-sm">
-            {copied ? <span className="text-green-700">Copied to the clipboard.</span> : copyError ? <span className="text-red-700">{copyError}</span> : ''}
+            {copied ? (
+              <span className="text-green-700">Copied to the clipboard.</span>
+            ) : copyError ? (
+              <span className="text-red-700">{copyError}</span>
+            ) : (
+              ''
+            )}
           </p>
           <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
             This is the only time it is shown. Store it somewhere safe, such as a secrets manager.

@@ -51,7 +51,10 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
 
   return (
     <div className="flex min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <aside className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white">
@@ -68,7 +71,9 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
             value={params.projectId ?? undefined}
             placeholder={projects.isPending ? 'Loading…' : 'Choose a project'}
             options={(projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            onValueChange={(id) => router.push(`/orgs/${orgId}/projects/${id}/${section === 'silences' ? 'silences' : 'subscriptions'}`)}
+            onValueChange={(id) =>
+              router.push(`/orgs/${orgId}/projects/${id}/${section === 'silences' ? 'silences' : 'subscriptions'}`)
+            }
           />
         </div>
         <nav aria-label="Console" className="flex-1 space-y-6 px-3 pb-4">
@@ -80,7 +85,9 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
           </div>
           <div>
             <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Project</h2>
-            {projectNav.length === 0 && <p className="px-3 text-sm text-slate-500">{projects.isPending ? 'Loading…' : 'No projects'}</p>}
+            {projectNav.length === 0 && (
+              <p className="px-3 text-sm text-slate-500">{projects.isPending ? 'Loading…' : 'No projects'}</p>
+            )}
             {projectNav.map((item) => (
               <NavLink key={item.href} item={item} active={pathname.startsWith(item.href)} />
             ))}

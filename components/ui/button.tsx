@@ -14,7 +14,16 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   pending?: boolean;
 };
 
-export function Button({ variant = 'primary', size = 'md', pending = false, className = '', children, disabled, type = 'button', ...props }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  pending = false,
+  className = '',
+  children,
+  disabled,
+  type = 'button',
+  ...props
+}: ButtonProps) {
   const sizing = size === 'sm' ? 'px-2.5 py-1.5 text-xs' : 'px-3.5 py-2 text-sm';
   return (
     <button

@@ -27,7 +27,10 @@ export function FieldHint({ id, children }: { id: string; children: ReactNode })
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean };
 
-export const Input = forwardRef<HTMLInputElement, InputProps>(function Input({ invalid, className = '', ...props }, ref) {
+export const Input = forwardRef<HTMLInputElement, InputProps>(function Input(
+  { invalid, className = '', ...props },
+  ref,
+) {
   return (
     <input
       ref={ref}

@@ -47,7 +47,11 @@ export function Select({
           </S.Icon>
         </S.Trigger>
         <S.Portal>
-          <S.Content position="popper" sideOffset={4} className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md bg-white shadow-lg ring-1 ring-slate-200">
+          <S.Content
+            position="popper"
+            sideOffset={4}
+            className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md bg-white shadow-lg ring-1 ring-slate-200"
+          >
             <S.Viewport className="p-1">
               {options.map((option) => (
                 <S.Item

@@ -10,7 +10,15 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function ErrorState({ title = 'Something went wrong', message, onRetry }: { title?: string; message: string; onRetry?: () => void }) {
+export function ErrorState({
+  title = 'Something went wrong',
+  message,
+  onRetry,
+}: {
+  title?: string;
+  message: string;
+  onRetry?: () => void;
+}) {
   return (
     <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
       <p className="font-semibold">{title}</p>
@@ -25,9 +33,21 @@ export function ErrorState({ title = 'Something went wrong', message, onRetry }:
 }
 
 /** Placeholder rows with the table's own height, so content does not jump in when it loads. */
-export function TableSkeleton({ rows = 3, columns = 5, label = 'Loading' }: { rows?: number; columns?: number; label?: string }) {
+export function TableSkeleton({
+  rows = 3,
+  columns = 5,
+  label = 'Loading',
+}: {
+  rows?: number;
+  columns?: number;
+  label?: string;
+}) {
   return (
-    <div role="status" aria-label={label} className="overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+    <div
+      role="status"
+      aria-label={label}
+      className="overflow-hidden rounded-lg bg-white shadow-sm ring-1 ring-slate-200"
+    >
       {Array.from({ length: rows }, (_, r) => (
         <div key={r} className="flex gap-4 border-b border-slate-100 px-4 py-4 last:border-0">
           {Array.from({ length: columns }, (_, c) => (
@@ -39,7 +59,13 @@ export function TableSkeleton({ rows = 3, columns = 5, label = 'Loading' }: { ro
   );
 }
 
-export function Badge({ tone = 'slate', children }: { tone?: 'slate' | 'green' | 'red' | 'amber' | 'indigo'; children: ReactNode }) {
+export function Badge({
+  tone = 'slate',
+  children,
+}: {
+  tone?: 'slate' | 'green' | 'red' | 'amber' | 'indigo';
+  children: ReactNode;
+}) {
   const tones = {
     slate: 'bg-slate-100 text-slate-700 ring-slate-300',
     green: 'bg-green-50 text-green-800 ring-green-600/30',
@@ -47,10 +73,24 @@ export function Badge({ tone = 'slate', children }: { tone?: 'slate' | 'green' |
     amber: 'bg-amber-50 text-amber-800 ring-amber-600/30',
     indigo: 'bg-indigo-50 text-indigo-800 ring-indigo-600/30',
   };
-  return <span className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>{children}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+    >
+      {children}
+    </span>
+  );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>

@@ -79,7 +79,11 @@ test.describe('create', () => {
     const before = await ids();
     for (const key of [secret, fixtures.keys.deployBot]) {
       const ctx = await bearer(key);
-      const error = await expectError(await ctx.post(keysOf(demo.acme), { data: { name: 'minted by a key' } }), 403, 'access_denied');
+      const error = await expectError(
+        await ctx.post(keysOf(demo.acme), { data: { name: 'minted by a key' } }),
+        403,
+        'access_denied',
+      );
       expect(error.message).toBe('API keys cannot create API keys.');
       await expectError(await ctx.post(keysOf(demo.acme), { data: { name: '' } }), 403, 'access_denied');
       await ctx.dispose();
@@ -98,11 +102,19 @@ test.describe('create', () => {
   test('a key for a bot needs bots.createApiKey; the key then acts as the bot', async ({ as, demo, request }) => {
     const bob = await as('bob');
     const before = await keyIdentities(await as('ada'), demo.acme);
-    await expectError(await bob.post(keysOf(demo.acme), { data: { name: 'bot key', botId: demo.deployBot } }), 403, 'access_denied');
+    await expectError(
+      await bob.post(keysOf(demo.acme), { data: { name: 'bot key', botId: demo.deployBot } }),
+      403,
+      'access_denied',
+    );
     expect(await keyIdentities(await as('ada'), demo.acme)).toEqual(before);
 
     const ada = await as('ada');
-    const { apiKey, secret } = await createKey(ada, demo.acme, { name: 'deploys', botId: demo.deployBot, expiresInDays: 30 });
+    const { apiKey, secret } = await createKey(ada, demo.acme, {
+      name: 'deploys',
+      botId: demo.deployBot,
+      expiresInDays: 30,
+    });
     expect(apiKey.owner).toEqual({ type: 'bot', id: demo.deployBot, name: 'deploy-bot' });
     expect(await statusWithKey(request, secret)).toBe(200);
     const asBot = await bearer(secret);
@@ -113,9 +125,11 @@ test.describe('create', () => {
   test('a botId of another organization or of no bot is 404, and nothing is created', async ({ as, demo }) => {
     const ada = await as('ada');
     const gil = await as('gil');
-    const ciBot = ((await (await gil.get(`/v1/organizations/${demo.globex}/bots`)).json()) as { items: { id: string; name: string }[] }).items.find(
-      (b) => b.name === 'ci-bot',
-    )!.id;
+    const ciBot = (
+      (await (await gil.get(`/v1/organizations/${demo.globex}/bots`)).json()) as {
+        items: { id: string; name: string }[];
+      }
+    ).items.find((b) => b.name === 'ci-bot')!.id;
     const before = await keyIdentities(ada, demo.acme);
     for (const botId of [ciBot, '00000000-0000-4000-8000-000000000000']) {
       await expectError(await ada.post(keysOf(demo.acme), { data: { name: 'nobody', botId } }), 404, 'not_found');
@@ -126,7 +140,10 @@ test.describe('create', () => {
   test('a cookie write from another origin is refused before anything is created', async ({ as, demo }) => {
     const bob = await as('bob');
     const before = await keyIdentities(bob, demo.acme);
-    const res = await bob.post(keysOf(demo.acme), { data: { name: 'csrf' }, headers: { Origin: 'https://evil.example' } });
+    const res = await bob.post(keysOf(demo.acme), {
+      data: { name: 'csrf' },
+      headers: { Origin: 'https://evil.example' },
+    });
     await expectError(res, 403, 'forbidden_origin');
     expect(await keyIdentities(bob, demo.acme)).toEqual(before);
   });
@@ -148,7 +165,9 @@ test.describe('list and revoke', () => {
 
     const adaSees = await listKeys(ada, demo.acme);
     expect(adaSees.find((k) => k.id === apiKey.id)).toEqual(apiKey);
-    expect([...new Set(adaSees.map((k) => k.owner.id))]).toEqual(expect.arrayContaining([demo.users.bob, demo.users.cy, demo.deployBot]));
+    expect([...new Set(adaSees.map((k) => k.owner.id))]).toEqual(
+      expect.arrayContaining([demo.users.bob, demo.users.cy, demo.deployBot]),
+    );
     const adaOwn = await createKey(ada, demo.acme, { name: 'ada’s own' });
     const mine = await listKeys(ada, demo.acme, '&owner=me');
     expect(mine.map((k) => k.id)).toContain(adaOwn.apiKey.id);
@@ -249,7 +268,9 @@ test.describe('effective permissions', () => {
     expect(production.permissions).toContain('queues.subscriptions.update');
     expect(staging.permissions).not.toContain('queues.subscriptions.update');
     const ada = await (await (await as('ada')).get(`/v1/organizations/${demo.acme}/permissions`)).json();
-    expect(ada.organization).toEqual(expect.arrayContaining(['apiKeys.list', 'apiKeys.delete', 'bots.createApiKey', 'members.delete']));
+    expect(ada.organization).toEqual(
+      expect.arrayContaining(['apiKeys.list', 'apiKeys.delete', 'bots.createApiKey', 'members.delete']),
+    );
     await expectError(await (await as('gil')).get(`/v1/organizations/${demo.acme}/permissions`), 404, 'not_found');
   });
 
@@ -266,6 +287,8 @@ test.describe('effective permissions', () => {
         '/v1/organizations/{orgId}/permissions',
       ]),
     );
-    expect(Object.keys(doc.paths['/v1/organizations/{orgId}/api-keys'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(Object.keys(doc.paths['/v1/organizations/{orgId}/api-keys'])).toEqual(
+      expect.arrayContaining(['get', 'post']),
+    );
   });
 });

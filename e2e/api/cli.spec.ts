@@ -2,12 +2,29 @@ import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { bearer, expect, sessionFor, test, type DemoUser } from '../fixtures';
 import { baseURL } from '../support/env';
-import { closedUrl, LOGIN_LINK, USER_CODE, newConfigDir, runCli, savedConfig, savedCredentials, spawnCli, waitForStderr } from '../support/cli';
+import {
+  closedUrl,
+  LOGIN_LINK,
+  USER_CODE,
+  newConfigDir,
+  runCli,
+  savedConfig,
+  savedCredentials,
+  spawnCli,
+  waitForStderr,
+} from '../support/cli';
 
 // The real `svc` (node cli/bin/svc.mjs), logged in by approving its device code as a demo user.
 test.describe.configure({ mode: 'serial' });
 
-type ListedKey = { id: string; name: string; prefix: string; owner: { type: string; name: string }; expiresAt: string | null; expired: boolean };
+type ListedKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  owner: { type: string; name: string };
+  expiresAt: string | null;
+  expired: boolean;
+};
 
 async function login(user: DemoUser, configDir: string) {
   const cli = spawnCli(['login'], configDir);
@@ -50,7 +67,10 @@ test('create prints the key alone on stdout; without --expires-in-days it never 
   expect(forever.stderr).toContain('never expires');
   expect(forever.stderr).not.toContain(forever.stdout.trim());
 
-  const monthly = await runCli(['iam', 'api-keys', 'create', `${unique}-30d`, '--expires-in-days', '30', '--org', 'Acme'], bobDir);
+  const monthly = await runCli(
+    ['iam', 'api-keys', 'create', `${unique}-30d`, '--expires-in-days', '30', '--org', 'Acme'],
+    bobDir,
+  );
   expect(monthly.code, monthly.stderr).toBe(0);
   expect(monthly.stdout).toMatch(/^svc_[0-9A-Za-z]{40}\n$/);
 
@@ -102,11 +122,13 @@ test('delete resolves an id, an exact name and a prefix', async () => {
   for (const name of ['by-id', 'by-name', 'by-prefix']) expect(find(after, name)).toBeUndefined();
   expect(after.length).toBe(before.length - 3);
   // Deleted means revoked: the keys no longer authenticate.
-  for (const secret of Object.values(created)) expect((await (await bearer(secret)).get('/v1/organizations')).status()).toBe(401);
+  for (const secret of Object.values(created))
+    expect((await (await bearer(secret)).get('/v1/organizations')).status()).toBe(401);
 });
 
 test('an ambiguous name lists the matches, deletes nothing and exits non-zero; an unknown one says so', async () => {
-  for (let i = 0; i < 2; i++) expect((await runCli(['iam', 'api-keys', 'create', `${unique}-twin`], bobDir)).code).toBe(0);
+  for (let i = 0; i < 2; i++)
+    expect((await runCli(['iam', 'api-keys', 'create', `${unique}-twin`], bobDir)).code).toBe(0);
   const before = await listKeys(bobDir);
   const twins = before.filter((k) => k.name === `${unique}-twin`);
   expect(twins).toHaveLength(2);
@@ -138,7 +160,10 @@ test('SVC_API_KEY lists and deletes, but create fails with the server’s 403 me
 
   // ada makes a second key for the bot (--bot by name); the bot's own key then deletes it by name.
   await login('ada', adaDir);
-  const forBot = await runCli(['iam', 'api-keys', 'create', `${unique}-bot-key`, '--bot', 'deploy-bot', '--expires-in-days', '7'], adaDir);
+  const forBot = await runCli(
+    ['iam', 'api-keys', 'create', `${unique}-bot-key`, '--bot', 'deploy-bot', '--expires-in-days', '7'],
+    adaDir,
+  );
   expect(forBot.code, forBot.stderr).toBe(0);
   expect(forBot.stderr).toContain('for deploy-bot (bot)');
   const deleted = await runCli(['iam', 'api-keys', 'delete', `${unique}-bot-key`], empty, asBot);
@@ -175,7 +200,9 @@ test('three svc processes refreshing an expired token at once all succeed, and t
   expect((await listKeys(bobDir)).length).toBeGreaterThan(0);
 });
 
-test('--org picks an organization by name; one the caller is not in is refused with the list of theirs', async ({ demo }) => {
+test('--org picks an organization by name; one the caller is not in is refused with the list of theirs', async ({
+  demo,
+}) => {
   const listed = await runCli(['iam', 'api-keys', 'list', '--org', demo.acme, '--json'], bobDir);
   expect(listed.code, listed.stderr).toBe(0);
   const refused = await runCli(['iam', 'api-keys', 'list', '--org', 'Globex'], bobDir);
@@ -194,7 +221,9 @@ test('svc logout revokes the token at the server (it then answers 401) and delet
   expect(out.stderr).toContain('Logged out');
   expect((await token.get('/v1/organizations')).status()).toBe(401);
   expect(() => savedCredentials(bobDir)).toThrow();
-  const refresh = await token.post('/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'svc-cli' } });
+  const refresh = await token.post('/oauth/token', {
+    form: { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'svc-cli' },
+  });
   expect((await refresh.json()).error).toBe('invalid_grant');
 
   const after = await runCli(['iam', 'api-keys', 'list'], bobDir);
@@ -206,7 +235,9 @@ test('svc logout revokes the token at the server (it then answers 401) and delet
 for (const days of ['0', '366', 'abc', '1.5']) {
   test(`--expires-in-days ${days} is refused before any request`, async () => {
     // The server is a closed port: a request would fail with "Could not reach", not the validation message.
-    const out = await runCli(['iam', 'api-keys', 'create', 'never-sent', '--expires-in-days', days], adaDir, { ORGS_URL: await closedUrl() });
+    const out = await runCli(['iam', 'api-keys', 'create', 'never-sent', '--expires-in-days', days], adaDir, {
+      ORGS_URL: await closedUrl(),
+    });
     expect(out.code).not.toBe(0);
     expect(out.stdout).toBe('');
     expect(out.stderr).toContain(`argument '${days}' is invalid. Must be a whole number of days from 1 to 365`);
@@ -216,16 +247,30 @@ for (const days of ['0', '366', 'abc', '1.5']) {
 
 test('a server that cannot be reached is named, with a non-zero exit', async ({ fixtures }) => {
   const closed = await closedUrl();
-  const list = await runCli(['iam', 'api-keys', 'list'], newConfigDir(), { ORGS_URL: closed, SVC_API_KEY: fixtures.keys.deployBot });
+  const list = await runCli(['iam', 'api-keys', 'list'], newConfigDir(), {
+    ORGS_URL: closed,
+    SVC_API_KEY: fixtures.keys.deployBot,
+  });
   expect(list.code).not.toBe(0);
-  expect(list.stderr).toBe(`error: Could not reach ${closed}: connect ECONNREFUSED ${closed.slice('http://'.length)}\n`);
+  expect(list.stderr).toBe(
+    `error: Could not reach ${closed}: connect ECONNREFUSED ${closed.slice('http://'.length)}\n`,
+  );
   const loginOut = await runCli(['login'], newConfigDir(), { ORGS_URL: closed });
   expect(loginOut.code).not.toBe(0);
   expect(loginOut.stderr).toContain(`Could not reach ${closed}`);
 });
 
 test('--help works on every command', async () => {
-  for (const args of [[], ['login'], ['logout'], ['iam'], ['iam', 'api-keys'], ['iam', 'api-keys', 'create'], ['iam', 'api-keys', 'list'], ['iam', 'api-keys', 'delete']]) {
+  for (const args of [
+    [],
+    ['login'],
+    ['logout'],
+    ['iam'],
+    ['iam', 'api-keys'],
+    ['iam', 'api-keys', 'create'],
+    ['iam', 'api-keys', 'list'],
+    ['iam', 'api-keys', 'delete'],
+  ]) {
     const out = await runCli([...args, '--help'], newConfigDir(), { ORGS_URL: 'http://127.0.0.1:9' });
     expect(out.code, args.join(' ')).toBe(0);
     expect(out.stdout).toContain(`Usage: svc${args.length ? ` ${args.join(' ')}` : ''}`);

@@ -11,7 +11,14 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => anonymous.dispose());
 
-type DeviceCode = { device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; expires_in: number; interval: number };
+type DeviceCode = {
+  device_code: string;
+  user_code: string;
+  verification_uri: string;
+  verification_uri_complete: string;
+  expires_in: number;
+  interval: number;
+};
 
 async function deviceCode(clientId = 'svc-cli'): Promise<DeviceCode> {
   const res = await anonymous.post('/oauth/device/code', { form: { client_id: clientId } });
@@ -19,7 +26,8 @@ async function deviceCode(clientId = 'svc-cli'): Promise<DeviceCode> {
   return (await res.json()) as DeviceCode;
 }
 
-const poll = (code: string) => anonymous.post('/oauth/token', { form: { grant_type: DEVICE_GRANT, device_code: code, client_id: 'svc-cli' } });
+const poll = (code: string) =>
+  anonymous.post('/oauth/token', { form: { grant_type: DEVICE_GRANT, device_code: code, client_id: 'svc-cli' } });
 
 async function oauthError(res: Awaited<ReturnType<typeof poll>>, status: number, error: string) {
   expect(res.status(), await res.text()).toBe(status);
@@ -40,9 +48,21 @@ test('the device endpoint answers RFC 8628 fields with an unambiguous user code 
 });
 
 test('unknown clients, grant types and bodies that are not forms are refused as RFC 6749 says', async () => {
-  await oauthError(await anonymous.post('/oauth/device/code', { form: { client_id: 'evil-cli' } }), 401, 'invalid_client');
-  await oauthError(await anonymous.post('/oauth/token', { form: { grant_type: 'password', client_id: 'svc-cli' } }), 400, 'unsupported_grant_type');
-  await oauthError(await anonymous.post('/oauth/token', { data: { grant_type: DEVICE_GRANT } }), 400, 'invalid_request');
+  await oauthError(
+    await anonymous.post('/oauth/device/code', { form: { client_id: 'evil-cli' } }),
+    401,
+    'invalid_client',
+  );
+  await oauthError(
+    await anonymous.post('/oauth/token', { form: { grant_type: 'password', client_id: 'svc-cli' } }),
+    400,
+    'unsupported_grant_type',
+  );
+  await oauthError(
+    await anonymous.post('/oauth/token', { data: { grant_type: DEVICE_GRANT } }),
+    400,
+    'invalid_request',
+  );
   await oauthError(await poll('not-a-device-code'), 400, 'invalid_grant');
 });
 
@@ -59,18 +79,33 @@ test('polling: pending, slow_down when faster than the interval, access_denied a
   await expectError(await bob.get(`/v1/device-authorizations/${code.user_code}`), 404, 'not_found');
 });
 
-test('approval gives one token pair, acting as the approver; the code cannot be exchanged twice', async ({ as, demo }) => {
+test('approval gives one token pair, acting as the approver; the code cannot be exchanged twice', async ({
+  as,
+  demo,
+}) => {
   const code = await deviceCode();
   const bob = await as('bob');
   const pending = await bob.get(`/v1/device-authorizations/${code.user_code.toLowerCase().replace('-', '')}`);
   expect(pending.status()).toBe(200);
-  expect(await pending.json()).toMatchObject({ userCode: code.user_code, clientId: 'svc-cli', clientName: 'svc CLI', status: 'pending' });
-  expect((await (await bob.post(`/v1/device-authorizations/${code.user_code}/approve`)).json()).status).toBe('approved');
+  expect(await pending.json()).toMatchObject({
+    userCode: code.user_code,
+    clientId: 'svc-cli',
+    clientName: 'svc CLI',
+    status: 'pending',
+  });
+  expect((await (await bob.post(`/v1/device-authorizations/${code.user_code}/approve`)).json()).status).toBe(
+    'approved',
+  );
 
   const res = await poll(code.device_code);
   expect(res.status()).toBe(200);
   expect(res.headers()['cache-control']).toBe('no-store');
-  const tokens = (await res.json()) as { access_token: string; refresh_token: string; token_type: string; expires_in: number };
+  const tokens = (await res.json()) as {
+    access_token: string;
+    refresh_token: string;
+    token_type: string;
+    expires_in: number;
+  };
   expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
   expect(tokens.access_token).not.toMatch(/^svc_/);
 
@@ -83,7 +118,9 @@ test('approval gives one token pair, acting as the approver; the code cannot be 
   await expectError(await (await bearer(tokens.refresh_token)).get('/v1/organizations'), 401, 'unauthenticated');
 
   // Rotation: the refresh token works once, and retires the access token it replaces.
-  const refreshed = await anonymous.post('/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'svc-cli' } });
+  const refreshed = await anonymous.post('/oauth/token', {
+    form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'svc-cli' },
+  });
   expect(refreshed.status()).toBe(200);
   const next = (await refreshed.json()) as { access_token: string };
   await expectError(await asToken.get('/v1/organizations'), 401, 'unauthenticated');
@@ -91,7 +128,10 @@ test('approval gives one token pair, acting as the approver; the code cannot be 
   await asToken.dispose();
 });
 
-test('only a console session may see, approve or deny a code: tokens and API keys get 403, other origins too', async ({ as, fixtures }) => {
+test('only a console session may see, approve or deny a code: tokens and API keys get 403, other origins too', async ({
+  as,
+  fixtures,
+}) => {
   const code = await deviceCode();
   const approve = `/v1/device-authorizations/${code.user_code}/approve`;
   const apiKey = await bearer(fixtures.keys.deployBot);
@@ -129,7 +169,9 @@ test('revoking a token (RFC 7009) ends both tokens of the login; unknown tokens 
   expect((await revoke(tokens.access_token)).status()).toBe(200);
   await expectError(await (await bearer(tokens.access_token)).get('/v1/organizations'), 401, 'unauthenticated');
   await oauthError(
-    await anonymous.post('/oauth/token', { form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'svc-cli' } }),
+    await anonymous.post('/oauth/token', {
+      form: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: 'svc-cli' },
+    }),
     400,
     'invalid_grant',
   );

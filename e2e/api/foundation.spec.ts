@@ -3,7 +3,10 @@ import { expect, expectError, test } from '../fixtures';
 import { dataDir, E2E } from '../support/env';
 
 /** Runs `npm start`'s script with extra env; resolves with its exit code and output, or kills it after `ms`. */
-function start(env: Record<string, string>, ms: number): Promise<{ code: number | null; output: string; kill: () => void }> {
+function start(
+  env: Record<string, string>,
+  ms: number,
+): Promise<{ code: number | null; output: string; kill: () => void }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, HOST: '127.0.0.1', ...env },
@@ -20,7 +23,10 @@ function start(env: Record<string, string>, ms: number): Promise<{ code: number 
   });
 }
 
-test('a second process on the same DATA_DIR exits at once with a message; the first keeps serving, nothing lost', async ({ as, demo }) => {
+test('a second process on the same DATA_DIR exits at once with a message; the first keeps serving, nothing lost', async ({
+  as,
+  demo,
+}) => {
   test.skip(!!process.env.DATABASE_URL, 'the lock guards the embedded database only');
   const ada = await as('ada');
   const before = await (await ada.get(`/v1/organizations/${demo.acme}/projects`)).json();
@@ -42,7 +48,9 @@ test('an unreachable database: health and the API answer 503 unavailable with Re
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
     expect((await health.json()).error.code).toBe('unavailable');
-    const api = await fetch(`${base}/v1/organizations`, { headers: { Authorization: `Bearer ${fixtures.keys.deployBot}` } });
+    const api = await fetch(`${base}/v1/organizations`, {
+      headers: { Authorization: `Bearer ${fixtures.keys.deployBot}` },
+    });
     expect(api.status).toBe(503);
     expect(api.headers.get('x-request-id')).toMatch(/^req_/);
     expect((await api.json()).error.code).toBe('unavailable');
@@ -60,7 +68,12 @@ test('the OpenAPI document is served and names the error envelope', async ({ req
   expect(doc.components.schemas.Error).toBeDefined();
 });
 
-test('the error envelope answers unknown /v1 JSON errors too: a bad limit is one issue at its path', async ({ as, demo }) => {
+test('the error envelope answers unknown /v1 JSON errors too: a bad limit is one issue at its path', async ({
+  as,
+  demo,
+}) => {
   const ada = await as('ada');
-  await expectError(await ada.get(`/v1/organizations/${demo.acme}/members?limit=abc`), 400, 'invalid_request', ['limit']);
+  await expectError(await ada.get(`/v1/organizations/${demo.acme}/members?limit=abc`), 400, 'invalid_request', [
+    'limit',
+  ]);
 });

@@ -16,10 +16,13 @@ test.describe('authentication', () => {
 
   const refusedKeys: [string, string][] = [
     ['a malformed key', 'svc_tooShort'],
-    ['a key with a bad checksum', (() => {
-      const key = generateApiKey();
-      return key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
-    })()],
+    [
+      'a key with a bad checksum',
+      (() => {
+        const key = generateApiKey();
+        return key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
+      })(),
+    ],
     ['a well-formed key that was never issued', generateApiKey()],
     ['a non-svc bearer that is no OAuth token', 'not-a-real-oauth-token-0123456789'],
   ];
@@ -41,12 +44,24 @@ test.describe('authentication', () => {
 
   test('an Authorization header that is not a bearer is 401, even with a good cookie', async ({ as }) => {
     const bob = await as('bob');
-    await expectError(await bob.get('/v1/organizations', { headers: { Authorization: 'Basic Ym9iOmJvYg==' } }), 401, 'unauthenticated');
+    await expectError(
+      await bob.get('/v1/organizations', { headers: { Authorization: 'Basic Ym9iOmJvYg==' } }),
+      401,
+      'unauthenticated',
+    );
   });
 
-  test('a suspended user’s session is 401, and so is a session whose version moved on', async ({ request, fixtures, demo }) => {
+  test('a suspended user’s session is 401, and so is a session whose version moved on', async ({
+    request,
+    fixtures,
+    demo,
+  }) => {
     const suspended = await mintedSessionCookie(fixtures.suspendedUserId, 1);
-    await expectError(await request.get('/v1/organizations', { headers: { Cookie: suspended } }), 401, 'unauthenticated');
+    await expectError(
+      await request.get('/v1/organizations', { headers: { Cookie: suspended } }),
+      401,
+      'unauthenticated',
+    );
     const stale = await mintedSessionCookie(demo.users.bob, 999);
     await expectError(await request.get('/v1/organizations', { headers: { Cookie: stale } }), 401, 'unauthenticated');
     // The same minting with the current version works: the refusals above are about the user, not the cookie.
@@ -64,10 +79,17 @@ test.describe('authentication', () => {
 });
 
 test.describe('visibility and access', () => {
-  test('a member of Globex asking for Acme’s projects gets 404, as for an unknown or malformed org', async ({ as, demo }) => {
+  test('a member of Globex asking for Acme’s projects gets 404, as for an unknown or malformed org', async ({
+    as,
+    demo,
+  }) => {
     const gil = await as('gil');
     await expectError(await gil.get(`/v1/organizations/${demo.acme}/projects`), 404, 'not_found');
-    await expectError(await gil.get(`/v1/organizations/00000000-0000-4000-8000-000000000000/projects`), 404, 'not_found');
+    await expectError(
+      await gil.get(`/v1/organizations/00000000-0000-4000-8000-000000000000/projects`),
+      404,
+      'not_found',
+    );
     await expectError(await gil.get(`/v1/organizations/not-a-uuid/projects`), 404, 'not_found');
     const orgs = await (await gil.get('/v1/organizations')).json();
     expect(orgs.items.map((o: { name: string }) => o.name)).toEqual(['Globex']);
@@ -88,7 +110,12 @@ test.describe('visibility and access', () => {
     const ada = await as('ada');
     const members = await (await ada.get(`/v1/organizations/${demo.acme}/members`)).json();
     const bob = members.items.find((m: { email: string }) => m.email === 'bob@acme.test');
-    expect(bob).toMatchObject({ userId: demo.users.bob, name: expect.any(String), status: 'active', joinedAt: expect.any(String) });
+    expect(bob).toMatchObject({
+      userId: demo.users.bob,
+      name: expect.any(String),
+      status: 'active',
+      joinedAt: expect.any(String),
+    });
     expect(bob.policies).toEqual(
       expect.arrayContaining([
         { policy: 'BasicAccess', projectId: null },
@@ -110,15 +137,21 @@ test.describe('pagination', () => {
     const first = await (await ada.get(`/v1/organizations/${demo.acme}/projects?limit=1`)).json();
     expect(first.items).toHaveLength(1);
     expect(first.nextCursor).toEqual(expect.any(String));
-    const second = await (await ada.get(`/v1/organizations/${demo.acme}/projects?limit=1&cursor=${first.nextCursor}`)).json();
+    const second = await (
+      await ada.get(`/v1/organizations/${demo.acme}/projects?limit=1&cursor=${first.nextCursor}`)
+    ).json();
     expect(second.items).toHaveLength(1);
     expect(second.items[0].id).not.toBe(first.items[0].id);
     expect(second.nextCursor).toBeNull();
     expect([first.items[0].name, second.items[0].name]).toEqual(['Production', 'Staging']);
 
     await expectError(await ada.get(`/v1/organizations/${demo.acme}/projects?cursor=garbage`), 400, 'invalid_cursor');
-    await expectError(await ada.get(`/v1/organizations/${demo.acme}/projects?limit=0`), 400, 'invalid_request', ['limit']);
-    await expectError(await ada.get(`/v1/organizations/${demo.acme}/projects?limit=101`), 400, 'invalid_request', ['limit']);
+    await expectError(await ada.get(`/v1/organizations/${demo.acme}/projects?limit=0`), 400, 'invalid_request', [
+      'limit',
+    ]);
+    await expectError(await ada.get(`/v1/organizations/${demo.acme}/projects?limit=101`), 400, 'invalid_request', [
+      'limit',
+    ]);
   });
 });
 

@@ -4,7 +4,11 @@ import { botIdOf, createKey, listKeys, statusWithKey, userIdOf } from '../suppor
 // dan, eve (Acme) and ci-bot (Globex) exist for these tests (e2e/support/prepare-db.ts); the demo's own
 // principals are removed only in e2e/ui/zz-revocation.spec.ts, the last file of the run.
 
-test('removing a member revokes their keys in the same move; cy may not remove anyone', async ({ as, demo, request }) => {
+test('removing a member revokes their keys in the same move; cy may not remove anyone', async ({
+  as,
+  demo,
+  request,
+}) => {
   const ada = await as('ada');
   const cy = await as('cy');
   const dan = await sessionFor('dan@acme.test');
@@ -18,7 +22,9 @@ test('removing a member revokes their keys in the same move; cy may not remove a
   expect((await ada.delete(`/v1/organizations/${demo.acme}/members/${danId}`)).status()).toBe(204);
   expect(await statusWithKey(request, first.secret)).toBe(401);
   expect(await statusWithKey(request, second.secret)).toBe(401);
-  const members = (await (await ada.get(`/v1/organizations/${demo.acme}/members?limit=100`)).json()).items as { userId: string }[];
+  const members = (await (await ada.get(`/v1/organizations/${demo.acme}/members?limit=100`)).json()).items as {
+    userId: string;
+  }[];
   expect(members.map((m) => m.userId)).not.toContain(danId);
   expect((await listKeys(ada, demo.acme)).filter((k) => k.owner.id === danId)).toEqual([]);
   // Dan's session still exists but no longer reaches Acme.
@@ -27,7 +33,11 @@ test('removing a member revokes their keys in the same move; cy may not remove a
   await dan.dispose();
 });
 
-test('a member who leaves loses their keys there; the last OrganizationAdmin cannot leave or be removed', async ({ as, demo, request }) => {
+test('a member who leaves loses their keys there; the last OrganizationAdmin cannot leave or be removed', async ({
+  as,
+  demo,
+  request,
+}) => {
   const eve = await sessionFor('eve@acme.test');
   const { secret } = await createKey(eve, demo.acme, { name: 'eve leaving' });
   const res = await eve.post(`/v1/organizations/${demo.acme}/members/me/leave`);
@@ -38,8 +48,16 @@ test('a member who leaves loses their keys there; the last OrganizationAdmin can
 
   const gil = await as('gil');
   const gilKey = await createKey(gil, demo.globex, { name: 'gil stays' });
-  await expectError(await gil.post(`/v1/organizations/${demo.globex}/members/me/leave`), 409, 'last_organization_admin');
-  await expectError(await gil.delete(`/v1/organizations/${demo.globex}/members/${demo.users.gil}`), 409, 'last_organization_admin');
+  await expectError(
+    await gil.post(`/v1/organizations/${demo.globex}/members/me/leave`),
+    409,
+    'last_organization_admin',
+  );
+  await expectError(
+    await gil.delete(`/v1/organizations/${demo.globex}/members/${demo.users.gil}`),
+    409,
+    'last_organization_admin',
+  );
   expect(await statusWithKey(request, gilKey.secret)).toBe(200);
   expect((await (await gil.get(`/v1/organizations/${demo.globex}/members`)).json()).items).toHaveLength(1);
 });
@@ -59,12 +77,20 @@ test('deleting a bot revokes its keys at once; deleted bots get no new keys', as
   expect(await statusWithKey(request, secret)).toBe(200);
 
   await expectError(await ada.delete(`/v1/organizations/${demo.acme}/bots/${botId}`), 404, 'not_found');
-  await expectError(await (await as('bob')).delete(`/v1/organizations/${demo.acme}/bots/${demo.deployBot}`), 403, 'access_denied');
+  await expectError(
+    await (await as('bob')).delete(`/v1/organizations/${demo.acme}/bots/${demo.deployBot}`),
+    403,
+    'access_denied',
+  );
 
   expect((await gil.delete(`/v1/organizations/${demo.globex}/bots/${botId}`)).status()).toBe(204);
   expect(await statusWithKey(request, secret)).toBe(401);
   const bots = (await (await gil.get(`/v1/organizations/${demo.globex}/bots`)).json()).items as { id: string }[];
   expect(bots.map((b) => b.id)).not.toContain(botId);
   await expectError(await gil.delete(`/v1/organizations/${demo.globex}/bots/${botId}`), 404, 'not_found');
-  await expectError(await gil.post(`/v1/organizations/${demo.globex}/api-keys`, { data: { name: 'late', botId } }), 404, 'not_found');
+  await expectError(
+    await gil.post(`/v1/organizations/${demo.globex}/api-keys`, { data: { name: 'late', botId } }),
+    404,
+    'not_found',
+  );
 });

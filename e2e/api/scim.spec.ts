@@ -27,10 +27,18 @@ test('a token sees its organization’s members only; userName filters', async (
   expect(names).not.toContain('gil@globex.test');
   expect(all.totalResults).toBe(names.length);
 
-  const one = await (await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "SAM@acme.test"')}`, { headers })).json();
+  const one = await (
+    await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "SAM@acme.test"')}`, { headers })
+  ).json();
   expect(one.totalResults).toBe(1);
-  expect(one.Resources[0]).toMatchObject({ userName: 'sam@acme.test', active: true, schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'] });
-  const none = await (await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "gil@globex.test"')}`, { headers })).json();
+  expect(one.Resources[0]).toMatchObject({
+    userName: 'sam@acme.test',
+    active: true,
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  });
+  const none = await (
+    await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "gil@globex.test"')}`, { headers })
+  ).json();
   expect(none).toMatchObject({ totalResults: 0, Resources: [] });
   const bad = await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq')}`, { headers });
   expect(bad.status()).toBe(400);
@@ -51,11 +59,19 @@ const suspensions: [string, 'patch' | 'put', unknown][] = [
   ['replace with path, boolean', 'patch', [{ op: 'replace', path: 'active', value: false }]],
   ['"REPLACE" without path, string "false"', 'patch', [{ op: 'REPLACE', value: { active: 'false' } }]],
   ['add with path', 'patch', [{ op: 'Add', path: 'active', value: false }]],
-  ['PUT of the whole user', 'put', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'sam@acme.test', active: false }],
+  [
+    'PUT of the whole user',
+    'put',
+    { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'sam@acme.test', active: false },
+  ],
 ];
 
 for (const [shape, method, payload] of suspensions) {
-  test(`suspension (${shape}) ends keys, OAuth tokens and sessions; reactivation restores nothing`, async ({ request, as, demo }) => {
+  test(`suspension (${shape}) ends keys, OAuth tokens and sessions; reactivation restores nothing`, async ({
+    request,
+    as,
+    demo,
+  }) => {
     const ada = await as('ada');
     const token = await createScimToken(ada, demo.acme);
     const samId = await userIdOf(ada, demo.acme, 'sam@acme.test');
@@ -66,7 +82,10 @@ for (const [shape, method, payload] of suspensions) {
     const res =
       method === 'patch'
         ? await scimPatch(request, token, samId, payload as unknown[])
-        : await request.put(`/scim/v2/Users/${samId}`, { headers: { Authorization: `Bearer ${token}` }, data: payload });
+        : await request.put(`/scim/v2/Users/${samId}`, {
+            headers: { Authorization: `Bearer ${token}` },
+            data: payload,
+          });
     expect(res.status(), await res.text()).toBe(200);
     expect((await res.json()).active).toBe(false);
 
@@ -91,7 +110,10 @@ test('a PATCH with a value that is no boolean is 400 and changes nothing', async
   const token = await createScimToken(ada, demo.acme);
   const samId = await userIdOf(ada, demo.acme, 'sam@acme.test');
   const { secret } = await createKey(await sessionFor('sam@acme.test'), demo.acme, { name: 'sam stays' });
-  for (const operations of [[{ op: 'replace', path: 'active', value: 'maybe' }], [{ op: 'explode', path: 'active', value: false }]]) {
+  for (const operations of [
+    [{ op: 'replace', path: 'active', value: 'maybe' }],
+    [{ op: 'explode', path: 'active', value: false }],
+  ]) {
     const res = await scimPatch(request, token, samId, operations);
     expect(res.status()).toBe(400);
     expect(await res.json()).toMatchObject({ schemas: [SCIM_ERROR], status: '400' });

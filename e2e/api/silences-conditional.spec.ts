@@ -9,11 +9,18 @@ test.describe('If-Match', () => {
     const v = silence.version;
 
     for (const ifMatch of [`W/"${v}"`, `"${v + 1}"`, `"${v - 1}", W/"${v}"`, `"x"`]) {
-      await expectError(await bob.patch(path, { data: { comment: `stale ${ifMatch}` }, headers: { 'If-Match': ifMatch } }), 412, 'precondition_failed');
+      await expectError(
+        await bob.patch(path, { data: { comment: `stale ${ifMatch}` }, headers: { 'If-Match': ifMatch } }),
+        412,
+        'precondition_failed',
+      );
     }
     expect((await read(bob, demo, silence.id)).silence).toEqual(silence);
 
-    let res = await bob.patch(path, { data: { comment: 'listed tag' }, headers: { 'If-Match': `"0", ${etag} , "99"` } });
+    let res = await bob.patch(path, {
+      data: { comment: 'listed tag' },
+      headers: { 'If-Match': `"0", ${etag} , "99"` },
+    });
     expect(res.status()).toBe(200);
     expect(res.headers()['etag']).toBe(`"${v + 1}"`);
     res = await bob.patch(path, { data: { comment: 'any tag' }, headers: { 'If-Match': '*' } });
@@ -21,15 +28,28 @@ test.describe('If-Match', () => {
     expect(((await res.json()) as Silence).version).toBe(v + 2);
   });
 
-  test('a malformed If-Match or Idempotency-Key is 400 at the header name, with the body issues', async ({ as, demo }) => {
+  test('a malformed If-Match or Idempotency-Key is 400 at the header name, with the body issues', async ({
+    as,
+    demo,
+  }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
     const path = `${productionSilences(demo)}/${before.id}`;
     for (const ifMatch of [`${before.version}`, `"${before.version}`, 'W/', `"1" "2"`]) {
-      await expectError(await bob.patch(path, { data: { comment: 'x' }, headers: { 'If-Match': ifMatch } }), 400, 'invalid_request', ['If-Match']);
+      await expectError(
+        await bob.patch(path, { data: { comment: 'x' }, headers: { 'If-Match': ifMatch } }),
+        400,
+        'invalid_request',
+        ['If-Match'],
+      );
     }
     for (const key of ['has space', 'é', 'k'.repeat(201)]) {
-      await expectError(await bob.patch(path, { data: { comment: 'x' }, headers: { 'Idempotency-Key': key } }), 400, 'invalid_request', ['Idempotency-Key']);
+      await expectError(
+        await bob.patch(path, { data: { comment: 'x' }, headers: { 'Idempotency-Key': key } }),
+        400,
+        'invalid_request',
+        ['Idempotency-Key'],
+      );
     }
     await expectError(
       await bob.patch(path, { data: { comment: '' }, headers: { 'Idempotency-Key': 'a b', 'If-Match': 'nope' } }),
@@ -43,7 +63,10 @@ test.describe('If-Match', () => {
   test('a 412 on an unknown silence is still 404 first', async ({ as, demo }) => {
     const bob = await as('bob');
     await expectError(
-      await bob.patch(`${productionSilences(demo)}/00000000-0000-4000-8000-000000000000`, { data: { comment: 'x' }, headers: { 'If-Match': '"1"' } }),
+      await bob.patch(`${productionSilences(demo)}/00000000-0000-4000-8000-000000000000`, {
+        data: { comment: 'x' },
+        headers: { 'If-Match': '"1"' },
+      }),
       404,
       'not_found',
     );
@@ -54,7 +77,9 @@ test.describe('If-Match', () => {
     const { silence, etag } = await read(bob, demo, (await findSilence(bob, demo, 'scheduled race')).id);
     const path = `${productionSilences(demo)}/${silence.id}`;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => bob.patch(path, { data: { comment: `racer ${i}` }, headers: { 'If-Match': etag } })),
+      Array.from({ length: 20 }, (_, i) =>
+        bob.patch(path, { data: { comment: `racer ${i}` }, headers: { 'If-Match': etag } }),
+      ),
     );
     const statuses = answers.map((r) => r.status()).sort();
     expect(statuses).toEqual([200, ...Array<number>(19).fill(412)]);
@@ -72,7 +97,8 @@ test.describe('Idempotency-Key', () => {
     const { silence, etag } = await read(bob, demo, (await findSilence(bob, demo, 'scheduled idempotency')).id);
     const path = `${productionSilences(demo)}/${silence.id}`;
     const key = `replay-${Date.now()}`;
-    const send = (data: object, ifMatch = etag) => bob.patch(path, { data, headers: { 'Idempotency-Key': key, 'If-Match': ifMatch } });
+    const send = (data: object, ifMatch = etag) =>
+      bob.patch(path, { data, headers: { 'Idempotency-Key': key, 'If-Match': ifMatch } });
 
     const first = await send({ comment: 'once' });
     expect(first.status()).toBe(200);
@@ -99,11 +125,17 @@ test.describe('Idempotency-Key', () => {
     const before = await findSilence(bob, demo, 'scheduled idempotency');
     const path = `${productionSilences(demo)}/${before.id}`;
     const key = `shared-${Date.now()}`;
-    expect((await bob.patch(path, { data: { comment: 'bob said' }, headers: { 'Idempotency-Key': key } })).status()).toBe(200);
+    expect(
+      (await bob.patch(path, { data: { comment: 'bob said' }, headers: { 'Idempotency-Key': key } })).status(),
+    ).toBe(200);
     const res = await ada.patch(path, { data: { comment: 'ada said' }, headers: { 'Idempotency-Key': key } });
     expect(res.status()).toBe(200);
     expect(res.headers()['idempotent-replayed']).toBeUndefined();
-    expect(await res.json()).toMatchObject({ comment: 'ada said', version: before.version + 2, updatedBy: { id: demo.users.ada } });
+    expect(await res.json()).toMatchObject({
+      comment: 'ada said',
+      version: before.version + 2,
+      updatedBy: { id: demo.users.ada },
+    });
   });
 
   test('a 4xx answer is stored and replayed too', async ({ as, demo }) => {
@@ -118,12 +150,19 @@ test.describe('Idempotency-Key', () => {
     expect(again.headers()['idempotent-replayed']).toBe('true');
   });
 
-  test('the same keyed request 10 times at once runs once; every answer is identical or in progress', async ({ as, demo }) => {
+  test('the same keyed request 10 times at once runs once; every answer is identical or in progress', async ({
+    as,
+    demo,
+  }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled idempotency');
     const path = `${productionSilences(demo)}/${before.id}`;
     const headers = { 'Idempotency-Key': `burst-${Date.now()}` };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => bob.patch(path, { data: { comment: `burst ${headers['Idempotency-Key']}` }, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        bob.patch(path, { data: { comment: `burst ${headers['Idempotency-Key']}` }, headers }),
+      ),
+    );
     const done = answers.filter((r) => r.status() === 200);
     expect(done.length).toBeGreaterThanOrEqual(1);
     const bodies = new Set(await Promise.all(done.map((r) => r.text())));

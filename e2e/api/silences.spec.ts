@@ -1,14 +1,40 @@
 import { bearer, expect, expectError, test } from '../fixtures';
-import { demoSilence, findSilence, inHours, listAll, productionSilences, read, silencesPath, TIMESTAMP, type Silence } from '../support/silences';
+import {
+  demoSilence,
+  findSilence,
+  inHours,
+  listAll,
+  productionSilences,
+  read,
+  silencesPath,
+  TIMESTAMP,
+  type Silence,
+} from '../support/silences';
 
 test.describe('reading silences', () => {
   test('the list has the three demo states, every field, and filters by state', async ({ as, demo }) => {
     const bob = await as('bob');
     const all = await listAll(bob, productionSilences(demo));
-    for (const state of ['scheduled', 'active', 'expired'] as const) expect(all.some((s) => s.state === state)).toBe(true);
+    for (const state of ['scheduled', 'active', 'expired'] as const)
+      expect(all.some((s) => s.state === state)).toBe(true);
     for (const s of all) {
       expect(Object.keys(s).sort()).toEqual(
-        ['comment', 'createdAt', 'createdBy', 'endsAt', 'id', 'matchers', 'projectId', 'resourceName', 'slug', 'startsAt', 'state', 'updatedAt', 'updatedBy', 'version'].sort(),
+        [
+          'comment',
+          'createdAt',
+          'createdBy',
+          'endsAt',
+          'id',
+          'matchers',
+          'projectId',
+          'resourceName',
+          'slug',
+          'startsAt',
+          'state',
+          'updatedAt',
+          'updatedBy',
+          'version',
+        ].sort(),
       );
       expect(s.slug).toMatch(/^sil_[a-z0-9]{12}$/);
       expect(s.resourceName).toBe(`organizations/${demo.acme}/projects/${demo.production}/silences/${s.id}`);
@@ -26,9 +52,14 @@ test.describe('reading silences', () => {
 
   test('the list pages with a cursor', async ({ as, demo }) => {
     const bob = await as('bob');
-    const first = (await (await bob.get(`${productionSilences(demo)}?limit=2`)).json()) as { items: Silence[]; nextCursor: string };
+    const first = (await (await bob.get(`${productionSilences(demo)}?limit=2`)).json()) as {
+      items: Silence[];
+      nextCursor: string;
+    };
     expect(first.items).toHaveLength(2);
-    const second = (await (await bob.get(`${productionSilences(demo)}?limit=2&cursor=${first.nextCursor}`)).json()) as { items: Silence[] };
+    const second = (await (await bob.get(`${productionSilences(demo)}?limit=2&cursor=${first.nextCursor}`)).json()) as {
+      items: Silence[];
+    };
     expect(second.items[0].id).not.toBe(first.items[1].id);
     await expectError(await bob.get(`${productionSilences(demo)}?cursor=nope`), 400, 'invalid_cursor');
   });
@@ -41,15 +72,27 @@ test.describe('reading silences', () => {
     expect(silence).toEqual(active);
   });
 
-  test('cy (BasicAccess) and the deploy bot may read but not change (403, nothing changed)', async ({ as, demo, fixtures }) => {
+  test('cy (BasicAccess) and the deploy bot may read but not change (403, nothing changed)', async ({
+    as,
+    demo,
+    fixtures,
+  }) => {
     const cy = await as('cy');
     const bot = await bearer(fixtures.keys.deployBot);
     const scheduled = await findSilence(cy, demo, 'scheduled edits');
     for (const ctx of [cy, bot]) {
       expect((await ctx.get(`${productionSilences(demo)}/${scheduled.id}`)).status()).toBe(200);
-      await expectError(await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: 'nope' } }), 403, 'access_denied');
+      await expectError(
+        await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: 'nope' } }),
+        403,
+        'access_denied',
+      );
       // 403 comes before body validation
-      await expectError(await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: '' } }), 403, 'access_denied');
+      await expectError(
+        await ctx.patch(`${productionSilences(demo)}/${scheduled.id}`, { data: { comment: '' } }),
+        403,
+        'access_denied',
+      );
     }
     expect((await read(cy, demo, scheduled.id)).silence).toEqual(scheduled);
     await bot.dispose();
@@ -68,11 +111,27 @@ test.describe('reading silences', () => {
     const gil = await as('gil');
     const [globexSilence] = await listAll(gil, silencesPath(demo.globex, demo.globexProject));
     const ada = await as('ada');
-    await expectError(await ada.get(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`), 404, 'not_found');
+    await expectError(
+      await ada.get(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`),
+      404,
+      'not_found',
+    );
     await expectError(await ada.get(`${productionSilences(demo)}/${globexSilence.id}`), 404, 'not_found');
-    await expectError(await ada.patch(`${productionSilences(demo)}/${globexSilence.id}`, { data: { comment: 'mine' } }), 404, 'not_found');
-    await expectError(await ada.patch(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`, { data: { comment: 'mine' } }), 404, 'not_found');
-    expect((await listAll(gil, silencesPath(demo.globex, demo.globexProject))).find((s) => s.id === globexSilence.id)).toEqual(globexSilence);
+    await expectError(
+      await ada.patch(`${productionSilences(demo)}/${globexSilence.id}`, { data: { comment: 'mine' } }),
+      404,
+      'not_found',
+    );
+    await expectError(
+      await ada.patch(`${silencesPath(demo.globex, demo.globexProject)}/${globexSilence.id}`, {
+        data: { comment: 'mine' },
+      }),
+      404,
+      'not_found',
+    );
+    expect(
+      (await listAll(gil, silencesPath(demo.globex, demo.globexProject))).find((s) => s.id === globexSilence.id),
+    ).toEqual(globexSilence);
   });
 
   test('unknown and malformed silence ids are 404; a bad body is 400 before the lookup', async ({ as, demo }) => {
@@ -117,7 +176,10 @@ test.describe('changing a silence', () => {
     expect((await read(bob, demo, before.id)).silence).toEqual(after);
   });
 
-  test('{} changes nothing and keeps the version; resending the same values changes nothing either', async ({ as, demo }) => {
+  test('{} changes nothing and keeps the version; resending the same values changes nothing either', async ({
+    as,
+    demo,
+  }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
     for (const data of [{}, { comment: before.comment, matchers: before.matchers }]) {
@@ -157,7 +219,9 @@ test.describe('changing a silence', () => {
       'matchers.4.value',
       'state',
     ]);
-    expect(error.issues!.find((i) => i.path === 'matchers.1.value')!.message).toContain('invalid or unsupported Perl syntax');
+    expect(error.issues!.find((i) => i.path === 'matchers.1.value')!.message).toContain(
+      'invalid or unsupported Perl syntax',
+    );
     expect((await read(bob, demo, before.id)).silence).toEqual(before);
   });
 
@@ -173,7 +237,12 @@ test.describe('changing a silence', () => {
       const before = await findSilence(bob, demo, 'scheduled edits');
       for (const op of ['=~', '!~']) {
         const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
-          data: { matchers: [{ label: 'env', op: '=', value: 'prod' }, { label: 'job', op, value: pattern }] },
+          data: {
+            matchers: [
+              { label: 'env', op: '=', value: 'prod' },
+              { label: 'job', op, value: pattern },
+            ],
+          },
         });
         const error = await expectError(res, 400, 'invalid_request', ['matchers.1.value']);
         expect(error.issues![0].message).toContain(re2Message);
@@ -182,7 +251,10 @@ test.describe('changing a silence', () => {
     });
   }
 
-  test('matchers that all match the empty string are refused at `matchers`, for all four operators', async ({ as, demo }) => {
+  test('matchers that all match the empty string are refused at `matchers`, for all four operators', async ({
+    as,
+    demo,
+  }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
     const emptyMatching = [
@@ -192,12 +264,24 @@ test.describe('changing a silence', () => {
       { label: 'team', op: '!~', value: 'x' },
     ];
     for (const matcher of emptyMatching) {
-      await expectError(await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [matcher] } }), 400, 'invalid_request', ['matchers']);
+      await expectError(
+        await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [matcher] } }),
+        400,
+        'invalid_request',
+        ['matchers'],
+      );
     }
-    await expectError(await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: emptyMatching } }), 400, 'invalid_request', ['matchers']);
+    await expectError(
+      await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: emptyMatching } }),
+      400,
+      'invalid_request',
+      ['matchers'],
+    );
     expect((await read(bob, demo, before.id)).silence).toEqual(before);
     // One matcher that needs the label is enough; the regex is anchored, so `foo` alone is not `.*foo.*`.
-    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [...emptyMatching, { label: 'job', op: '=~', value: 'foo' }] } });
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+      data: { matchers: [...emptyMatching, { label: 'job', op: '=~', value: 'foo' }] },
+    });
     expect(res.status()).toBe(200);
     expect(((await res.json()) as Silence).matchers).toHaveLength(5);
   });
@@ -206,7 +290,12 @@ test.describe('changing a silence', () => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
     const path = `${productionSilences(demo)}/${before.id}`;
-    await expectError(await bob.patch(path, { data: { startsAt: '2035-01-01T00:00:00Z', endsAt: '2034-12-31T00:00:00Z' } }), 400, 'invalid_request', ['endsAt']);
+    await expectError(
+      await bob.patch(path, { data: { startsAt: '2035-01-01T00:00:00Z', endsAt: '2034-12-31T00:00:00Z' } }),
+      400,
+      'invalid_request',
+      ['endsAt'],
+    );
     await expectError(await bob.patch(path, { data: { endsAt: before.startsAt } }), 400, 'invalid_request', ['endsAt']);
     await expectError(await bob.patch(path, { data: { startsAt: before.endsAt } }), 400, 'invalid_request', ['endsAt']);
     expect((await read(bob, demo, before.id)).silence).toEqual(before);
@@ -216,7 +305,9 @@ test.describe('changing a silence', () => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled start now');
     const sent = Date.now();
-    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { startsAt: '2000-01-01T00:00:00Z' } });
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+      data: { startsAt: '2000-01-01T00:00:00Z' },
+    });
     expect(res.status()).toBe(200);
     const after = (await res.json()) as Silence;
     expect(after.state).toBe('active');
@@ -227,7 +318,9 @@ test.describe('changing a silence', () => {
   test('an endsAt in the past ends an active silence now', async ({ as, demo }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'active end now');
-    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { endsAt: '2000-01-01T00:00:00.000Z' } });
+    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+      data: { endsAt: '2000-01-01T00:00:00.000Z' },
+    });
     expect(res.status()).toBe(200);
     const after = (await res.json()) as Silence;
     expect(after.state).toBe('expired');
@@ -235,12 +328,17 @@ test.describe('changing a silence', () => {
     expect(after.startsAt).toBe(before.startsAt);
   });
 
-  test('an active silence accepts endsAt and comment, and refuses matchers and startsAt with 409 per field', async ({ as, demo }) => {
+  test('an active silence accepts endsAt and comment, and refuses matchers and startsAt with 409 per field', async ({
+    as,
+    demo,
+  }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'active edits');
     const path = `${productionSilences(demo)}/${before.id}`;
     const error = await expectError(
-      await bob.patch(path, { data: { comment: 'ok', startsAt: inHours(1), matchers: [{ label: 'a', op: '=', value: 'b' }] } }),
+      await bob.patch(path, {
+        data: { comment: 'ok', startsAt: inHours(1), matchers: [{ label: 'a', op: '=', value: 'b' }] },
+      }),
       409,
       'silence_state_conflict',
       ['startsAt', 'matchers'],
@@ -249,16 +347,30 @@ test.describe('changing a silence', () => {
     expect((await read(bob, demo, before.id)).silence).toEqual(before);
     const res = await bob.patch(path, { data: { comment: 'Extended', endsAt: inHours(24 * 20) } });
     expect(res.status()).toBe(200);
-    expect(await res.json()).toMatchObject({ comment: 'Extended', state: 'active', version: before.version + 1, matchers: before.matchers });
+    expect(await res.json()).toMatchObject({
+      comment: 'Extended',
+      state: 'active',
+      version: before.version + 1,
+      matchers: before.matchers,
+    });
   });
 
   test('an expired silence accepts nothing: 409 with one issue per field sent', async ({ as, demo }) => {
     const ada = await as('ada');
     const expired = await demoSilence(ada, demo, 'expired');
     const path = `${productionSilences(demo)}/${expired.id}`;
-    await expectError(await ada.patch(path, { data: { comment: 'again' } }), 409, 'silence_state_conflict', ['comment']);
+    await expectError(await ada.patch(path, { data: { comment: 'again' } }), 409, 'silence_state_conflict', [
+      'comment',
+    ]);
     await expectError(
-      await ada.patch(path, { data: { comment: 'again', endsAt: inHours(5), startsAt: inHours(1), matchers: [{ label: 'a', op: '=', value: 'b' }] } }),
+      await ada.patch(path, {
+        data: {
+          comment: 'again',
+          endsAt: inHours(5),
+          startsAt: inHours(1),
+          matchers: [{ label: 'a', op: '=', value: 'b' }],
+        },
+      }),
       409,
       'silence_state_conflict',
       ['comment', 'endsAt', 'startsAt', 'matchers'],
@@ -273,7 +385,12 @@ test.describe('changing a silence', () => {
     const before = await findSilence(bob, demo, 'scheduled edits');
     const path = `${productionSilences(demo)}/${before.id}`;
     await expectError(await bob.patch(path), 400, 'invalid_request', ['']);
-    await expectError(await bob.patch(path, { data: '{"comment":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request', ['']);
+    await expectError(
+      await bob.patch(path, { data: '{"comment":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+      [''],
+    );
     await expectError(await bob.patch(path, { data: [] }), 400, 'invalid_request', ['']);
   });
 });

@@ -1,12 +1,32 @@
 import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, expectError, loadDemo, sessionFor, test, type Demo } from '../fixtures';
-import { listSubs, loadDemoSubs, readSub, restoreSub, subPath, subsPath, type DemoSubs, type Sub } from '../support/subscriptions';
+import {
+  listSubs,
+  loadDemoSubs,
+  readSub,
+  restoreSub,
+  subPath,
+  subsPath,
+  type DemoSubs,
+  type Sub,
+} from '../support/subscriptions';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const FIELDS = [
-  'id', 'organizationId', 'projectId', 'queueId', 'resourceName', 'slug', 'state', 'batchSize',
-  'maxConcurrency', 'target', 'status', 'createdAt', 'updatedAt',
+  'id',
+  'organizationId',
+  'projectId',
+  'queueId',
+  'resourceName',
+  'slug',
+  'state',
+  'batchSize',
+  'maxConcurrency',
+  'target',
+  'status',
+  'createdAt',
+  'updatedAt',
 ].sort();
 
 let demo: Demo;
@@ -44,10 +64,22 @@ test.describe('reading subscriptions', () => {
       expect(sub.updatedAt).toMatch(ISO_MS);
     }
     expect(items.map((s) => s.createdAt)).toEqual(items.map((s) => s.createdAt).sort());
-    expect(subs.https).toMatchObject({ state: 'active', target: { kind: 'https', url: expect.any(String), timeoutSeconds: expect.any(Number) } });
-    expect(subs.https.status).toEqual({ health: 'healthy', lastError: null, lastSuccessAt: expect.stringMatching(ISO_MS) });
+    expect(subs.https).toMatchObject({
+      state: 'active',
+      target: { kind: 'https', url: expect.any(String), timeoutSeconds: expect.any(Number) },
+    });
+    expect(subs.https.status).toEqual({
+      health: 'healthy',
+      lastError: null,
+      lastSuccessAt: expect.stringMatching(ISO_MS),
+    });
     expect(subs.failing).toMatchObject({ state: 'paused', status: { health: 'failing' } });
-    expect(subs.failing.status.lastError).toEqual({ at: expect.stringMatching(ISO_MS), class: expect.any(String), message: expect.any(String), status: 503 });
+    expect(subs.failing.status.lastError).toEqual({
+      at: expect.stringMatching(ISO_MS),
+      class: expect.any(String),
+      message: expect.any(String),
+      status: 503,
+    });
     expect(subs.workflow.target).toEqual({ kind: 'workflow', workflowId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
@@ -73,7 +105,11 @@ test.describe('reading subscriptions', () => {
     await expectError(await ada.get(`${production}/${UNKNOWN_ID}`), 404, 'not_found');
     await expectError(await ada.get(`${production}/not-a-uuid`), 404, 'not_found');
     await expectError(await ada.get(`${production}/${subs.staging.id}`), 404, 'not_found');
-    await expectError(await ada.patch(`${production}/${subs.staging.id}`, { data: { batchSize: 2 } }), 404, 'not_found');
+    await expectError(
+      await ada.patch(`${production}/${subs.staging.id}`, { data: { batchSize: 2 } }),
+      404,
+      'not_found',
+    );
     await expectError(await ada.get(`${subsPath(demo.acme, demo.production)}/${subs.globex.id}`), 404, 'not_found');
     const gil = await as('gil');
     await expectError(await gil.get(subPath(subs.https)), 404, 'not_found');
@@ -81,7 +117,11 @@ test.describe('reading subscriptions', () => {
     await expectError(await gil.patch(subPath(subs.https), { data: { batchSize: 2 } }), 404, 'not_found');
     // Globex's own subscription under Globex's path is fine for gil, and names the same id 404 under Acme's.
     expect((await gil.get(subPath(subs.globex))).status()).toBe(200);
-    await expectError(await gil.patch(`${subsPath(demo.globex, demo.globexProject)}/${subs.https.id}`, { data: { batchSize: 2 } }), 404, 'not_found');
+    await expectError(
+      await gil.patch(`${subsPath(demo.globex, demo.globexProject)}/${subs.https.id}`, { data: { batchSize: 2 } }),
+      404,
+      'not_found',
+    );
     expect(await readSub(ada, subs.https)).toEqual(subs.https);
   });
 });
@@ -92,7 +132,12 @@ test.describe('changing a subscription', () => {
       const res = await bob.patch(subPath(subs.https), { data: { batchSize: 3, maxConcurrency: 7 } });
       expect(res.status()).toBe(200);
       const changed = (await res.json()) as Sub;
-      expect(changed).toEqual({ ...subs.https, batchSize: 3, maxConcurrency: 7, updatedAt: expect.stringMatching(ISO_MS) });
+      expect(changed).toEqual({
+        ...subs.https,
+        batchSize: 3,
+        maxConcurrency: 7,
+        updatedAt: expect.stringMatching(ISO_MS),
+      });
       expect(Date.parse(changed.updatedAt)).toBeGreaterThan(Date.parse(subs.https.updatedAt));
       expect(await readSub(bob, subs.https)).toEqual(changed);
     } finally {
@@ -108,7 +153,11 @@ test.describe('changing a subscription', () => {
       ]) {
         const res = await bob.patch(subPath(subs.https), { data: body });
         expect(res.status()).toBe(200);
-        expect(await res.json()).toMatchObject({ batchSize: body.batchSize, maxConcurrency: body.maxConcurrency, target: { timeoutSeconds: body.target.timeoutSeconds } });
+        expect(await res.json()).toMatchObject({
+          batchSize: body.batchSize,
+          maxConcurrency: body.maxConcurrency,
+          target: { timeoutSeconds: body.target.timeoutSeconds },
+        });
       }
     } finally {
       await restoreSub(subs.https);
@@ -119,8 +168,14 @@ test.describe('changing a subscription', () => {
     try {
       const timeout = await bob.patch(subPath(subs.https), { data: { target: { kind: 'https', timeoutSeconds: 12 } } });
       expect((await timeout.json()).target).toEqual({ kind: 'https', url: subs.https.target.url, timeoutSeconds: 12 });
-      const url = await bob.patch(subPath(subs.https), { data: { target: { kind: 'https', url: 'https://hooks.example.com/v2/orders' } } });
-      expect((await url.json()).target).toEqual({ kind: 'https', url: 'https://hooks.example.com/v2/orders', timeoutSeconds: 12 });
+      const url = await bob.patch(subPath(subs.https), {
+        data: { target: { kind: 'https', url: 'https://hooks.example.com/v2/orders' } },
+      });
+      expect((await url.json()).target).toEqual({
+        kind: 'https',
+        url: 'https://hooks.example.com/v2/orders',
+        timeoutSeconds: 12,
+      });
       const workflowId = '5c0a7a3e-7d3f-4f8e-9a40-2c8f0e7d6b11';
       const workflow = await bob.patch(subPath(subs.workflow), { data: { target: { kind: 'workflow', workflowId } } });
       expect(workflow.status()).toBe(200);
@@ -133,7 +188,12 @@ test.describe('changing a subscription', () => {
 
   test('{} and a body that repeats the current values change nothing, updatedAt included', async () => {
     const before = await readSub(bob, subs.failing);
-    for (const body of [{}, { batchSize: before.batchSize }, { target: { kind: 'https' } }, { target: before.target }]) {
+    for (const body of [
+      {},
+      { batchSize: before.batchSize },
+      { target: { kind: 'https' } },
+      { target: before.target },
+    ]) {
       const res = await bob.patch(subPath(subs.failing), { data: body });
       expect(res.status()).toBe(200);
       expect(await res.json()).toEqual(before);
@@ -175,13 +235,22 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
     ['over 2048 characters', `https://hooks.example.com/${'a'.repeat(2030)}`],
   ];
   for (const [what, url] of urls) {
-    test(`a target URL with ${what} is 400 at target.url`, async () => expectRefused(subs.https, { target: { kind: 'https', url } }, ['target.url']));
+    test(`a target URL with ${what} is 400 at target.url`, async () =>
+      expectRefused(subs.https, { target: { kind: 'https', url } }, ['target.url']));
   }
 
   test('the target kind can never change, and unknown or missing kinds are refused, at target.kind', async () => {
     await expectRefused(subs.https, { target: { kind: 'workflow' } }, ['target.kind']);
-    await expectRefused(subs.https, { target: { kind: 'workflow', workflowId: '5c0a7a3e-7d3f-4f8e-9a40-2c8f0e7d6b11' } }, ['target.kind']);
-    await expectRefused(subs.workflow, { target: { kind: 'https', url: 'https://hooks.example.com/', timeoutSeconds: 5 } }, ['target.kind']);
+    await expectRefused(
+      subs.https,
+      { target: { kind: 'workflow', workflowId: '5c0a7a3e-7d3f-4f8e-9a40-2c8f0e7d6b11' } },
+      ['target.kind'],
+    );
+    await expectRefused(
+      subs.workflow,
+      { target: { kind: 'https', url: 'https://hooks.example.com/', timeoutSeconds: 5 } },
+      ['target.kind'],
+    );
     await expectRefused(subs.https, { target: { kind: 'email' } }, ['target.kind']);
     await expectRefused(subs.https, { target: { url: 'https://hooks.example.com/' } }, ['target.kind']);
     await expectRefused(subs.https, { target: null }, ['target']);
@@ -189,7 +258,9 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
 
   test('a workflow target takes a UUID workflowId and none of the https fields', async () => {
     await expectRefused(subs.workflow, { target: { kind: 'workflow', workflowId: 'nope' } }, ['target.workflowId']);
-    await expectRefused(subs.workflow, { target: { kind: 'workflow', url: 'https://hooks.example.com/' } }, ['target.url']);
+    await expectRefused(subs.workflow, { target: { kind: 'workflow', url: 'https://hooks.example.com/' } }, [
+      'target.url',
+    ]);
   });
 
   test('unknown fields are 400 at their own path', async () => {
@@ -197,7 +268,18 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
     await expectRefused(subs.https, { target: { kind: 'https', foo: 1 } }, ['target.foo']);
   });
 
-  const fixed = ['id', 'organizationId', 'projectId', 'queueId', 'resourceName', 'slug', 'state', 'status', 'createdAt', 'updatedAt'];
+  const fixed = [
+    'id',
+    'organizationId',
+    'projectId',
+    'queueId',
+    'resourceName',
+    'slug',
+    'state',
+    'status',
+    'createdAt',
+    'updatedAt',
+  ];
   test(`fixed fields are not writable: ${fixed.join(', ')}`, async () => {
     for (const field of fixed) {
       const value = (subs.failing as unknown as Record<string, unknown>)[field];
@@ -208,7 +290,12 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
   test('every problem of a request is reported at once', async () => {
     await expectRefused(
       subs.https,
-      { batchSize: 0, maxConcurrency: 101, slug: 'qsb_aaaaaaaaaaaa', target: { kind: 'https', url: 'http://x.example/', timeoutSeconds: 0, foo: 1 } },
+      {
+        batchSize: 0,
+        maxConcurrency: 101,
+        slug: 'qsb_aaaaaaaaaaaa',
+        target: { kind: 'https', url: 'http://x.example/', timeoutSeconds: 0, foo: 1 },
+      },
       ['batchSize', 'maxConcurrency', 'slug', 'target.url', 'target.timeoutSeconds', 'target.foo'],
     );
   });
@@ -216,7 +303,10 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
   test('a body that is not an object is 400 at ""', async () => {
     for (const body of [[], 'text', 42, null]) {
       const before = await readSub(bob, subs.https);
-      const res = await bob.patch(subPath(subs.https), { data: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const res = await bob.patch(subPath(subs.https), {
+        data: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
       await expectError(res, 400, 'invalid_request', ['']);
       expect(await readSub(bob, subs.https)).toEqual(before);
     }
@@ -245,7 +335,9 @@ test.describe('who may change which subscription', () => {
     }
   });
 
-  test('the deploy-bot key changes a Production subscription, gets 403 in Staging and 404 in Globex', async ({ fixtures }) => {
+  test('the deploy-bot key changes a Production subscription, gets 403 in Staging and 404 in Globex', async ({
+    fixtures,
+  }) => {
     const bot = await bearer(fixtures.keys.deployBot);
     try {
       const res = await bot.patch(subPath(subs.https), { data: { batchSize: 4 } });
@@ -284,7 +376,11 @@ test.describe('order of checks (PRODUCT.md)', () => {
   });
 
   test('a malformed subscription id is 404 before the body is read', async () => {
-    await expectError(await bob.patch(`${subsPath(demo.acme, demo.production)}/not-a-uuid`, { data: { batchSize: 0 } }), 404, 'not_found');
+    await expectError(
+      await bob.patch(`${subsPath(demo.acme, demo.production)}/not-a-uuid`, { data: { batchSize: 0 } }),
+      404,
+      'not_found',
+    );
   });
 
   test('404 for another organization comes before 403 and 400', async ({ as }) => {
@@ -294,19 +390,34 @@ test.describe('order of checks (PRODUCT.md)', () => {
 });
 
 test.describe('the caller’s permissions', () => {
-  const basic = ['apiKeys.create', 'projects.get', 'queues.subscriptions.get', 'queues.subscriptions.list', 'obs.silences.get', 'obs.silences.list'];
+  const basic = [
+    'apiKeys.create',
+    'projects.get',
+    'queues.subscriptions.get',
+    'queues.subscriptions.list',
+    'obs.silences.get',
+    'obs.silences.list',
+  ];
   const permissions = async (ctx: APIRequestContext, orgId: string, projectId?: string) => {
     const res = await ctx.get(`/v1/organizations/${orgId}/permissions`);
     expect(res.status()).toBe(200);
-    const body = (await res.json()) as { organization: string[]; projects: { projectId: string; permissions: string[] }[] };
+    const body = (await res.json()) as {
+      organization: string[];
+      projects: { projectId: string; permissions: string[] }[];
+    };
     return projectId ? body.projects.find((p) => p.projectId === projectId)!.permissions : body.organization;
   };
 
-  test('bob may update subscriptions on Production only; cy nowhere; the bot as its bindings say', async ({ as, fixtures }) => {
+  test('bob may update subscriptions on Production only; cy nowhere; the bot as its bindings say', async ({
+    as,
+    fixtures,
+  }) => {
     const cy = await as('cy');
     expect(await permissions(bob, demo.acme)).toEqual(basic);
     expect(await permissions(bob, demo.acme, demo.staging)).toEqual(basic);
-    expect((await permissions(bob, demo.acme, demo.production)).sort()).toEqual([...basic, 'queues.subscriptions.update', 'obs.silences.update'].sort());
+    expect((await permissions(bob, demo.acme, demo.production)).sort()).toEqual(
+      [...basic, 'queues.subscriptions.update', 'obs.silences.update'].sort(),
+    );
     expect(await permissions(cy, demo.acme, demo.production)).toEqual(basic);
     const bot = await bearer(fixtures.keys.deployBot);
     expect(await permissions(bot, demo.acme, demo.production)).toContain('queues.subscriptions.update');
@@ -319,13 +430,17 @@ test.describe('the caller’s permissions', () => {
   test('another organization is 404, and only the organization’s own projects are listed', async ({ as }) => {
     const gil = await as('gil');
     await expectError(await gil.get(`/v1/organizations/${demo.acme}/permissions`), 404, 'not_found');
-    const own = (await (await bob.get(`/v1/organizations/${demo.acme}/permissions`)).json()) as { projects: { projectId: string }[] };
+    const own = (await (await bob.get(`/v1/organizations/${demo.acme}/permissions`)).json()) as {
+      projects: { projectId: string }[];
+    };
     expect(own.projects.map((p) => p.projectId)).not.toContain(demo.globexProject);
   });
 });
 
 test('the OpenAPI document lists the subscription operations and the permissions endpoint', async ({ request }) => {
-  const doc = (await (await request.get('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+  const doc = (await (await request.get('/v1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
   const path = '/v1/organizations/{orgId}/projects/{projectId}/subscriptions';
   expect(Object.keys(doc.paths[path])).toEqual(['get']);
   expect(Object.keys(doc.paths[`${path}/{subscriptionId}`]).sort()).toEqual(['get', 'patch']);

@@ -18,7 +18,11 @@ test.describe('two instances on one PostgreSQL', () => {
   };
 
   test.beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMIT_REQUESTS: '30', RATE_LIMIT_NAMESPACE: `two-${Date.now()}-` };
+    const env = {
+      DATABASE_URL: process.env.DATABASE_URL!,
+      RATE_LIMIT_REQUESTS: '30',
+      RATE_LIMIT_NAMESPACE: `two-${Date.now()}-`,
+    };
     [a, b] = await Promise.all([spawnServer(E2E.port + 20, env), spawnServer(E2E.port + 21, env)]);
   });
   test.afterAll(async () => {
@@ -41,17 +45,23 @@ test.describe('two instances on one PostgreSQL', () => {
 
   test('a key revoked through one instance is refused by the other within a second', async ({ demo }) => {
     const bob = await ctx(sessionFor('bob', a.url));
-    const { secret, apiKey } = await (await bob.post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'two-instance revoke' } })).json();
+    const { secret, apiKey } = await (
+      await bob.post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'two-instance revoke' } })
+    ).json();
     const onB = await ctx(bearer(secret, b.url));
     expect((await onB.get('/v1/organizations')).status()).toBe(200); // now cached on B
     expect((await bob.delete(`/v1/organizations/${demo.acme}/api-keys/${apiKey.id}`)).status()).toBe(204);
-    await expect.poll(async () => (await onB.get('/v1/organizations')).status(), { timeout: 1_000, intervals: [50] }).toBe(401);
+    await expect
+      .poll(async () => (await onB.get('/v1/organizations')).status(), { timeout: 1_000, intervals: [50] })
+      .toBe(401);
   });
 
   test('an Idempotency-Key used on one instance replays on the other, and ETags hold across both', async ({ demo }) => {
     const bobA = await ctx(sessionFor('bob', a.url));
     const bobB = await ctx(sessionFor('bob', b.url));
-    const list = await (await bobA.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences?state=active`)).json();
+    const list = await (
+      await bobA.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences?state=active`)
+    ).json();
     const silence = list.items[0];
     const path = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/${silence.id}`;
     const etag = (await bobA.get(path)).headers().etag;
@@ -75,4 +85,3 @@ test.describe('two instances on one PostgreSQL', () => {
     expect(raced.map((r) => r.status()).sort()).toEqual([200, 412]);
   });
 });
-

@@ -36,7 +36,9 @@ export async function statusWithKey(ctx: APIRequestContext, secret: string): Pro
 
 export async function userIdOf(admin: APIRequestContext, orgId: string, email: string): Promise<string> {
   const res = await admin.get(`/v1/organizations/${orgId}/members?limit=100`);
-  const member = ((await res.json()) as { items: { userId: string; email: string }[] }).items.find((m) => m.email === email);
+  const member = ((await res.json()) as { items: { userId: string; email: string }[] }).items.find(
+    (m) => m.email === email,
+  );
   if (!member) throw new Error(`${email} is not a member`);
   return member.userId;
 }

@@ -34,8 +34,15 @@ function cliEnv(configDir: string, env: CliEnv): CliEnv {
 }
 
 /** Starts the real `svc` as a user would run it, with its own config directory. */
-export function spawnCli(args: string[], configDir: string, env: CliEnv = {}): { child: ChildProcess; result: Promise<CliResult>; stderrSoFar: () => string } {
-  const child = spawn(process.execPath, [SVC, ...args], { env: cliEnv(configDir, env) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCli(
+  args: string[],
+  configDir: string,
+  env: CliEnv = {},
+): { child: ChildProcess; result: Promise<CliResult>; stderrSoFar: () => string } {
+  const child = spawn(process.execPath, [SVC, ...args], {
+    env: cliEnv(configDir, env) as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -67,7 +74,9 @@ export const LOGIN_LINK = /or open (\S+) directly/;
 
 type SavedCredentials = { accessToken: string; refreshToken: string; expiresAt: string };
 
-export function savedConfig(configDir: string): { servers: Record<string, { credentials?: SavedCredentials; defaultOrg?: string }> } {
+export function savedConfig(configDir: string): {
+  servers: Record<string, { credentials?: SavedCredentials; defaultOrg?: string }>;
+} {
   return JSON.parse(readFileSync(path.join(configDir, 'credentials.json'), 'utf8'));
 }
 

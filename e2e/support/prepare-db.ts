@@ -24,9 +24,17 @@ await seedSilenceFixtures(db, path.join(path.dirname(out), `silences-${path.base
 
 const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
 const userId = async (email: string) => (await db.select().from(t.users).where(eq(t.users.email, email)))[0].id;
-const [bot] = await db.select().from(t.bots).where(and(eq(t.bots.organizationId, acme.id), eq(t.bots.name, 'deploy-bot')));
+const [bot] = await db
+  .select()
+  .from(t.bots)
+  .where(and(eq(t.bots.organizationId, acme.id), eq(t.bots.name, 'deploy-bot')));
 
-async function key(ownerType: 'user' | 'bot', ownerId: string, name: string, extra: Partial<typeof t.apiKeys.$inferInsert> = {}) {
+async function key(
+  ownerType: 'user' | 'bot',
+  ownerId: string,
+  name: string,
+  extra: Partial<typeof t.apiKeys.$inferInsert> = {},
+) {
   const secret = generateApiKey();
   await db.insert(t.apiKeys).values({
     organizationId: acme.id,
@@ -43,23 +51,45 @@ async function key(ownerType: 'user' | 'bot', ownerId: string, name: string, ext
 // A user who is suspended, to show that a session minted for them is refused.
 const [suspended] = await db
   .insert(t.users)
-  .values({ email: 'sus@acme.test', name: 'Sus Pended', status: 'suspended', passwordHash: await hashPassword('correct-horse-battery') })
+  .values({
+    email: 'sus@acme.test',
+    name: 'Sus Pended',
+    status: 'suspended',
+    passwordHash: await hashPassword('correct-horse-battery'),
+  })
   .onConflictDoNothing()
   .returning();
 if (suspended) await db.insert(t.memberships).values({ organizationId: acme.id, userId: suspended.id });
 const suspendedId = suspended?.id ?? (await userId('sus@acme.test'));
 
 // Principals the API key tests remove, make leave, suspend or delete, so the demo ones stay for other spec files.
-for (const [email, name] of [['dan@acme.test', 'Dan Removed'], ['eve@acme.test', 'Eve Leaving'], ['sam@acme.test', 'Sam Provisioned']]) {
-  const [user] = await db.insert(t.users).values({ email, name, passwordHash: await hashPassword('correct-horse-battery') }).onConflictDoNothing().returning();
+for (const [email, name] of [
+  ['dan@acme.test', 'Dan Removed'],
+  ['eve@acme.test', 'Eve Leaving'],
+  ['sam@acme.test', 'Sam Provisioned'],
+]) {
+  const [user] = await db
+    .insert(t.users)
+    .values({ email, name, passwordHash: await hashPassword('correct-horse-battery') })
+    .onConflictDoNothing()
+    .returning();
   if (!user) continue;
   await db.insert(t.memberships).values({ organizationId: acme.id, userId: user.id });
-  await db.insert(t.policyBindings).values({ organizationId: acme.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
+  await db
+    .insert(t.policyBindings)
+    .values({ organizationId: acme.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
 }
 // In Globex, so Acme's bot list stays exactly the demo's.
 const [globex] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Globex'));
-const [ciBot] = await db.insert(t.bots).values({ organizationId: globex.id, name: 'ci-bot' }).onConflictDoNothing().returning();
-if (ciBot) await db.insert(t.policyBindings).values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
+const [ciBot] = await db
+  .insert(t.bots)
+  .values({ organizationId: globex.id, name: 'ci-bot' })
+  .onConflictDoNothing()
+  .returning();
+if (ciBot)
+  await db
+    .insert(t.policyBindings)
+    .values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
 
 // OAuth access tokens as the CLI's device login would issue them, to show what suspension does to them.
 async function oauthAccessToken(email: string) {
@@ -79,7 +109,10 @@ const bob = await userId('bob@acme.test');
 const fixtures = {
   suspendedUserId: suspendedId,
   keys: {
-    bobExpired: await key('user', bob, 'e2e expired', { expiresAt: new Date(Date.now() - 60_000), createdAt: new Date(Date.now() - 86_400_000) }),
+    bobExpired: await key('user', bob, 'e2e expired', {
+      expiresAt: new Date(Date.now() - 60_000),
+      createdAt: new Date(Date.now() - 86_400_000),
+    }),
     bobRevoked: await key('user', bob, 'e2e revoked', { revokedAt: new Date(), revokedReason: 'revoked' }),
     suspendedUser: await key('user', suspendedId, 'e2e suspended owner'),
     deployBot: await key('bot', bot.id, 'e2e deploy-bot'),

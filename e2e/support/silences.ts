@@ -15,7 +15,10 @@ export type FixtureName =
 
 /** Ids of the test-only silences seeded by prepare-db (their comments change as tests run). */
 export function fixtureSilenceIds(): Record<FixtureName, string> {
-  return JSON.parse(readFileSync(path.join(E2E.stateDir, 'silences-fixtures.json'), 'utf8')) as Record<FixtureName, string>;
+  return JSON.parse(readFileSync(path.join(E2E.stateDir, 'silences-fixtures.json'), 'utf8')) as Record<
+    FixtureName,
+    string
+  >;
 }
 
 export type Silence = {
@@ -35,7 +38,8 @@ export type Silence = {
   version: number;
 };
 
-export const silencesPath = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
+export const silencesPath = (orgId: string, projectId: string) =>
+  `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
 export const productionSilences = (demo: Demo) => silencesPath(demo.acme, demo.production);
 
 export async function listAll(ctx: APIRequestContext, path: string): Promise<Silence[]> {
@@ -58,7 +62,11 @@ export async function demoSilence(ctx: APIRequestContext, demo: Demo, state: Sil
   return found;
 }
 
-export async function read(ctx: APIRequestContext, demo: Demo, id: string): Promise<{ silence: Silence; etag: string }> {
+export async function read(
+  ctx: APIRequestContext,
+  demo: Demo,
+  id: string,
+): Promise<{ silence: Silence; etag: string }> {
   const res = await ctx.get(`${productionSilences(demo)}/${id}`);
   expect(res.status()).toBe(200);
   return { silence: (await res.json()) as Silence, etag: res.headers()['etag'] };

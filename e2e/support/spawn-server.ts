@@ -21,7 +21,13 @@ export async function spawnServer(port: number, env: Record<string, string>): Pr
   };
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output}`);
-    if (await fetch(`${url}/v1/health`).then((r) => r.ok, () => false)) return { url, child, output: () => output, stop };
+    if (
+      await fetch(`${url}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child, output: () => output, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();

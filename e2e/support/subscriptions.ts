@@ -12,7 +12,11 @@ export type Sub = {
   batchSize: number;
   maxConcurrency: number;
   target: { kind: string; url?: string; timeoutSeconds?: number; workflowId?: string };
-  status: { health: string; lastError: { at: string; class: string; message: string; status: number } | null; lastSuccessAt: string | null };
+  status: {
+    health: string;
+    lastError: { at: string; class: string; message: string; status: number } | null;
+    lastSuccessAt: string | null;
+  };
   createdAt: string;
   updatedAt: string;
 };
@@ -20,8 +24,10 @@ export type Sub = {
 /** The demo subscriptions of PRODUCT.md, told apart by what they are, never by id. */
 export type DemoSubs = { https: Sub; failing: Sub; workflow: Sub; staging: Sub; globex: Sub };
 
-export const subsPath = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`;
-export const subPath = (sub: Pick<Sub, 'organizationId' | 'projectId' | 'id'>) => `${subsPath(sub.organizationId, sub.projectId)}/${sub.id}`;
+export const subsPath = (orgId: string, projectId: string) =>
+  `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`;
+export const subPath = (sub: Pick<Sub, 'organizationId' | 'projectId' | 'id'>) =>
+  `${subsPath(sub.organizationId, sub.projectId)}/${sub.id}`;
 
 export async function listSubs(ctx: APIRequestContext, orgId: string, projectId: string): Promise<Sub[]> {
   const res = await ctx.get(`${subsPath(orgId, projectId)}?limit=100`);

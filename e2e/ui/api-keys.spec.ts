@@ -4,7 +4,12 @@ import { choose, signInAs } from '../support/console';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-test('bob creates a 30-day key, copies it, closes; it works, is gone after reload, and revoking it ends it', async ({ page, demo, request, as }) => {
+test('bob creates a 30-day key, copies it, closes; it works, is gone after reload, and revoking it ends it', async ({
+  page,
+  demo,
+  request,
+  as,
+}) => {
   await signInAs(page, 'bob@acme.test');
   await page.goto(`/orgs/${demo.acme}/api-keys`);
   await page.getByRole('button', { name: 'Create API key' }).first().click();
@@ -86,7 +91,13 @@ test('the form checks the name before sending, and a server issue lands on its f
       ? route.fulfill({
           status: 400,
           contentType: 'application/json',
-          body: JSON.stringify({ error: { code: 'invalid_request', message: 'The request is not valid.', issues: [{ path: 'name', message: 'That name is taken.' }] } }),
+          body: JSON.stringify({
+            error: {
+              code: 'invalid_request',
+              message: 'The request is not valid.',
+              issues: [{ path: 'name', message: 'That name is taken.' }],
+            },
+          }),
         })
       : route.fallback(),
   );
@@ -96,8 +107,16 @@ test('the form checks the name before sending, and a server issue lands on its f
   await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
 });
 
-test('ada sees everyone’s keys with their owners and can narrow to her own; cy sees only hers', async ({ page, demo, as }) => {
-  const bobKey = (await (await as('bob')).post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'bob for ada' } }).then((r) => r.json())) as {
+test('ada sees everyone’s keys with their owners and can narrow to her own; cy sees only hers', async ({
+  page,
+  demo,
+  as,
+}) => {
+  const bobKey = (await (
+    await as('bob')
+  )
+    .post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'bob for ada' } })
+    .then((r) => r.json())) as {
     apiKey: { id: string };
     secret: string;
   };
@@ -124,13 +143,21 @@ test('ada sees everyone’s keys with their owners and can narrow to her own; cy
 test('loading failures and an empty list have their own states', async ({ page, demo }) => {
   await signInAs(page, 'bob@acme.test');
   await page.route('**/v1/organizations/*/api-keys?*', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ items: [], nextCursor: null }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ items: [], nextCursor: null }),
+    }),
   );
   await page.goto(`/orgs/${demo.acme}/api-keys`);
   await expect(page.getByText('You have no keys in this organization yet.')).toBeVisible();
   await page.unroute('**/v1/organizations/*/api-keys?*');
   await page.route('**/v1/organizations/*/api-keys?*', (route) =>
-    route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'unavailable', message: 'The service is temporarily unavailable.' } }) }),
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'unavailable', message: 'The service is temporarily unavailable.' } }),
+    }),
   );
   await page.reload();
   await expect(page.getByRole('alert').filter({ hasText: 'Could not load API keys' })).toBeVisible();

@@ -9,7 +9,9 @@ async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-test('svc login is approved in the console: the link keeps its code through sign-in, and the CLI is then logged in', async ({ page }) => {
+test('svc login is approved in the console: the link keeps its code through sign-in, and the CLI is then logged in', async ({
+  page,
+}) => {
   const configDir = newConfigDir();
   const cli = spawnCli(['login'], configDir);
   const [, link] = await waitForStderr(cli, LOGIN_LINK);
@@ -39,9 +41,15 @@ test('svc login is approved in the console: the link keeps its code through sign
   expect((await runCli(['logout'], configDir)).code).toBe(0);
 });
 
-test('a typed code can be denied; a malformed one is stopped at the field, an unknown one explained', async ({ page, request }) => {
+test('a typed code can be denied; a malformed one is stopped at the field, an unknown one explained', async ({
+  page,
+  request,
+}) => {
   const res = await request.post('/oauth/device/code', { form: { client_id: 'svc-cli' } });
-  const { user_code: userCode, device_code: deviceCode } = (await res.json()) as { user_code: string; device_code: string };
+  const { user_code: userCode, device_code: deviceCode } = (await res.json()) as {
+    user_code: string;
+    device_code: string;
+  };
 
   await page.goto('/device');
   await signIn(page, 'cy@acme.test');
@@ -55,7 +63,9 @@ test('a typed code can be denied; a malformed one is stopped at the field, an un
 
   await code.fill('BBBB-BBBB');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'This code cannot be used' })).toContainText('Run `svc login` again');
+  await expect(page.getByRole('alert').filter({ hasText: 'This code cannot be used' })).toContainText(
+    'Run `svc login` again',
+  );
   await page.screenshot({ path: 'test-results/screens/device-unknown.png' });
   await page.getByRole('button', { name: 'Enter another code' }).click();
 

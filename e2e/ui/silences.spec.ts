@@ -30,7 +30,13 @@ test('bob extends an active silence by one day and edits its comment', async ({ 
   await expect(dialog).toBeHidden();
   const { silence: after } = await read(bob, demo, before.id);
   expect(Date.parse(after.endsAt) - Date.parse(before.endsAt)).toBe(86_400_000);
-  expect(after).toMatchObject({ comment: `${before.comment} (extended)`, version: before.version + 1, state: 'active', matchers: before.matchers, startsAt: before.startsAt });
+  expect(after).toMatchObject({
+    comment: `${before.comment} (extended)`,
+    version: before.version + 1,
+    state: 'active',
+    matchers: before.matchers,
+    startsAt: before.startsAt,
+  });
   await expect(page.locator(`tr[data-silence-id="${before.id}"]`)).toContainText('(extended)');
 });
 
@@ -86,11 +92,19 @@ test('a stale form gets the 412 message and can reload the silence', async ({ pa
   await expect(dialog.getByLabel('Comment')).not.toHaveValue('');
 
   const changedElsewhere = `changed elsewhere ${Date.now()}`;
-  expect((await bob.patch(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/${id}`, { data: { comment: changedElsewhere } })).status()).toBe(200);
+  expect(
+    (
+      await bob.patch(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/${id}`, {
+        data: { comment: changedElsewhere },
+      })
+    ).status(),
+  ).toBe(200);
 
   await dialog.getByLabel('Comment').fill('my stale edit');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
-  await expect(dialog.getByRole('alert').filter({ hasText: 'This silence changed since you opened it.' })).toBeVisible();
+  await expect(
+    dialog.getByRole('alert').filter({ hasText: 'This silence changed since you opened it.' }),
+  ).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/silences-stale.png' });
   expect((await read(bob, demo, id)).silence.comment).toBe(changedElsewhere);
   await dialog.getByRole('button', { name: 'Reload the silence' }).click();
@@ -109,7 +123,11 @@ test('an expired silence opens read-only with the reason', async ({ page, as, de
   await expect(dialog.getByLabel('Comment')).toBeDisabled();
 });
 
-test('cy (no obs.silences.update) opens a silence read-only, and the API answers her 403', async ({ page, as, demo }) => {
+test('cy (no obs.silences.update) opens a silence read-only, and the API answers her 403', async ({
+  page,
+  as,
+  demo,
+}) => {
   const cy = await as('cy');
   const active = await demoSilence(cy, demo, 'active');
   const patches: string[] = [];
@@ -118,7 +136,10 @@ test('cy (no obs.silences.update) opens a silence read-only, and the API answers
   });
   await signInAs(page, 'cy');
   await page.goto(silencesPage(demo.acme, demo.production));
-  await page.locator(`tr[data-silence-id="${active.id}"]`).getByRole('button', { name: /Edit|View/ }).click();
+  await page
+    .locator(`tr[data-silence-id="${active.id}"]`)
+    .getByRole('button', { name: /Edit|View/ })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Silence' });
   await expect(dialog.getByRole('note')).toContainText('obs.silences.update');
   await expect(dialog.getByLabel('Comment')).not.toBeEditable();

@@ -31,7 +31,9 @@ function recordPatches(page: Page): Request[] {
 
 const row = (page: Page, slug: string) => page.getByTestId(`subscription-${slug}`);
 
-test('bob edits batch size and target URL of the https subscription; only those are sent, and they stay saved', async ({ page }) => {
+test('bob edits batch size and target URL of the https subscription; only those are sent, and they stay saved', async ({
+  page,
+}) => {
   const patches = recordPatches(page);
   await signIn(page, 'bob');
   await page.goto(pagePath);
@@ -53,7 +55,10 @@ test('bob edits batch size and target URL of the https subscription; only those 
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: `Saved ${subs.https.slug}.` })).toBeVisible();
     expect(patches).toHaveLength(1);
-    expect(patches[0].postDataJSON()).toEqual({ batchSize: 7, target: { kind: 'https', url: 'https://hooks.example.com/v3/orders' } });
+    expect(patches[0].postDataJSON()).toEqual({
+      batchSize: 7,
+      target: { kind: 'https', url: 'https://hooks.example.com/v3/orders' },
+    });
 
     const saved = row(page, subs.https.slug);
     await expect(saved.getByRole('cell').nth(4)).toHaveText('7');
@@ -77,14 +82,18 @@ test('11 as batch size, or an http:// URL, is stopped at its field and nothing i
   const batch = dialog.getByLabel('Batch size');
   await batch.fill('11');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.locator('#subscription-batchSize-error')).toHaveText('The batch size must be a whole number from 1 to 10.');
+  await expect(page.locator('#subscription-batchSize-error')).toHaveText(
+    'The batch size must be a whole number from 1 to 10.',
+  );
   await expect(batch).toHaveAttribute('aria-invalid', 'true');
   await expect(batch).toBeFocused();
 
   await batch.fill('3');
   await dialog.getByLabel('Target URL').fill('http://hooks.example.com/orders');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.locator('#subscription-target-url-error')).toHaveText('The URL must be absolute and start with https://.');
+  await expect(page.locator('#subscription-target-url-error')).toHaveText(
+    'The URL must be absolute and start with https://.',
+  );
   await expect(page.locator('#subscription-batchSize-error')).toHaveText('');
   await page.screenshot({ path: 'test-results/screens/subscriptions-field-error.png' });
 

@@ -39,7 +39,13 @@ test('ada removes cy from Acme in the console; cy’s keys are 401 at once', asy
   await cy.dispose();
 });
 
-test('ada deletes deploy-bot in the console; its keys are 401 at once', async ({ page, demo, request, fixtures, as }) => {
+test('ada deletes deploy-bot in the console; its keys are 401 at once', async ({
+  page,
+  demo,
+  request,
+  fixtures,
+  as,
+}) => {
   const { secret } = await createKey(await as('ada'), demo.acme, { name: 'deploy-bot fresh', botId: demo.deployBot });
   secrets.push(secret, fixtures.keys.deployBot);
   expect(await statusWithKey(request, secret)).toBe(200);
@@ -72,7 +78,10 @@ test('ada creates the SCIM token in the console; suspending bob over SCIM ends h
   await signInAs(page, 'ada@acme.test');
   await page.goto(`/orgs/${demo.acme}/members`);
   await page.getByRole('button', { name: 'Create SCIM token' }).click();
-  await page.getByRole('alertdialog', { name: 'Create a SCIM token?' }).getByRole('button', { name: 'Create token' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Create a SCIM token?' })
+    .getByRole('button', { name: 'Create token' })
+    .click();
   const reveal = page.getByRole('dialog', { name: 'Your SCIM token' });
   await reveal.getByRole('button', { name: 'Copy' }).click();
   await expect(reveal.getByText('Copied to the clipboard.')).toBeVisible();
@@ -98,7 +107,9 @@ test('ada creates the SCIM token in the console; suspending bob over SCIM ends h
   expect(await statusWithKey(request, oauth)).toBe(401);
   const bobAgain = await sessionFor('bob');
   expect((await bobAgain.get(`/v1/organizations/${demo.acme}/api-keys`)).status()).toBe(200);
-  const keys = (await (await bobAgain.get(`/v1/organizations/${demo.acme}/api-keys`)).json()).items as { name: string }[];
+  const keys = (await (await bobAgain.get(`/v1/organizations/${demo.acme}/api-keys`)).json()).items as {
+    name: string;
+  }[];
   expect(keys.map((k) => k.name)).not.toContain('bob before suspension');
   await Promise.all([bob.dispose(), bobAgain.dispose()]);
 });

@@ -6,10 +6,15 @@ export const effectivePermissionsOp = defineOperation({
   method: 'GET',
   path: '/v1/organizations/{orgId}/permissions',
   summary: 'The caller’s own effective permissions in the organization',
-  description: 'Any member may read their own. Evaluated from the policy bindings at the time of the request, like every check.',
+  description:
+    'Any member may read their own. Evaluated from the policy bindings at the time of the request, like every check.',
   tags: ['Organizations'],
   params: orgParams,
-  success: { status: 200, description: 'Permissions at organization scope and per project.', schema: effectivePermissions },
+  success: {
+    status: 200,
+    description: 'Permissions at organization scope and per project.',
+    schema: effectivePermissions,
+  },
 });
 
 export const accessOperations = [effectivePermissionsOp];

@@ -18,7 +18,11 @@ export function usePermissions(orgId: string) {
 }
 
 /** Whether the caller has a permission at organization scope, or in the given project. Undefined while loading. */
-export function hasGrant(data: EffectivePermissions | undefined, permission: Permission, projectId?: string): boolean | undefined {
+export function hasGrant(
+  data: EffectivePermissions | undefined,
+  permission: Permission,
+  projectId?: string,
+): boolean | undefined {
   if (!data) return undefined;
   if (!projectId) return data.organization.includes(permission);
   return data.projects.find((p) => p.projectId === projectId)?.permissions.includes(permission) ?? false;

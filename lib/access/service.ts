@@ -7,7 +7,11 @@ import { hasPermission } from '../auth/service';
 import type { EffectivePermissions } from './schema';
 
 /** Removes every policy binding of a user or bot in the organization (inside the caller's transaction). */
-export async function removeBindingsOf(tx: DbOrTx, organizationId: string, principal: Pick<Principal, 'type' | 'id'>): Promise<void> {
+export async function removeBindingsOf(
+  tx: DbOrTx,
+  organizationId: string,
+  principal: Pick<Principal, 'type' | 'id'>,
+): Promise<void> {
   await tx
     .delete(t.policyBindings)
     .where(
@@ -28,7 +32,10 @@ async function allowed(principal: Principal, organizationId: string, projectId: 
  * What the caller may do in the organization and in each of its projects, for the console to offer only
  * possible actions. The same evaluation every request's check uses, so the two can never disagree.
  */
-export async function effectivePermissions(principal: Principal, organizationId: string): Promise<EffectivePermissions> {
+export async function effectivePermissions(
+  principal: Principal,
+  organizationId: string,
+): Promise<EffectivePermissions> {
   const db = await getDb();
   const projects = await db
     .select({ id: t.projects.id })

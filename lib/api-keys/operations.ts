@@ -15,7 +15,12 @@ export const createApiKeyOp = defineOperation({
   body: createApiKeyBody,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   refuseApiKeys: 'API keys cannot create API keys.',
-  success: { status: 201, description: 'The key and its secret, shown once.', schema: createdApiKey, headers: { 'Cache-Control': 'no-store' } },
+  success: {
+    status: 201,
+    description: 'The key and its secret, shown once.',
+    schema: createdApiKey,
+    headers: { 'Cache-Control': 'no-store' },
+  },
 });
 
 export const listApiKeysOp = defineOperation({
@@ -27,7 +32,11 @@ export const listApiKeysOp = defineOperation({
   tags: ['API keys'],
   params: orgParams,
   query: listApiKeysQuery,
-  success: { status: 200, description: 'A page of keys.', schema: z.object({ items: z.array(apiKey), nextCursor: z.string().nullable() }) },
+  success: {
+    status: 200,
+    description: 'A page of keys.',
+    schema: z.object({ items: z.array(apiKey), nextCursor: z.string().nullable() }),
+  },
   errors: ['invalid_cursor'],
 });
 
@@ -35,7 +44,8 @@ export const revokeApiKeyOp = defineOperation({
   method: 'DELETE',
   path: '/v1/organizations/{orgId}/api-keys/{keyId}',
   summary: 'Revoke an API key',
-  description: 'Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.',
+  description:
+    'Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.',
   tags: ['API keys'],
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },

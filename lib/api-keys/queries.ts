@@ -33,7 +33,10 @@ export function useApiKeys(orgId: string, owner: 'all' | 'me') {
 export function useCreateApiKey(orgId: string) {
   const client = useQueryClient();
   return async (input: CreateApiKeyInput): Promise<CreatedApiKey> => {
-    const { data } = await apiFetch<CreatedApiKey>(`/v1/organizations/${orgId}/api-keys`, { method: 'POST', body: input });
+    const { data } = await apiFetch<CreatedApiKey>(`/v1/organizations/${orgId}/api-keys`, {
+      method: 'POST',
+      body: input,
+    });
     void client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });
     return data;
   };

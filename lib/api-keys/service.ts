@@ -13,7 +13,10 @@ const DAY_MS = 86_400_000;
 export type RevocationReason = NonNullable<(typeof t.apiKeys.$inferSelect)['revokedReason']>;
 export type Owner = { type: 'user' | 'bot'; id: string };
 
-type KeyRow = Pick<typeof t.apiKeys.$inferSelect, 'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt'> & {
+type KeyRow = Pick<
+  typeof t.apiKeys.$inferSelect,
+  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt'
+> & {
   ownerName: string | null;
 };
 
@@ -80,7 +83,12 @@ export async function createApiKey(
 }
 
 /** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
-export async function listApiKeys(organizationId: string, owner: Owner | null, page: PageQuery, now = new Date()): Promise<Page<ApiKey>> {
+export async function listApiKeys(
+  organizationId: string,
+  owner: Owner | null,
+  page: PageQuery,
+  now = new Date(),
+): Promise<Page<ApiKey>> {
   const db = await getDb();
   // The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for
   // that page only: joining before the LIMIT made PostgreSQL sort every key of the organization.

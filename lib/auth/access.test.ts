@@ -46,23 +46,30 @@ describe('policy evaluation from the database', () => {
     const bob = () => ids['bob@acme.test'];
     for (const permission of PERMISSIONS) {
       const everywhere = basic.includes(permission);
-      const onProduction = everywhere || permission === 'queues.subscriptions.update' || permission === 'obs.silences.update';
+      const onProduction =
+        everywhere || permission === 'queues.subscriptions.update' || permission === 'obs.silences.update';
       expect(await may('user', bob, permission, 'Acme'), `${permission} at org`).toBe(everywhere);
-      expect(await may('user', bob, permission, 'Acme', 'Production'), `${permission} on Production`).toBe(onProduction);
+      expect(await may('user', bob, permission, 'Acme', 'Production'), `${permission} on Production`).toBe(
+        onProduction,
+      );
       expect(await may('user', bob, permission, 'Acme', 'Staging'), `${permission} on Staging`).toBe(everywhere);
     }
   });
 
   it('cy has exactly BasicAccess', async () => {
     for (const permission of PERMISSIONS) {
-      expect(await may('user', () => ids['cy@acme.test'], permission, 'Acme', 'Production')).toBe(basic.includes(permission));
+      expect(await may('user', () => ids['cy@acme.test'], permission, 'Acme', 'Production')).toBe(
+        basic.includes(permission),
+      );
     }
   });
 
   it('deploy-bot has BasicAccess, plus QueuesEditor on Production only', async () => {
     for (const permission of PERMISSIONS) {
       const everywhere = basic.includes(permission);
-      expect(await may('bot', () => ids.bot, permission, 'Acme', 'Production')).toBe(everywhere || permission === 'queues.subscriptions.update');
+      expect(await may('bot', () => ids.bot, permission, 'Acme', 'Production')).toBe(
+        everywhere || permission === 'queues.subscriptions.update',
+      );
       expect(await may('bot', () => ids.bot, permission, 'Acme', 'Staging')).toBe(everywhere);
     }
   });

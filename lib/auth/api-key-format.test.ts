@@ -17,7 +17,7 @@ describe('API key format', () => {
     const expected = toBase62(crc, 6);
     expect(checksum(random)).toBe(expected);
     // A hand-checked value: CRC-32("123456789") = 0xCBF43926 = 3421780262 = "3jZRME" in base62 (0-9A-Za-z).
-    expect(toBase62(0xcbf43926, 6)).toBe("3jZRME");
+    expect(toBase62(0xcbf43926, 6)).toBe('3jZRME');
     expect(toBase62(0, 6)).toBe('000000');
     expect(toBase62(61, 6)).toBe('00000z');
   });

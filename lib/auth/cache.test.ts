@@ -27,7 +27,15 @@ async function newKey(expiresAt: Date | null = null) {
   const secret = generateApiKey();
   const [row] = await db
     .insert(t.apiKeys)
-    .values({ organizationId: acme.id, name: 'cache test', prefix: displayPrefix(secret), secretHash: sha256Hex(secret), ownerType: 'user', ownerId: bob.id, expiresAt })
+    .values({
+      organizationId: acme.id,
+      name: 'cache test',
+      prefix: displayPrefix(secret),
+      secretHash: sha256Hex(secret),
+      ownerType: 'user',
+      ownerId: bob.id,
+      expiresAt,
+    })
     .returning();
   return { secret, id: row.id };
 }

@@ -9,7 +9,11 @@ const TTL_MS = Math.max(0, Number(process.env.AUTH_CACHE_TTL_MS ?? 1000));
 
 // One registry per process: Next bundles route handlers separately, and they must share invalidations.
 type Registry = { caches: LRUCache<string, { value: unknown }>[]; listeners: (() => void)[]; generation: number };
-const registry: Registry = ((globalThis as unknown as { __svcAuthCaches?: Registry }).__svcAuthCaches ??= { caches: [], listeners: [], generation: 0 });
+const registry: Registry = ((globalThis as unknown as { __svcAuthCaches?: Registry }).__svcAuthCaches ??= {
+  caches: [],
+  listeners: [],
+  generation: 0,
+});
 
 export type AuthCache<V> = {
   get: (key: string) => { value: V } | undefined;

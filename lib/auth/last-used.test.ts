@@ -26,7 +26,14 @@ beforeAll(async () => {
   const secret = generateApiKey();
   const [key] = await db
     .insert(t.apiKeys)
-    .values({ organizationId: acme.id, name: 'unit', prefix: displayPrefix(secret), secretHash: sha256Hex(secret), ownerType: 'user', ownerId: bob.id })
+    .values({
+      organizationId: acme.id,
+      name: 'unit',
+      prefix: displayPrefix(secret),
+      secretHash: sha256Hex(secret),
+      ownerType: 'user',
+      ownerId: bob.id,
+    })
     .returning();
   keyId = key.id;
 });

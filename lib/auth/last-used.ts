@@ -10,7 +10,10 @@ const WRITE_EVERY_MS = 60_000;
 const FLUSH_EVERY_MS = Number(process.env.LAST_USED_FLUSH_MS ?? 5_000);
 
 type State = { pending: Map<string, Date>; written: Map<string, number>; timer?: NodeJS.Timeout };
-const state: State = ((globalThis as unknown as { __svcLastUsed?: State }).__svcLastUsed ??= { pending: new Map(), written: new Map() });
+const state: State = ((globalThis as unknown as { __svcLastUsed?: State }).__svcLastUsed ??= {
+  pending: new Map(),
+  written: new Map(),
+});
 
 export function recordApiKeyUse(keyId: string, at = new Date()): void {
   const last = state.written.get(keyId);

@@ -19,7 +19,10 @@ const providers: AuthOptions['providers'] = [
       const password = credentials?.password ?? '';
       const forwarded = (req?.headers?.['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
       // Sign-in is limited per client address and per email, so neither can be brute-forced.
-      if (!(await signInLimiter.allow(`ip:${forwarded ?? 'local'}`)) || !(await signInLimiter.allow(`email:${email}`))) {
+      if (
+        !(await signInLimiter.allow(`ip:${forwarded ?? 'local'}`)) ||
+        !(await signInLimiter.allow(`email:${email}`))
+      ) {
         throw new Error('Too many sign-in attempts. Wait a minute and try again.');
       }
       if (!email || !password || email.length > 320 || password.length > 1024) return null;

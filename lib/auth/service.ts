@@ -58,11 +58,25 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
   if (!row) return null;
   if (row.ownerType === 'user') {
     if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
-    const principal: Principal = { type: 'user', id: row.ownerId, name: row.userName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+    const principal: Principal = {
+      type: 'user',
+      id: row.ownerId,
+      name: row.userName,
+      via: 'api_key',
+      apiKeyId: row.keyId,
+      organizationId: row.organizationId,
+    };
     return { principal, expiresAt: row.expiresAt };
   }
   if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
-  const principal: Principal = { type: 'bot', id: row.ownerId, name: row.botName, via: 'api_key', apiKeyId: row.keyId, organizationId: row.organizationId };
+  const principal: Principal = {
+    type: 'bot',
+    id: row.ownerId,
+    name: row.botName,
+    via: 'api_key',
+    apiKeyId: row.keyId,
+    organizationId: row.organizationId,
+  };
   return { principal, expiresAt: row.expiresAt };
 }
 
@@ -181,7 +195,9 @@ export async function hasPermission(
 ): Promise<boolean> {
   const grants = await grantsOf(principal, scope.organizationId);
   return grants.some(
-    (g) => g.permissions.has(permission) && (g.projectId === null || (scope.projectId != null && g.projectId === scope.projectId)),
+    (g) =>
+      g.permissions.has(permission) &&
+      (g.projectId === null || (scope.projectId != null && g.projectId === scope.projectId)),
   );
 }
 

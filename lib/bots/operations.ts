@@ -5,7 +5,8 @@ export const deleteBotOp = defineOperation({
   method: 'DELETE',
   path: '/v1/organizations/{orgId}/bots/{botId}',
   summary: 'Delete a bot',
-  description: 'In one transaction: the bot (kept as deleted), its policy bindings, and every key it owns (revoked, reason `bot_deleted`).',
+  description:
+    'In one transaction: the bot (kept as deleted), its policy bindings, and every key it owns (revoked, reason `bot_deleted`).',
   tags: ['Bots'],
   params: z.object({ orgId: z.uuid(), botId: z.uuid() }),
   permission: 'bots.delete',

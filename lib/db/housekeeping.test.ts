@@ -34,14 +34,20 @@ describe('housekeeping', () => {
       state: 'done' as const,
       expiresAt,
     });
-    await db.insert(t.idempotencyRecords).values([record('old', new Date(now.getTime() - 1000)), record('live', new Date(now.getTime() + 60_000))]);
+    await db
+      .insert(t.idempotencyRecords)
+      .values([record('old', new Date(now.getTime() - 1000)), record('live', new Date(now.getTime() + 60_000))]);
     await db.insert(t.rateLimits).values([
       { key: 'stale', points: 3, expire: now.getTime() - 2 * 3_600_000 },
       { key: 'recent', points: 3, expire: now.getTime() - 60_000 },
       { key: 'live', points: 3, expire: now.getTime() + 60_000 },
     ]);
     await purgeExpired(now);
-    expect((await db.select().from(t.idempotencyRecords).where(eq(t.idempotencyRecords.organizationId, org.id))).map((r) => r.key)).toEqual(['live']);
+    expect(
+      (await db.select().from(t.idempotencyRecords).where(eq(t.idempotencyRecords.organizationId, org.id))).map(
+        (r) => r.key,
+      ),
+    ).toEqual(['live']);
     expect((await db.select().from(t.rateLimits)).map((r) => r.key).sort()).toEqual(['live', 'recent']);
   });
 });

@@ -28,7 +28,14 @@ export async function claimIdempotencyKey(
   const db = await getDb();
   const [inserted] = await db
     .insert(t.idempotencyRecords)
-    .values({ ...scope, fingerprint, state: 'in_progress', lockedUntil: times.lockedUntil, expiresAt: times.expiresAt, createdAt: times.now })
+    .values({
+      ...scope,
+      fingerprint,
+      state: 'in_progress',
+      lockedUntil: times.lockedUntil,
+      expiresAt: times.expiresAt,
+      createdAt: times.now,
+    })
     .onConflictDoNothing()
     .returning({ id: t.idempotencyRecords.id });
   if (inserted) return { claim: { id: inserted.id, lockedUntil: times.lockedUntil } };
@@ -62,7 +69,9 @@ export async function takeOverIdempotencyKey(
       lockedUntil: times.lockedUntil,
       expiresAt: times.expiresAt,
     })
-    .where(and(eq(t.idempotencyRecords.id, existing.id), eq(t.idempotencyRecords.expiresAt, existing.expiresAt), unchanged))
+    .where(
+      and(eq(t.idempotencyRecords.id, existing.id), eq(t.idempotencyRecords.expiresAt, existing.expiresAt), unchanged),
+    )
     .returning({ id: t.idempotencyRecords.id });
   return row ? { id: row.id, lockedUntil: times.lockedUntil } : null;
 }
@@ -78,7 +87,13 @@ export async function completeIdempotencyKey(claim: Claim, response: StoredRespo
   const db = await getDb();
   await db
     .update(t.idempotencyRecords)
-    .set({ state: 'done', responseStatus: response.status, responseHeaders: response.headers, responseBody: response.body, lockedUntil: null })
+    .set({
+      state: 'done',
+      responseStatus: response.status,
+      responseHeaders: response.headers,
+      responseBody: response.body,
+      lockedUntil: null,
+    })
     .where(stillOurs(claim));
 }
 

@@ -17,7 +17,10 @@ import {
 
 // Every instant is stored with millisecond precision: that is what the API promises to return.
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
-const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
+const id = () =>
+  uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`);
 
 export const organizations = pgTable('organizations', {
   id: id(),
@@ -115,8 +118,13 @@ export const policyBindings = pgTable(
   },
   (t) => [
     index('policy_bindings_principal_idx').on(t.organizationId, t.principalType, t.principalId),
-    uniqueIndex('policy_bindings_unique_idx')
-      .on(t.organizationId, t.principalType, t.principalId, t.policy, sql`coalesce(${t.projectId}, '00000000-0000-0000-0000-000000000000'::uuid)`),
+    uniqueIndex('policy_bindings_unique_idx').on(
+      t.organizationId,
+      t.principalType,
+      t.principalId,
+      t.policy,
+      sql`coalesce(${t.projectId}, '00000000-0000-0000-0000-000000000000'::uuid)`,
+    ),
   ],
 );
 

@@ -26,7 +26,10 @@ export async function seedDemoData(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
     // Serialize concurrent seeders (two instances starting on one PostgreSQL).
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
-    const existing = await tx.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.name, 'Acme'));
+    const existing = await tx
+      .select({ id: t.organizations.id })
+      .from(t.organizations)
+      .where(eq(t.organizations.name, 'Acme'));
     if (existing.length > 0) return false;
 
     const now = Date.now();
@@ -46,7 +49,11 @@ export async function seedDemoData(db: Db): Promise<boolean> {
         { email: 'cy@acme.test', name: 'Cy Twombly', passwordHash },
       ])
       .returning();
-    await tx.insert(t.memberships).values([ada, bob, cy].map((u, i) => ({ organizationId: acme.id, userId: u.id, joinedAt: new Date(now - 3 + i) })));
+    await tx
+      .insert(t.memberships)
+      .values(
+        [ada, bob, cy].map((u, i) => ({ organizationId: acme.id, userId: u.id, joinedAt: new Date(now - 3 + i) })),
+      );
     const [deployBot] = await tx.insert(t.bots).values({ organizationId: acme.id, name: 'deploy-bot' }).returning();
 
     const userBinding = (userId: string, policy: string, projectId: string | null = null) => ({
@@ -56,22 +63,39 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       principalId: userId,
       policy,
     });
-    await tx.insert(t.policyBindings).values([
-      userBinding(ada.id, 'OrganizationAdmin'),
-      userBinding(bob.id, 'BasicAccess'),
-      userBinding(bob.id, 'QueuesEditor', production.id),
-      userBinding(bob.id, 'SilencesEditor', production.id),
-      userBinding(cy.id, 'BasicAccess'),
-      { organizationId: acme.id, projectId: null, principalType: 'bot', principalId: deployBot.id, policy: 'BasicAccess' },
-      { organizationId: acme.id, projectId: production.id, principalType: 'bot', principalId: deployBot.id, policy: 'QueuesEditor' },
-    ]);
+    await tx
+      .insert(t.policyBindings)
+      .values([
+        userBinding(ada.id, 'OrganizationAdmin'),
+        userBinding(bob.id, 'BasicAccess'),
+        userBinding(bob.id, 'QueuesEditor', production.id),
+        userBinding(bob.id, 'SilencesEditor', production.id),
+        userBinding(cy.id, 'BasicAccess'),
+        {
+          organizationId: acme.id,
+          projectId: null,
+          principalType: 'bot',
+          principalId: deployBot.id,
+          policy: 'BasicAccess',
+        },
+        {
+          organizationId: acme.id,
+          projectId: production.id,
+          principalType: 'bot',
+          principalId: deployBot.id,
+          policy: 'QueuesEditor',
+        },
+      ]);
 
     const [globex] = await tx.insert(t.organizations).values({ name: 'Globex' }).returning();
     const [globexProject] = await tx
       .insert(t.projects)
       .values({ organizationId: globex.id, name: 'Platform', alertingEnabled: true })
       .returning();
-    const [gil] = await tx.insert(t.users).values({ email: 'gil@globex.test', name: 'Gil Globex', passwordHash }).returning();
+    const [gil] = await tx
+      .insert(t.users)
+      .values({ email: 'gil@globex.test', name: 'Gil Globex', passwordHash })
+      .returning();
     await tx.insert(t.memberships).values({ organizationId: globex.id, userId: gil.id });
     await tx.insert(t.policyBindings).values({
       organizationId: globex.id,
@@ -117,8 +141,12 @@ export async function seedDemoData(db: Db): Promise<boolean> {
         maxConcurrency: 1,
         target: { kind: 'workflow', workflowId: '0b6f3a52-6a55-4c1e-9d0e-5d2a8f1c7e41' },
       }),
-      sub(staging, 3, { target: { kind: 'https', url: 'https://staging-hooks.example.com/orders', timeoutSeconds: 30 } }),
-      sub(globexProject, 4, { target: { kind: 'https', url: 'https://hooks.globex.example/ingest', timeoutSeconds: 15 } }),
+      sub(staging, 3, {
+        target: { kind: 'https', url: 'https://staging-hooks.example.com/orders', timeoutSeconds: 30 },
+      }),
+      sub(globexProject, 4, {
+        target: { kind: 'https', url: 'https://hooks.globex.example/ingest', timeoutSeconds: 15 },
+      }),
     ]);
 
     const silence = (p: typeof production, n: number, values: Partial<typeof t.silences.$inferInsert>) => ({
@@ -161,7 +189,10 @@ export async function seedDemoData(db: Db): Promise<boolean> {
         endsAt: new Date(now - 8 * DAY),
       }),
       silence(staging, 3, { comment: 'Staging is noisy during the migration' }),
-      silence(globexProject, 4, { comment: 'Globex batch window', matchers: [{ label: 'job', op: '=', value: 'batch' }] }),
+      silence(globexProject, 4, {
+        comment: 'Globex batch window',
+        matchers: [{ label: 'job', op: '=', value: 'batch' }],
+      }),
     ]);
     return true;
   });

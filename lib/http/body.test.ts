@@ -13,7 +13,10 @@ function streamed(chunks: number, size: number) {
       controller.enqueue(new Uint8Array(size).fill(97));
     },
   });
-  return { request: new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit), pulled: () => pulled };
+  return {
+    request: new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit),
+    pulled: () => pulled,
+  };
 }
 
 describe('request body limit', () => {

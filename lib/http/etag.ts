@@ -15,7 +15,7 @@ const LIST_ELEMENT = /[ \t]*(?:(W\/)?"([\x21\x23-\x7e\x80-\xff]*)")?[ \t]*(,|$)/
 export function parseIfMatch(header: string): IfMatch | null {
   if (header.trim() === '*') return { any: true };
   const tags: { weak: boolean; opaque: string }[] = [];
-  for (let at = 0; at < header.length; ) {
+  for (let at = 0; at < header.length;) {
     LIST_ELEMENT.lastIndex = at;
     const m = LIST_ELEMENT.exec(header);
     if (!m) return null;

@@ -28,14 +28,23 @@ function replay(record: IdempotencyRecord): Response {
   });
 }
 
-async function claimOrAnswer(scope: IdempotencyScope, fingerprint: string): Promise<{ claim: Claim } | { answer: Response }> {
+async function claimOrAnswer(
+  scope: IdempotencyScope,
+  fingerprint: string,
+): Promise<{ claim: Claim } | { answer: Response }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
-    const times = { now, lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS), expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS) };
+    const times = {
+      now,
+      lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+      expiresAt: new Date(now.getTime() + IDEMPOTENCY_RETENTION_MS),
+    };
     const result = await claimIdempotencyKey(scope, fingerprint, times);
     if ('claim' in result) return result;
     const record = result.existing;
-    const stale = record.expiresAt <= now || (record.state === 'in_progress' && record.lockedUntil !== null && record.lockedUntil <= now);
+    const stale =
+      record.expiresAt <= now ||
+      (record.state === 'in_progress' && record.lockedUntil !== null && record.lockedUntil <= now);
     if (stale) {
       const claim = await takeOverIdempotencyKey(record, fingerprint, times);
       if (claim) return { claim };

@@ -13,39 +13,57 @@ function routeFiles(dir = root): { method: string; path: string }[] {
     const full = path.join(dir, entry);
     if (statSync(full).isDirectory()) found.push(...routeFiles(full));
     else if (entry === 'route.ts') {
-      const urlPath = '/v1' + path.relative(root, dir).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).map((s) => `/${s}`).join('');
+      const urlPath =
+        '/v1' +
+        path
+          .relative(root, dir)
+          .split(path.sep)
+          .map((s) => s.replace(/^\[(.+)\]$/, '{$1}'))
+          .map((s) => `/${s}`)
+          .join('');
       const source = readFileSync(full, 'utf8');
-      for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)) found.push({ method: m[1], path: urlPath.replace(/\/$/, '') });
+      for (const m of source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g))
+        found.push({ method: m[1], path: urlPath.replace(/\/$/, '') });
     }
   }
   return found;
 }
 
 describe('OpenAPI document', () => {
-  const doc = buildOpenApiDocument(allOperations) as unknown as { openapi: string; paths: Record<string, Record<string, unknown>> };
+  const doc = buildOpenApiDocument(allOperations) as unknown as {
+    openapi: string;
+    paths: Record<string, Record<string, unknown>>;
+  };
 
   it('is OpenAPI 3.1 and lists every route that exists under app/v1', () => {
     expect(doc.openapi).toBe('3.1.0');
     const routes = routeFiles();
     expect(routes.length).toBeGreaterThan(5);
     for (const route of routes) {
-      expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path} is missing from the document`).toBeDefined();
+      expect(
+        doc.paths[route.path]?.[route.method.toLowerCase()],
+        `${route.method} ${route.path} is missing from the document`,
+      ).toBeDefined();
     }
   });
 
   it('lists no operation that has no route', () => {
     const routes = new Set(routeFiles().map((r) => `${r.method} ${r.path}`));
-    for (const op of allOperations) expect(routes.has(`${op.method} ${op.path}`), `${op.method} ${op.path} has no route file`).toBe(true);
+    for (const op of allOperations)
+      expect(routes.has(`${op.method} ${op.path}`), `${op.method} ${op.path} has no route file`).toBe(true);
   });
 
   it('documents the error envelope on every operation', () => {
     for (const [p, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const responses = (op as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }).responses;
+        const responses = (op as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> })
+          .responses;
         const errors = Object.keys(responses).filter((s) => Number(s) >= 400);
         expect(errors.length, `${method} ${p}`).toBeGreaterThan(0);
         for (const status of errors) {
-          expect(JSON.stringify(responses[status].content?.['application/json']?.schema)).toContain('#/components/schemas/Error');
+          expect(JSON.stringify(responses[status].content?.['application/json']?.schema)).toContain(
+            '#/components/schemas/Error',
+          );
         }
       }
     }

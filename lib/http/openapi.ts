@@ -3,7 +3,10 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { ERROR_CODES, type ErrorCode } from './errors';
 import type { Operation } from './operation';
 
-const issue = z.object({ path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }), message: z.string() });
+const issue = z.object({
+  path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
+  message: z.string(),
+});
 const quota = z.object({
   id: z.string(),
   kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
@@ -20,7 +23,10 @@ const quota = z.object({
 export const errorEnvelope = z
   .object({
     error: z.object({
-      code: z.string().max(64).regex(/^[a-z][a-z0-9_]*$/),
+      code: z
+        .string()
+        .max(64)
+        .regex(/^[a-z][a-z0-9_]*$/),
       message: z.string().max(1024),
       issues: z.array(issue).optional(),
       quota: quota.optional(),
@@ -63,14 +69,21 @@ export function buildOpenApiDocument(operations: Operation[]) {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of operations) {
     const operation: ZodOpenApiOperationObject = {
-      operationId: op.summary.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^./, (c) => c.toLowerCase()),
+      operationId: op.summary
+        .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))
+        .replace(/^./, (c) => c.toLowerCase()),
       summary: op.summary,
-      description: [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined].filter(Boolean).join('\n\n') || undefined,
+      description:
+        [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined]
+          .filter(Boolean)
+          .join('\n\n') || undefined,
       tags: op.tags,
       security: op.authenticated === false ? [] : undefined,
       // zod-openapi reads every key it is given, so absent schemas must be absent keys.
       requestParams: Object.fromEntries(
-        Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(([, schema]) => schema !== undefined),
+        Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(
+          ([, schema]) => schema !== undefined,
+        ),
       ) as ZodOpenApiOperationObject['requestParams'],
       requestBody: op.body ? { required: true, content: { 'application/json': { schema: op.body } } } : undefined,
       responses: {
@@ -88,14 +101,24 @@ export function buildOpenApiDocument(operations: Operation[]) {
     info: {
       title: 'Service API',
       version: '1',
-      description: 'API keys, queue subscriptions and alert silences. Every error answers `{ error: { code, message, issues?, quota? } }`.',
+      description:
+        'API keys, queue subscriptions and alert silences. Every error answers `{ error: { code, message, issues?, quota? } }`.',
     },
     security: [{ apiKey: [] }, { oauth: [] }, { session: [] }],
     components: {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer svc_…`.' },
-        oauth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token from the device login (`svc login`).' },
-        session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: "The console's session cookie." },
+        oauth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An OAuth access token from the device login (`svc login`).',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'next-auth.session-token',
+          description: "The console's session cookie.",
+        },
       },
     },
     paths,

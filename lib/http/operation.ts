@@ -8,7 +8,11 @@ type AnyZod = z.ZodType;
  * One /v1 operation as data: what the route wrapper enforces and what the OpenAPI document shows.
  * Route files pair an operation with its handler: `export const PATCH = route(updateSubscription, handler)`.
  */
-export type Operation<P extends AnyZod | undefined = AnyZod | undefined, Q extends AnyZod | undefined = AnyZod | undefined, B extends AnyZod | undefined = AnyZod | undefined> = {
+export type Operation<
+  P extends AnyZod | undefined = AnyZod | undefined,
+  Q extends AnyZod | undefined = AnyZod | undefined,
+  B extends AnyZod | undefined = AnyZod | undefined,
+> = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI form: `/v1/organizations/{orgId}/…`. */
   path: string;
@@ -40,8 +44,10 @@ export type Operation<P extends AnyZod | undefined = AnyZod | undefined, Q exten
   errors?: ErrorCode[];
 };
 
-export function defineOperation<P extends AnyZod | undefined = undefined, Q extends AnyZod | undefined = undefined, B extends AnyZod | undefined = undefined>(
-  op: Operation<P, Q, B>,
-): Operation<P, Q, B> {
+export function defineOperation<
+  P extends AnyZod | undefined = undefined,
+  Q extends AnyZod | undefined = undefined,
+  B extends AnyZod | undefined = undefined,
+>(op: Operation<P, Q, B>): Operation<P, Q, B> {
   return op;
 }

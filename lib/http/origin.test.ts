@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from './errors';
 import { checkOrigin } from './origin';
 
-const req = (method: string, headers: Record<string, string>) => new Request('http://127.0.0.1:3000/v1/x', { method, headers: { host: '127.0.0.1:3000', ...headers } });
+const req = (method: string, headers: Record<string, string>) =>
+  new Request('http://127.0.0.1:3000/v1/x', { method, headers: { host: '127.0.0.1:3000', ...headers } });
 const refused = (r: Request) => {
   try {
     checkOrigin(r);

@@ -22,7 +22,8 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Position;
     const at = new Date(value.at);
-    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.id) || Number.isNaN(at.getTime())) throw new Error();
+    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.id) || Number.isNaN(at.getTime()))
+      throw new Error();
     return { at, id: value.id };
   } catch {
     throw new ApiError('invalid_cursor');
@@ -30,7 +31,12 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
 }
 
 /** Keyset condition: rows strictly after the cursor in (at, id) order, newest first or oldest first. */
-export function afterCursor(cursor: string | undefined, at: Column, id: Column, order: 'asc' | 'desc'): SQL | undefined {
+export function afterCursor(
+  cursor: string | undefined,
+  at: Column,
+  id: Column,
+  order: 'asc' | 'desc',
+): SQL | undefined {
   if (!cursor) return undefined;
   const position = decodeCursor(cursor);
   const beyond = order === 'desc' ? lt : gt;
@@ -38,7 +44,12 @@ export function afterCursor(cursor: string | undefined, at: Column, id: Column, 
 }
 
 /** Turns `limit + 1` fetched rows into a page; the extra row only says whether there is more. */
-export function toPage<R extends { id: string }, T>(rows: R[], limit: number, at: (row: R) => Date, map: (row: R) => T): Page<T> {
+export function toPage<R extends { id: string }, T>(
+  rows: R[],
+  limit: number,
+  at: (row: R) => Date,
+  map: (row: R) => T,
+): Page<T> {
   const more = rows.length > limit;
   const items = more ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];

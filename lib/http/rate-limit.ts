@@ -1,4 +1,9 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { getPgPool } from '../db/client';
 
 /**
@@ -17,7 +22,11 @@ export class Limiter {
 
   private async create(): Promise<RateLimiterAbstract> {
     // RATE_LIMIT_NAMESPACE separates deployments (or test servers) that share one database.
-    const options = { keyPrefix: `${process.env.RATE_LIMIT_NAMESPACE ?? ''}${this.name}`, points: this.points(), duration: this.durationSeconds() };
+    const options = {
+      keyPrefix: `${process.env.RATE_LIMIT_NAMESPACE ?? ''}${this.name}`,
+      points: this.points(),
+      duration: this.durationSeconds(),
+    };
     const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getPgPool();
     if (!pool) return new RateLimiterMemory(options);
     return new RateLimiterPostgres({
@@ -60,10 +69,22 @@ const envInt = (name: string, fallback: number) => () => {
 };
 
 /** Every authenticated /v1 request, per principal (user or bot, whichever credential it uses). */
-export const apiLimiter = new Limiter('api', envInt('RATE_LIMIT_REQUESTS', 1200), envInt('RATE_LIMIT_WINDOW_SECONDS', 60));
+export const apiLimiter = new Limiter(
+  'api',
+  envInt('RATE_LIMIT_REQUESTS', 1200),
+  envInt('RATE_LIMIT_WINDOW_SECONDS', 60),
+);
 
 /** Sign-in attempts, per client address and per email. */
-export const signInLimiter = new Limiter('signin', envInt('SIGNIN_RATE_LIMIT', 10), envInt('SIGNIN_RATE_LIMIT_WINDOW_SECONDS', 60));
+export const signInLimiter = new Limiter(
+  'signin',
+  envInt('SIGNIN_RATE_LIMIT', 10),
+  envInt('SIGNIN_RATE_LIMIT_WINDOW_SECONDS', 60),
+);
 
 /** Unauthenticated endpoints (device login, SCIM before its token checks out), per client address. */
-export const anonymousLimiter = new Limiter('anon', envInt('ANON_RATE_LIMIT', 60), envInt('ANON_RATE_LIMIT_WINDOW_SECONDS', 60));
+export const anonymousLimiter = new Limiter(
+  'anon',
+  envInt('ANON_RATE_LIMIT', 60),
+  envInt('ANON_RATE_LIMIT_WINDOW_SECONDS', 60),
+);

@@ -4,9 +4,14 @@ import { errorResponse } from './route';
 
 describe('error responses', () => {
   it('turns a typed error into the envelope with its status, issues and headers', async () => {
-    const res = errorResponse(new ApiError('invalid_request', 'Bad.', { issues: [{ path: 'a.b', message: 'no' }] }), 'req_1');
+    const res = errorResponse(
+      new ApiError('invalid_request', 'Bad.', { issues: [{ path: 'a.b', message: 'no' }] }),
+      'req_1',
+    );
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: { code: 'invalid_request', message: 'Bad.', issues: [{ path: 'a.b', message: 'no' }] } });
+    expect(await res.json()).toEqual({
+      error: { code: 'invalid_request', message: 'Bad.', issues: [{ path: 'a.b', message: 'no' }] },
+    });
   });
 
   it('answers 503 unavailable with Retry-After when the database cannot be reached', async () => {

@@ -61,7 +61,10 @@ export function errorResponse(err: unknown, requestId: string): Response {
     });
   } else {
     console.error(`[${requestId}] unhandled error:`, err);
-    apiError = new ApiError('internal_error', `Internal error. The server log has the details under request ID ${requestId}.`);
+    apiError = new ApiError(
+      'internal_error',
+      `Internal error. The server log has the details under request ID ${requestId}.`,
+    );
   }
   return json(apiError.body(), { status: apiError.status, headers: apiError.headers });
 }
@@ -90,7 +93,8 @@ function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> 
 }
 
 function parseJson(text: string | null): unknown {
-  if (text === null || text.trim() === '') throw invalidRequest([{ path: '', message: 'A JSON request body is required.' }]);
+  if (text === null || text.trim() === '')
+    throw invalidRequest([{ path: '', message: 'A JSON request body is required.' }]);
   try {
     return JSON.parse(text);
   } catch {
@@ -123,7 +127,8 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       if (!principal) throw new ApiError('unauthenticated');
 
       const retryAfter = await apiLimiter.consume(principalKey(principal));
-      if (retryAfter !== null) throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
+      if (retryAfter !== null)
+        throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
       if (principal.via === 'session') checkOrigin(req);
 
@@ -148,11 +153,14 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
         if (!(await can(permission, scope))) throw new ApiError('access_denied');
       };
-      if (config.refuseApiKeys && principal.via === 'api_key') throw new ApiError('access_denied', config.refuseApiKeys);
+      if (config.refuseApiKeys && principal.via === 'api_key')
+        throw new ApiError('access_denied', config.refuseApiKeys);
       if (config.permission) await authorize(config.permission);
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
-      const query = config.query ? config.query.safeParse(queryObject(req)) : { success: true as const, data: undefined };
+      const query = config.query
+        ? config.query.safeParse(queryObject(req))
+        : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(zodIssues(query.error));
       const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
       const issues = headers && !headers.success ? zodIssues(headers.error) : [];
@@ -164,26 +172,33 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       }
       if (issues.length > 0) throw invalidRequest(issues);
 
-      const run = () => handler({
-        req,
-        requestId,
-        params: params.data as Out<P>,
-        query: query.data as Out<Q>,
-        body: body as Out<B>,
-        principal,
-        project,
-        authorize,
-        can,
-      });
+      const run = () =>
+        handler({
+          req,
+          requestId,
+          params: params.data as Out<P>,
+          query: query.data as Out<Q>,
+          body: body as Out<B>,
+          principal,
+          project,
+          authorize,
+          can,
+        });
       // After authorization and validation: a replay still needs the same principal and a valid request.
-      const res = config.idempotent && path.orgId
-        ? await withIdempotency(
-            req,
-            { organizationId: path.orgId, principal: principalKey(principal), method: req.method, path: req.nextUrl.pathname },
-            bodyText,
-            () => run().catch((err: unknown) => errorResponse(err, requestId)),
-          )
-        : await run();
+      const res =
+        config.idempotent && path.orgId
+          ? await withIdempotency(
+              req,
+              {
+                organizationId: path.orgId,
+                principal: principalKey(principal),
+                method: req.method,
+                path: req.nextUrl.pathname,
+              },
+              bodyText,
+              () => run().catch((err: unknown) => errorResponse(err, requestId)),
+            )
+          : await run();
       return finish(res, requestId);
     } catch (err) {
       return finish(errorResponse(err, requestId), requestId);
@@ -192,7 +207,10 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
 }
 
 /** Routes that need no credential (health, device login): the envelope and request id still apply. */
-export function publicRoute(config: Operation, handler: (ctx: { req: NextRequest; requestId: string }) => Promise<Response>) {
+export function publicRoute(
+  config: Operation,
+  handler: (ctx: { req: NextRequest; requestId: string }) => Promise<Response>,
+) {
   return async (req: NextRequest): Promise<Response> => {
     const requestId = newRequestId();
     try {

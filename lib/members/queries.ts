@@ -8,7 +8,8 @@ import { orgKeys } from '../orgs/queries';
 export function useRemoveMember(orgId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) => apiFetch<void>(`/v1/organizations/${orgId}/members/${userId}`, { method: 'DELETE' }),
+    mutationFn: (userId: string) =>
+      apiFetch<void>(`/v1/organizations/${orgId}/members/${userId}`, { method: 'DELETE' }),
     onSettled: async () => {
       await client.invalidateQueries({ queryKey: orgKeys.members(orgId) });
       await client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });

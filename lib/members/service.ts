@@ -12,7 +12,10 @@ async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Pr
     .select({ one: sql<number>`1` })
     .from(t.policyBindings)
     .innerJoin(t.users, eq(t.users.id, t.policyBindings.principalId))
-    .innerJoin(t.memberships, and(eq(t.memberships.userId, t.users.id), eq(t.memberships.organizationId, organizationId)))
+    .innerJoin(
+      t.memberships,
+      and(eq(t.memberships.userId, t.users.id), eq(t.memberships.organizationId, organizationId)),
+    )
     .where(
       and(
         eq(t.policyBindings.organizationId, organizationId),
@@ -57,7 +60,11 @@ export async function endMembership(
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
-    await tx.select({ id: t.organizations.id }).from(t.organizations).where(eq(t.organizations.id, organizationId)).for('update');
+    await tx
+      .select({ id: t.organizations.id })
+      .from(t.organizations)
+      .where(eq(t.organizations.id, organizationId))
+      .for('update');
     const [membership] = await tx
       .select({ userId: t.memberships.userId })
       .from(t.memberships)
@@ -67,7 +74,9 @@ export async function endMembership(
       throw new ApiError('last_organization_admin');
     }
     await removeBindingsOf(tx, organizationId, { type: 'user', id: userId });
-    await tx.delete(t.memberships).where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
+    await tx
+      .delete(t.memberships)
+      .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
     return { revokedKeys };
   });

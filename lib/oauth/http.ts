@@ -28,7 +28,10 @@ function clientAddress(req: NextRequest): string {
  * The OAuth endpoints (outside /v1): form-encoded requests, `{error, error_description}` answers as RFC 6749
  * §5.2 prescribes, rate-limited per client address because they take no credential.
  */
-export function oauthEndpoint(name: string, handler: (form: URLSearchParams) => Promise<{ body: unknown; status?: number }>) {
+export function oauthEndpoint(
+  name: string,
+  handler: (form: URLSearchParams) => Promise<{ body: unknown; status?: number }>,
+) {
   return async (req: NextRequest): Promise<Response> => {
     const requestId = newRequestId();
     try {
@@ -51,19 +54,32 @@ export function oauthEndpoint(name: string, handler: (form: URLSearchParams) => 
     } catch (err) {
       if (err instanceof OAuthError) {
         // RFC 6749 §5.2: 401 for client authentication failures, 400 for the rest.
-        return oauthJson({ error: err.code, error_description: err.message }, err.code === 'invalid_client' ? 401 : 400, requestId);
+        return oauthJson(
+          { error: err.code, error_description: err.message },
+          err.code === 'invalid_client' ? 401 : 400,
+          requestId,
+        );
       }
       if (err instanceof ApiError && err.code === 'payload_too_large') {
         return oauthJson({ error: 'invalid_request', error_description: err.message }, 413, requestId);
       }
       if (isDatabaseUnavailable(err)) {
         console.error(`[${requestId}] ${name}: database unavailable:`, err);
-        return oauthJson({ error: 'temporarily_unavailable', error_description: 'Retry after the time in Retry-After.' }, 503, requestId, {
-          'retry-after': '5',
-        });
+        return oauthJson(
+          { error: 'temporarily_unavailable', error_description: 'Retry after the time in Retry-After.' },
+          503,
+          requestId,
+          {
+            'retry-after': '5',
+          },
+        );
       }
       console.error(`[${requestId}] ${name}: unhandled error:`, err);
-      return oauthJson({ error: 'server_error', error_description: `Internal error; the server log has it under ${requestId}.` }, 500, requestId);
+      return oauthJson(
+        { error: 'server_error', error_description: `Internal error; the server log has it under ${requestId}.` },
+        500,
+        requestId,
+      );
     }
   };
 }
@@ -80,7 +96,10 @@ export function appOrigin(req: NextRequest): string {
 /** Device logins are decided by a person in the console, never by a credential a device holds. */
 export function requireConsoleSession(principal: Principal): void {
   if (principal.via !== 'session') {
-    throw new ApiError('access_denied', 'Device logins can only be viewed, approved or denied by a signed-in console session, not with a token or API key.');
+    throw new ApiError(
+      'access_denied',
+      'Device logins can only be viewed, approved or denied by a signed-in console session, not with a token or API key.',
+    );
   }
 }
 

@@ -34,4 +34,8 @@ export const denyDeviceAuthorizationOp = defineOperation({
   success: { status: 200, description: 'The login, denied.', schema: deviceAuthorization },
 });
 
-export const deviceAuthorizationOperations = [getDeviceAuthorizationOp, approveDeviceAuthorizationOp, denyDeviceAuthorizationOp];
+export const deviceAuthorizationOperations = [
+  getDeviceAuthorizationOp,
+  approveDeviceAuthorizationOp,
+  denyDeviceAuthorizationOp,
+];

@@ -7,7 +7,13 @@ import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { principalForOAuthToken } from '../auth/service';
-import { ACCESS_TOKEN_TTL_SECONDS, DEVICE_CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS, USER_CODE_ALPHABET, normalizeUserCode } from './codes';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  DEVICE_CODE_TTL_SECONDS,
+  POLL_INTERVAL_SECONDS,
+  USER_CODE_ALPHABET,
+  normalizeUserCode,
+} from './codes';
 import {
   createDeviceAuthorization,
   decideDeviceAuthorization,
@@ -51,7 +57,10 @@ describe('device authorization grant', () => {
     expect(userCode).toMatch(new RegExp(`^[${USER_CODE_ALPHABET}]{4}-[${USER_CODE_ALPHABET}]{4}$`));
     expect([expiresIn, interval]).toEqual([DEVICE_CODE_TTL_SECONDS, POLL_INTERVAL_SECONDS]);
     const db = await getDb();
-    const [row] = await db.select().from(t.oauthDeviceCodes).where(eq(t.oauthDeviceCodes.deviceCodeHash, sha256Hex(deviceCode)));
+    const [row] = await db
+      .select()
+      .from(t.oauthDeviceCodes)
+      .where(eq(t.oauthDeviceCodes.deviceCodeHash, sha256Hex(deviceCode)));
     expect(row.userCode).toBe(sha256Hex(normalizeUserCode(userCode)!));
     expect(JSON.stringify(row)).not.toContain(deviceCode);
   });
@@ -72,7 +81,9 @@ describe('device authorization grant', () => {
 
   it('gives tokens exactly once after approval, acting as the approving user', async () => {
     const { deviceCode, userCode } = await createDeviceAuthorization('svc-cli', T0);
-    expect((await findPendingDeviceAuthorization(userCode.toLowerCase().replace('-', ''), at(1)))?.clientName).toBe('svc CLI');
+    expect((await findPendingDeviceAuthorization(userCode.toLowerCase().replace('-', ''), at(1)))?.clientName).toBe(
+      'svc CLI',
+    );
     expect((await decideDeviceAuthorization(userCode, ada, 'approved', at(2)))?.status).toBe('approved');
     expect(await findPendingDeviceAuthorization(userCode, at(3))).toBeNull();
     expect(await decideDeviceAuthorization(userCode, ada, 'denied', at(3))).toBeNull();
@@ -94,7 +105,9 @@ describe('device authorization grant', () => {
     const late = await createDeviceAuthorization('svc-cli', T0);
     expect(await decideDeviceAuthorization(late.userCode, ada, 'approved', at(DEVICE_CODE_TTL_SECONDS))).toBeNull();
     expect(await findPendingDeviceAuthorization(late.userCode, at(DEVICE_CODE_TTL_SECONDS))).toBeNull();
-    expect(await oauthError(exchangeDeviceCode(late.deviceCode, 'svc-cli', at(DEVICE_CODE_TTL_SECONDS)))).toBe('expired_token');
+    expect(await oauthError(exchangeDeviceCode(late.deviceCode, 'svc-cli', at(DEVICE_CODE_TTL_SECONDS)))).toBe(
+      'expired_token',
+    );
   });
 
   it('refuses unknown device codes and codes of another client', async () => {

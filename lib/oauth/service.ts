@@ -76,12 +76,34 @@ export async function createDeviceAuthorization(clientIdParam: string | null, no
   }
 }
 
-async function issueTokens(db: DbOrTx, userId: string, clientId: string, grantId: string, now: Date): Promise<TokenSet> {
+async function issueTokens(
+  db: DbOrTx,
+  userId: string,
+  clientId: string,
+  grantId: string,
+  now: Date,
+): Promise<TokenSet> {
   const access = generateToken('access');
   const refresh = generateToken('refresh');
   await db.insert(t.oauthTokens).values([
-    { tokenHash: sha256Hex(access), kind: 'access', userId, grantId, clientId, createdAt: now, expiresAt: inSeconds(now, ACCESS_TOKEN_TTL_SECONDS) },
-    { tokenHash: sha256Hex(refresh), kind: 'refresh', userId, grantId, clientId, createdAt: now, expiresAt: inSeconds(now, REFRESH_TOKEN_TTL_SECONDS) },
+    {
+      tokenHash: sha256Hex(access),
+      kind: 'access',
+      userId,
+      grantId,
+      clientId,
+      createdAt: now,
+      expiresAt: inSeconds(now, ACCESS_TOKEN_TTL_SECONDS),
+    },
+    {
+      tokenHash: sha256Hex(refresh),
+      kind: 'refresh',
+      userId,
+      grantId,
+      clientId,
+      createdAt: now,
+      expiresAt: inSeconds(now, REFRESH_TOKEN_TTL_SECONDS),
+    },
   ]);
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh };
 }
@@ -95,23 +117,41 @@ async function userIsActive(db: DbOrTx, userId: string): Promise<boolean> {
  * RFC 8628 §3.4–3.5, one poll of the token endpoint: tokens once the code is approved (exactly once),
  * else the error that tells the device what to do next.
  */
-export async function exchangeDeviceCode(deviceCode: string | null, clientIdParam: string | null, now = new Date()): Promise<TokenSet> {
+export async function exchangeDeviceCode(
+  deviceCode: string | null,
+  clientIdParam: string | null,
+  now = new Date(),
+): Promise<TokenSet> {
   const clientId = requireClient(clientIdParam);
   if (!deviceCode) throw new OAuthError('invalid_request', 'device_code is required.');
   const db = await getDb();
-  const [code] = await db.select().from(t.oauthDeviceCodes).where(eq(t.oauthDeviceCodes.deviceCodeHash, sha256Hex(deviceCode))).limit(1);
+  const [code] = await db
+    .select()
+    .from(t.oauthDeviceCodes)
+    .where(eq(t.oauthDeviceCodes.deviceCodeHash, sha256Hex(deviceCode)))
+    .limit(1);
   if (!code || code.clientId !== clientId) throw new OAuthError('invalid_grant', 'Unknown device_code.');
-  if (code.status === 'used') throw new OAuthError('invalid_grant', 'This device_code was already exchanged for tokens.');
-  if (code.expiresAt <= now) throw new OAuthError('expired_token', 'The device code has expired; start the login again.');
+  if (code.status === 'used')
+    throw new OAuthError('invalid_grant', 'This device_code was already exchanged for tokens.');
+  if (code.expiresAt <= now)
+    throw new OAuthError('expired_token', 'The device code has expired; start the login again.');
   if (code.status === 'denied') throw new OAuthError('access_denied', 'The login was denied in the console.');
 
   if (code.status === 'pending') {
-    const tooSoon = code.lastPolledAt !== null && now.getTime() - code.lastPolledAt.getTime() < code.intervalSeconds * 1000;
+    const tooSoon =
+      code.lastPolledAt !== null && now.getTime() - code.lastPolledAt.getTime() < code.intervalSeconds * 1000;
     await db
       .update(t.oauthDeviceCodes)
-      .set({ lastPolledAt: now, ...(tooSoon ? { intervalSeconds: sql`${t.oauthDeviceCodes.intervalSeconds} + ${SLOW_DOWN_STEP_SECONDS}` } : {}) })
+      .set({
+        lastPolledAt: now,
+        ...(tooSoon ? { intervalSeconds: sql`${t.oauthDeviceCodes.intervalSeconds} + ${SLOW_DOWN_STEP_SECONDS}` } : {}),
+      })
       .where(eq(t.oauthDeviceCodes.id, code.id));
-    if (tooSoon) throw new OAuthError('slow_down', `Polling too fast; wait ${code.intervalSeconds + SLOW_DOWN_STEP_SECONDS} seconds between requests.`);
+    if (tooSoon)
+      throw new OAuthError(
+        'slow_down',
+        `Polling too fast; wait ${code.intervalSeconds + SLOW_DOWN_STEP_SECONDS} seconds between requests.`,
+      );
     throw new OAuthError('authorization_pending', 'Waiting for the user to approve the login in the console.');
   }
 
@@ -123,7 +163,8 @@ export async function exchangeDeviceCode(deviceCode: string | null, clientIdPara
       .where(and(eq(t.oauthDeviceCodes.id, code.id), eq(t.oauthDeviceCodes.status, 'approved')))
       .returning({ userId: t.oauthDeviceCodes.userId });
     if (!claimed?.userId) throw new OAuthError('invalid_grant', 'This device_code was already exchanged for tokens.');
-    if (!(await userIsActive(tx, claimed.userId))) throw new OAuthError('access_denied', 'The approving user is not active.');
+    if (!(await userIsActive(tx, claimed.userId)))
+      throw new OAuthError('access_denied', 'The approving user is not active.');
     return issueTokens(tx, claimed.userId, clientId, randomUUID(), now);
   });
 }
@@ -141,7 +182,11 @@ async function revokeGrant(db: DbOrTx, grantId: string, now: Date): Promise<void
  * RFC 6749 §6 with rotation: a refresh token works once and is replaced, with a new access token, in the
  * same grant. A refresh token presented a second time means it leaked: the whole grant is revoked.
  */
-export async function refreshTokens(refreshToken: string | null, clientIdParam: string | null, now = new Date()): Promise<TokenSet> {
+export async function refreshTokens(
+  refreshToken: string | null,
+  clientIdParam: string | null,
+  now = new Date(),
+): Promise<TokenSet> {
   const clientId = requireClient(clientIdParam);
   if (!refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required.');
   const db = await getDb();
@@ -200,7 +245,11 @@ export type DeviceAuthorization = {
 };
 
 const pendingByUserCode = (normalized: string, now: Date) =>
-  and(eq(t.oauthDeviceCodes.userCode, sha256Hex(normalized)), eq(t.oauthDeviceCodes.status, 'pending'), gt(t.oauthDeviceCodes.expiresAt, now));
+  and(
+    eq(t.oauthDeviceCodes.userCode, sha256Hex(normalized)),
+    eq(t.oauthDeviceCodes.status, 'pending'),
+    gt(t.oauthDeviceCodes.expiresAt, now),
+  );
 
 function present(row: typeof t.oauthDeviceCodes.$inferSelect, normalized: string): DeviceAuthorization {
   return {
@@ -214,7 +263,10 @@ function present(row: typeof t.oauthDeviceCodes.$inferSelect, normalized: string
 }
 
 /** A login waiting for a person's decision; null once it is decided, expired or unknown. */
-export async function findPendingDeviceAuthorization(userCode: string, now = new Date()): Promise<DeviceAuthorization | null> {
+export async function findPendingDeviceAuthorization(
+  userCode: string,
+  now = new Date(),
+): Promise<DeviceAuthorization | null> {
   const normalized = normalizeUserCode(userCode);
   if (!normalized) return null;
   const db = await getDb();

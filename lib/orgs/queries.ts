@@ -15,7 +15,10 @@ export const orgKeys = {
 };
 
 export function useOrganizations() {
-  return useQuery({ queryKey: orgKeys.list(), queryFn: () => apiGet<Page<Organization>>('/v1/organizations?limit=100') });
+  return useQuery({
+    queryKey: orgKeys.list(),
+    queryFn: () => apiGet<Page<Organization>>('/v1/organizations?limit=100'),
+  });
 }
 
 export function useProjects(orgId: string) {
@@ -34,6 +37,8 @@ export function useMembers(orgId: string, enabled = true) {
 }
 
 export function useBots(orgId: string) {
-  return useQuery({ queryKey: orgKeys.bots(orgId), queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`) });
+  return useQuery({
+    queryKey: orgKeys.bots(orgId),
+    queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`),
+  });
 }
-

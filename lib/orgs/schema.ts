@@ -27,4 +27,3 @@ export type Organization = z.infer<typeof organization>;
 export type Project = z.infer<typeof project>;
 export type Member = z.infer<typeof member>;
 export type Bot = z.infer<typeof bot>;
-

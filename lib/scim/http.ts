@@ -9,10 +9,19 @@ import { organizationForScimToken } from './service';
 
 const SCIM_MAX_BODY = 256 * 1024;
 
-export type ScimContext = { req: NextRequest; organizationId: string; baseUrl: string; params: Record<string, string>; body: () => unknown };
+export type ScimContext = {
+  req: NextRequest;
+  organizationId: string;
+  baseUrl: string;
+  params: Record<string, string>;
+  body: () => unknown;
+};
 
 export function scimJson(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/scim+json; charset=utf-8' } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/scim+json; charset=utf-8' },
+  });
 }
 
 function scimFailure(err: unknown, requestId: string): Response {
@@ -52,7 +61,13 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
         }
       };
       const baseUrl = process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? req.nextUrl.origin;
-      res = await handler({ req, organizationId: scope.organizationId, baseUrl: baseUrl.replace(/\/$/, ''), params: next?.params ? await next.params : {}, body });
+      res = await handler({
+        req,
+        organizationId: scope.organizationId,
+        baseUrl: baseUrl.replace(/\/$/, ''),
+        params: next?.params ? await next.params : {},
+        body,
+      });
     } catch (err) {
       res = scimFailure(err, requestId);
     }

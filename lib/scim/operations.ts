@@ -22,7 +22,12 @@ export const createScimTokenOp = defineOperation({
   params: orgParams,
   permission: 'members.delete',
   refuseApiKeys: 'API keys cannot create SCIM tokens.',
-  success: { status: 201, description: 'The token, shown once.', schema: scimToken, headers: { 'Cache-Control': 'no-store' } },
+  success: {
+    status: 201,
+    description: 'The token, shown once.',
+    schema: scimToken,
+    headers: { 'Cache-Control': 'no-store' },
+  },
 });
 
 export const scimOperations = [createScimTokenOp];

@@ -62,6 +62,11 @@ export class ScimError extends Error {
   }
 
   body() {
-    return { schemas: [ERROR_SCHEMA], status: String(this.status), ...(this.scimType ? { scimType: this.scimType } : {}), detail: this.message };
+    return {
+      schemas: [ERROR_SCHEMA],
+      status: String(this.status),
+      ...(this.scimType ? { scimType: this.scimType } : {}),
+      detail: this.message,
+    };
   }
 }

@@ -24,14 +24,22 @@ export async function createScimToken(organizationId: string, createdByUserId: s
       .where(and(eq(t.scimTokens.organizationId, organizationId), isNull(t.scimTokens.revokedAt)));
     const [row] = await tx
       .insert(t.scimTokens)
-      .values({ organizationId, tokenHash: sha256Hex(token), prefix: token.slice(0, TOKEN_PREFIX.length + 4), createdByUserId, createdAt: now })
+      .values({
+        organizationId,
+        tokenHash: sha256Hex(token),
+        prefix: token.slice(0, TOKEN_PREFIX.length + 4),
+        createdByUserId,
+        createdAt: now,
+      })
       .returning();
     return { id: row.id, prefix: row.prefix, createdAt: row.createdAt.toISOString(), token };
   });
 }
 
 /** The organization a SCIM bearer token acts for, or null. */
-export async function organizationForScimToken(token: string): Promise<{ organizationId: string; tokenId: string } | null> {
+export async function organizationForScimToken(
+  token: string,
+): Promise<{ organizationId: string; tokenId: string } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const db = await getDb();
   const [row] = await db
@@ -96,10 +104,17 @@ export async function findScimUser(organizationId: string, userId: string): Prom
  * Applies what an identity provider sent. Suspension, in one transaction: status, a session version bump
  * (every session ends), and every API key and OAuth token of the user revoked. Reactivation restores nothing.
  */
-export async function updateScimUser(userId: string, change: { active?: boolean; externalId?: string | null }): Promise<void> {
+export async function updateScimUser(
+  userId: string,
+  change: { active?: boolean; externalId?: string | null },
+): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const [user] = await tx.select({ status: t.users.status }).from(t.users).where(eq(t.users.id, userId)).for('update');
+    const [user] = await tx
+      .select({ status: t.users.status })
+      .from(t.users)
+      .where(eq(t.users.id, userId))
+      .for('update');
     if (!user) return;
     const now = new Date();
     await tx
@@ -107,14 +122,21 @@ export async function updateScimUser(userId: string, change: { active?: boolean;
       .set({
         updatedAt: now,
         ...(change.externalId !== undefined ? { scimExternalId: change.externalId } : {}),
-        ...(change.active !== undefined ? { status: change.active ? ('active' as const) : ('suspended' as const) } : {}),
+        ...(change.active !== undefined
+          ? { status: change.active ? ('active' as const) : ('suspended' as const) }
+          : {}),
         // Ends every session on their next request; only on the move from active, so a repeat changes nothing.
-        ...(change.active === false && user.status === 'active' ? { sessionVersion: sql`${t.users.sessionVersion} + 1` } : {}),
+        ...(change.active === false && user.status === 'active'
+          ? { sessionVersion: sql`${t.users.sessionVersion} + 1` }
+          : {}),
       })
       .where(eq(t.users.id, userId));
     if (change.active === false) {
       await revokeKeysOf(tx, { type: 'user', id: userId }, 'scim_suspended');
-      await tx.update(t.oauthTokens).set({ revokedAt: now }).where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
+      await tx
+        .update(t.oauthTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
     }
   });
   // Suspension ends sessions, keys and tokens now; reactivation lets sessions (not keys) work again now.

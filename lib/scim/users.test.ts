@@ -14,7 +14,10 @@ const user = toScimUser(
   },
   'http://localhost',
 );
-const patch = (...operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: operations });
+const patch = (...operations: unknown[]) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+  Operations: operations,
+});
 
 describe('SCIM PATCH in the shapes identity providers send', () => {
   const suspending: [string, unknown][] = [
@@ -24,15 +27,26 @@ describe('SCIM PATCH in the shapes identity providers send', () => {
     ['no path, key in another case, string', patch({ op: 'REPLACE', value: { Active: 'false' } })],
     ['add', patch({ op: 'add', path: 'active', value: false })],
     ['lower-case operations key', { operations: [{ op: 'replace', path: 'active', value: false }] }],
-    ['among other attributes', patch({ op: 'replace', value: { displayName: 'Bob', active: false } }, { op: 'replace', path: 'name.givenName', value: 'Bob' })],
+    [
+      'among other attributes',
+      patch(
+        { op: 'replace', value: { displayName: 'Bob', active: false } },
+        { op: 'replace', path: 'name.givenName', value: 'Bob' },
+      ),
+    ],
   ];
   for (const [shape, body] of suspending) {
     it(`suspends: ${shape}`, () => expect(patchChanges(user, body).active).toBe(false));
   }
 
   it('reactivates with "True", and changes nothing for an unrelated attribute', () => {
-    expect(patchChanges({ ...user, active: false }, patch({ op: 'Replace', path: 'active', value: 'True' })).active).toBe(true);
-    expect(patchChanges(user, patch({ op: 'replace', path: 'displayName', value: 'B' }))).toEqual({ active: undefined, externalId: undefined });
+    expect(
+      patchChanges({ ...user, active: false }, patch({ op: 'Replace', path: 'active', value: 'True' })).active,
+    ).toBe(true);
+    expect(patchChanges(user, patch({ op: 'replace', path: 'displayName', value: 'B' }))).toEqual({
+      active: undefined,
+      externalId: undefined,
+    });
   });
 
   it('keeps a new externalId', () => {
@@ -40,7 +54,11 @@ describe('SCIM PATCH in the shapes identity providers send', () => {
   });
 
   it('refuses a value that is no boolean, an unknown op and a missing Operations array', () => {
-    for (const body of [patch({ op: 'replace', path: 'active', value: 'maybe' }), patch({ op: 'explode', path: 'active', value: false }), { op: 'replace' }]) {
+    for (const body of [
+      patch({ op: 'replace', path: 'active', value: 'maybe' }),
+      patch({ op: 'explode', path: 'active', value: false }),
+      { op: 'replace' },
+    ]) {
       expect(() => patchChanges(user, body)).toThrow(ScimError);
     }
   });
@@ -49,6 +67,12 @@ describe('SCIM PATCH in the shapes identity providers send', () => {
 describe('scimBoolean', () => {
   it('reads booleans and their string forms in any case, and nothing else', () => {
     expect([true, false, 'True', 'FALSE', ' false '].map(scimBoolean)).toEqual([true, false, true, false, false]);
-    expect([0, 'no', null, undefined, ''].map(scimBoolean)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([0, 'no', null, undefined, ''].map(scimBoolean)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -15,9 +15,21 @@ function eqFilter(text: string | null): ScimEqFilter | undefined {
   } catch {
     throw new ScimError(400, 'The filter is not valid SCIM filter syntax.', 'invalidFilter');
   }
-  const attribute = 'attrPath' in filter ? filter.attrPath.toLowerCase().replace(/^urn:ietf:params:scim:schemas:core:2\.0:user:/, '') : '';
-  if (filter.op !== 'eq' || !('compValue' in filter) || typeof filter.compValue !== 'string' || !SCIM_FILTER_ATTRIBUTES.includes(attribute as never)) {
-    throw new ScimError(400, 'Only `userName eq "…"`, `externalId eq "…"` and `id eq "…"` filters are supported.', 'invalidFilter');
+  const attribute =
+    'attrPath' in filter
+      ? filter.attrPath.toLowerCase().replace(/^urn:ietf:params:scim:schemas:core:2\.0:user:/, '')
+      : '';
+  if (
+    filter.op !== 'eq' ||
+    !('compValue' in filter) ||
+    typeof filter.compValue !== 'string' ||
+    !SCIM_FILTER_ATTRIBUTES.includes(attribute as never)
+  ) {
+    throw new ScimError(
+      400,
+      'Only `userName eq "…"`, `externalId eq "…"` and `id eq "…"` filters are supported.',
+      'invalidFilter',
+    );
   }
   return { attribute: attribute as ScimEqFilter['attribute'], value: filter.compValue };
 }
@@ -73,7 +85,8 @@ function normalizeOperation(raw: unknown): ScimPatchOperation {
   }
   const op = raw as { op: string; path?: unknown; value?: unknown };
   const name = op.op.toLowerCase();
-  if (name !== 'add' && name !== 'replace' && name !== 'remove') throw new ScimError(400, `Unknown op "${op.op}".`, 'invalidSyntax');
+  if (name !== 'add' && name !== 'replace' && name !== 'remove')
+    throw new ScimError(400, `Unknown op "${op.op}".`, 'invalidSyntax');
   let path = typeof op.path === 'string' ? op.path : undefined;
   if (path && /^active$/i.test(path)) path = 'active';
   let value = op.value;
@@ -113,7 +126,8 @@ export async function patchUser({ organizationId, baseUrl, params, body }: ScimC
 export async function replaceUser({ organizationId, baseUrl, params, body }: ScimContext): Promise<Response> {
   const row = await userOr404(organizationId, params.id);
   const user = body();
-  if (typeof user !== 'object' || user === null || Array.isArray(user)) throw new ScimError(400, 'The body must be a User.', 'invalidSyntax');
+  if (typeof user !== 'object' || user === null || Array.isArray(user))
+    throw new ScimError(400, 'The body must be a User.', 'invalidSyntax');
   const fields = user as Record<string, unknown>;
   const active = activeOf(fields.active);
   const externalId = externalIdOf(fields.externalId);

@@ -55,9 +55,14 @@ describe('the empty-string rule', () => {
     [m('a', '!~', '.*'), false],
   ])('%j matches "" → %s', (matcher, verdict) => expect(matchesEmptyString(matcher)).toBe(verdict));
 
-  it.each([[[m('a', '=', '')]], [[m('a', '!=', 'x')]], [[m('a', '=~', '.*')]], [[m('a', '!~', 'x')]], [[m('a', '=~', 'x*'), m('b', '!=', 'y')]]])(
-    'refuses matchers that all match the empty string: %j',
-    (matchers) => expect(paths({ matchers })).toEqual(['matchers']),
+  it.each([
+    [[m('a', '=', '')]],
+    [[m('a', '!=', 'x')]],
+    [[m('a', '=~', '.*')]],
+    [[m('a', '!~', 'x')]],
+    [[m('a', '=~', 'x*'), m('b', '!=', 'y')]],
+  ])('refuses matchers that all match the empty string: %j', (matchers) =>
+    expect(paths({ matchers })).toEqual(['matchers']),
   );
 
   it('accepts a list where one matcher needs the label', () => {
@@ -76,10 +81,26 @@ describe('the PATCH body', () => {
         comment: '',
         startsAt: '2030-01-01T00:00:00+01:00',
         endsAt: '2030-01-01T00:00:00.0001Z',
-        matchers: [m('1a', '=', 'x'), { label: 'b', op: '==', value: 'x' }, m('c', '=~', '(?=x)'), { label: 'd', op: '=', value: 'x'.repeat(1025) }],
+        matchers: [
+          m('1a', '=', 'x'),
+          { label: 'b', op: '==', value: 'x' },
+          m('c', '=~', '(?=x)'),
+          { label: 'd', op: '=', value: 'x'.repeat(1025) },
+        ],
         extra: true,
       }).sort(),
-    ).toEqual(['comment', 'endsAt', 'extra', 'matchers.0.label', 'matchers.1.op', 'matchers.2.value', 'matchers.3.value', 'startsAt'].sort());
+    ).toEqual(
+      [
+        'comment',
+        'endsAt',
+        'extra',
+        'matchers.0.label',
+        'matchers.1.op',
+        'matchers.2.value',
+        'matchers.3.value',
+        'startsAt',
+      ].sort(),
+    );
   });
 
   it('limits matchers to 1..64 and labels to 256 characters', () => {
@@ -102,10 +123,13 @@ describe('the PATCH body', () => {
 });
 
 describe('UTC timestamps', () => {
-  it.each(['2030-01-31T14:00:00Z', '2030-01-31T14:00:00.1Z', '2030-01-31T14:00:00.12Z', '2030-01-31T14:00:00.123Z', '2028-02-29T00:00:00Z'])(
-    'accepts %s',
-    (text) => expect(parseUtcInstant(text)).not.toBeNull(),
-  );
+  it.each([
+    '2030-01-31T14:00:00Z',
+    '2030-01-31T14:00:00.1Z',
+    '2030-01-31T14:00:00.12Z',
+    '2030-01-31T14:00:00.123Z',
+    '2028-02-29T00:00:00Z',
+  ])('accepts %s', (text) => expect(parseUtcInstant(text)).not.toBeNull());
   it.each([
     '2030-01-31T14:00:00.1234Z',
     '2030-01-31T14:00:00+00:00',
@@ -119,5 +143,6 @@ describe('UTC timestamps', () => {
     '2030-01-31T23:59:60Z',
     '2030-01-31',
   ])('refuses %s', (text) => expect(parseUtcInstant(text)).toBeNull());
-  it('keeps milliseconds', () => expect(parseUtcInstant('2030-01-31T14:00:00.5Z')!.toISOString()).toBe('2030-01-31T14:00:00.500Z'));
+  it('keeps milliseconds', () =>
+    expect(parseUtcInstant('2030-01-31T14:00:00.5Z')!.toISOString()).toBe('2030-01-31T14:00:00.500Z'));
 });

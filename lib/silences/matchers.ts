@@ -67,7 +67,8 @@ export const matcherSchema = z
     (matcher: LooseMatcher, ctx) => {
       if (!isRegexOp(matcher.op) || typeof matcher.value !== 'string') return;
       const compiled = compileMatcherValue(matcher.value);
-      if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['value'], message: `Not a valid RE2 expression: ${compiled.message}` });
+      if (!compiled.ok)
+        ctx.addIssue({ code: 'custom', path: ['value'], message: `Not a valid RE2 expression: ${compiled.message}` });
     },
     // Runs even when another field of the matcher is wrong, so every problem is reported at once.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
@@ -86,7 +87,8 @@ export const matchersSchema = z
           : null,
       );
       // Only a verdict on matchers that are all well formed: an invalid one is reported at its own path.
-      if (verdicts.length > 0 && verdicts.every((v) => v === true)) ctx.addIssue({ code: 'custom', message: EMPTY_MATCH_MESSAGE });
+      if (verdicts.length > 0 && verdicts.every((v) => v === true))
+        ctx.addIssue({ code: 'custom', message: EMPTY_MATCH_MESSAGE });
     },
     { when: (payload) => Array.isArray(payload.value) },
   );

@@ -47,7 +47,12 @@ export const updateSilenceOp = defineOperation({
   permission: 'obs.silences.update',
   requireAlerting: true,
   idempotent: true,
-  success: { status: 200, description: 'The silence as changed.', schema: silence, headers: { ETag: 'The new strong ETag.' } },
+  success: {
+    status: 200,
+    description: 'The silence as changed.',
+    schema: silence,
+    headers: { ETag: 'The new strong ETag.' },
+  },
   errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
 });
 

@@ -12,7 +12,8 @@ const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/p
 export const silenceKeys = {
   all: ['silences'] as const,
   list: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'list'] as const,
-  one: (orgId: string, projectId: string, silenceId: string) => [...silenceKeys.all, orgId, projectId, silenceId] as const,
+  one: (orgId: string, projectId: string, silenceId: string) =>
+    [...silenceKeys.all, orgId, projectId, silenceId] as const,
 };
 
 export function useSilences(orgId: string, projectId: string) {

@@ -34,7 +34,8 @@ export const updateSilenceBody = z
       if (typeof body.startsAt !== 'string' || typeof body.endsAt !== 'string') return;
       const starts = parseUtcInstant(body.startsAt);
       const ends = parseUtcInstant(body.endsAt);
-      if (starts && ends && ends <= starts) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
+      if (starts && ends && ends <= starts)
+        ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
     },
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
@@ -67,7 +68,10 @@ export const silencePage = z.object({ items: z.array(silence), nextCursor: z.str
 export const ifMatchHeaders = z.object({
   'If-Match': z
     .string()
-    .refine((header) => parseIfMatch(header) !== null, 'If-Match is `*` or a comma-separated list of quoted ETags, such as "3".')
+    .refine(
+      (header) => parseIfMatch(header) !== null,
+      'If-Match is `*` or a comma-separated list of quoted ETags, such as "3".',
+    )
     .optional()
     .meta({ description: '`*`, or a comma-separated list of strong ETags from a GET; weak tags never match.' }),
   'Idempotency-Key': z

@@ -5,7 +5,14 @@ import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
 import { ifMatchVersions, requireIfMatch, strongEtag } from '../http/etag';
 import { afterCursor, toPage, type Page } from '../http/pagination';
-import { FIELDS_BY_STATE, silenceState, type Silence, type SilenceField, type SilenceState, type UpdateSilenceBody } from './schema';
+import {
+  FIELDS_BY_STATE,
+  silenceState,
+  type Silence,
+  type SilenceField,
+  type SilenceState,
+  type UpdateSilenceBody,
+} from './schema';
 import { parseUtcInstant, formatInstant } from './time';
 
 type SilenceRow = typeof t.silences.$inferSelect;
@@ -60,12 +67,20 @@ export async function listSilences(
     )
     .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
     .limit(query.limit + 1);
-  return toPage(rows, query.limit, (r) => r.createdAt, (r) => toSilence(r, now));
+  return toPage(
+    rows,
+    query.limit,
+    (r) => r.createdAt,
+    (r) => toSilence(r, now),
+  );
 }
 
 export async function getSilence(scope: SilenceScope, silenceId: string, now = new Date()): Promise<Silence | null> {
   const db = await getDb();
-  const [row] = await db.select().from(t.silences).where(and(inScope(scope), eq(t.silences.id, silenceId)));
+  const [row] = await db
+    .select()
+    .from(t.silences)
+    .where(and(inScope(scope), eq(t.silences.id, silenceId)));
   return row ? toSilence(row, now) : null;
 }
 
@@ -73,15 +88,15 @@ const ARTICLE: Record<SilenceState, string> = { scheduled: 'A scheduled', active
 
 function refusedFieldIssues(state: SilenceState, sent: SilenceField[]): Issue[] {
   const accepted = FIELDS_BY_STATE[state];
-  const why =
-    accepted.length === 0 ? 'it accepts no changes' : `it accepts only ${accepted.join(' and ')}`;
+  const why = accepted.length === 0 ? 'it accepts no changes' : `it accepts only ${accepted.join(' and ')}`;
   return sent
     .filter((field) => !accepted.includes(field))
     .map((field) => ({ path: field, message: `${ARTICLE[state]} silence cannot change ${field}: ${why}.` }));
 }
 
 const sameMatchers = (a: SilenceRow['matchers'], b: SilenceRow['matchers']) =>
-  JSON.stringify(a.map(({ label, op, value }) => [label, op, value])) === JSON.stringify(b.map(({ label, op, value }) => [label, op, value]));
+  JSON.stringify(a.map(({ label, op, value }) => [label, op, value])) ===
+  JSON.stringify(b.map(({ label, op, value }) => [label, op, value]));
 
 /**
  * The common edit, a new comment, in one statement: it applies only when everything the full path checks
@@ -89,7 +104,13 @@ const sameMatchers = (a: SilenceRow['matchers'], b: SilenceRow['matchers']) =>
  * no row, the full path runs and answers exactly why (404, 412, 409, or no change).
  */
 async function updateCommentOnly(
-  input: { scope: SilenceScope; silenceId: string; body: UpdateSilenceBody; ifMatch: string | null; principal: Pick<Principal, 'type' | 'id'> },
+  input: {
+    scope: SilenceScope;
+    silenceId: string;
+    body: UpdateSilenceBody;
+    ifMatch: string | null;
+    principal: Pick<Principal, 'type' | 'id'>;
+  },
   now: Date,
 ): Promise<Silence | null> {
   const { comment, ...rest } = input.body;
@@ -148,7 +169,8 @@ export async function updateSilence(input: {
     const { body } = input;
     const sent = (Object.keys(body) as SilenceField[]).filter((field) => body[field] !== undefined);
     const refused = refusedFieldIssues(silenceState(row, now), sent);
-    if (refused.length > 0) throw new ApiError('silence_state_conflict', refused.map((i) => i.message).join(' '), { issues: refused });
+    if (refused.length > 0)
+      throw new ApiError('silence_state_conflict', refused.map((i) => i.message).join(' '), { issues: refused });
 
     // A time in the past means "now": start it now, or end it now.
     const clamp = (text: string | undefined) => {
@@ -158,7 +180,9 @@ export async function updateSilence(input: {
     const startsAt = clamp(body.startsAt) ?? row.startsAt;
     const endsAt = clamp(body.endsAt) ?? row.endsAt;
     if (endsAt <= startsAt) {
-      throw invalidRequest([{ path: 'endsAt', message: `The end must be after the start (${formatInstant(startsAt)}).` }]);
+      throw invalidRequest([
+        { path: 'endsAt', message: `The end must be after the start (${formatInstant(startsAt)}).` },
+      ]);
     }
     const next = { comment: body.comment ?? row.comment, matchers: body.matchers ?? row.matchers, startsAt, endsAt };
     const changed =

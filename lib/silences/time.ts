@@ -24,7 +24,8 @@ export function parseUtcInstant(text: string): Date | null {
 export const utcTimestamp = z
   .string()
   .refine((text) => parseUtcInstant(text) !== null, {
-    message: 'Use an RFC 3339 time in UTC ending in upper-case Z with at most 3 fractional digits, e.g. 2030-01-31T14:00:00.000Z.',
+    message:
+      'Use an RFC 3339 time in UTC ending in upper-case Z with at most 3 fractional digits, e.g. 2030-01-31T14:00:00.000Z.',
   })
   .meta({ format: 'date-time', example: '2030-01-31T14:00:00.000Z' });
 

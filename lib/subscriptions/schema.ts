@@ -23,13 +23,20 @@ export const timeoutSeconds = wholeNumber('The timeout', TIMEOUT_SECONDS);
 export const workflowId = z.uuid({ error: 'The workflow ID must be a UUID.' });
 
 /** A complete target of each kind this API knows; the stored target after a merge must satisfy it. */
-export const httpsTarget = z.object({ kind: z.literal('https'), url: httpsUrl, timeoutSeconds }).meta({ id: 'HttpsTarget' });
+export const httpsTarget = z
+  .object({ kind: z.literal('https'), url: httpsUrl, timeoutSeconds })
+  .meta({ id: 'HttpsTarget' });
 export const workflowTarget = z.object({ kind: z.literal('workflow'), workflowId }).meta({ id: 'WorkflowTarget' });
 const unknownTarget = z
   .looseObject({ kind: z.string() })
-  .meta({ id: 'UnknownTarget', description: 'A target of a kind this version does not know; clients show it as unknown.' });
+  .meta({
+    id: 'UnknownTarget',
+    description: 'A target of a kind this version does not know; clients show it as unknown.',
+  });
 
-const targetKindError = { error: 'The target kind must be "https" or "workflow", the kind the subscription already has.' };
+const targetKindError = {
+  error: 'The target kind must be "https" or "workflow", the kind the subscription already has.',
+};
 
 /** The `target` of a PATCH: a kind (which must equal the current one) and only the fields to change. */
 export const targetPatch = z.discriminatedUnion(

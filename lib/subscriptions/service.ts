@@ -17,9 +17,7 @@ function isoOrNull(value: string | Date | null | undefined): string | null {
 
 /** The full resource of the spec, `status` always present, times as `YYYY-MM-DDTHH:MM:SS.mmmZ`. */
 export function toSubscription(row: Row): Subscription {
-  const lastError = row.lastError
-    ? { ...row.lastError, at: isoOrNull(row.lastError.at) ?? row.lastError.at }
-    : null;
+  const lastError = row.lastError ? { ...row.lastError, at: isoOrNull(row.lastError.at) ?? row.lastError.at } : null;
   return {
     id: row.id,
     organizationId: row.organizationId,
@@ -38,7 +36,11 @@ export function toSubscription(row: Row): Subscription {
 }
 
 const inScope = (scope: SubscriptionScope, id: string) =>
-  and(eq(t.subscriptions.id, id), eq(t.subscriptions.organizationId, scope.organizationId), eq(t.subscriptions.projectId, scope.projectId));
+  and(
+    eq(t.subscriptions.id, id),
+    eq(t.subscriptions.organizationId, scope.organizationId),
+    eq(t.subscriptions.projectId, scope.projectId),
+  );
 
 export async function listSubscriptions(scope: SubscriptionScope, page: PageQuery): Promise<Page<Subscription>> {
   const db = await getDb();
@@ -70,7 +72,11 @@ export async function getSubscription(scope: SubscriptionScope, id: string): Pro
  * (the target's kind, the merged target), write only what differs. Nothing differing (`{}` included)
  * writes nothing and keeps `updatedAt`.
  */
-export async function updateSubscription(scope: SubscriptionScope, id: string, update: SubscriptionUpdate): Promise<Subscription> {
+export async function updateSubscription(
+  scope: SubscriptionScope,
+  id: string,
+  update: SubscriptionUpdate,
+): Promise<Subscription> {
   if (!update.target) return updateNumbers(scope, id, update);
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -80,7 +86,8 @@ export async function updateSubscription(scope: SubscriptionScope, id: string, u
     const issues: Issue[] = [];
     const changes: Partial<Pick<Row, 'batchSize' | 'maxConcurrency' | 'target'>> = {};
     if (update.batchSize !== undefined && update.batchSize !== row.batchSize) changes.batchSize = update.batchSize;
-    if (update.maxConcurrency !== undefined && update.maxConcurrency !== row.maxConcurrency) changes.maxConcurrency = update.maxConcurrency;
+    if (update.maxConcurrency !== undefined && update.maxConcurrency !== row.maxConcurrency)
+      changes.maxConcurrency = update.maxConcurrency;
     if (update.target) {
       const merge = mergeTarget(row.target, update.target);
       if (!merge.ok) issues.push(...merge.issues);
@@ -91,7 +98,11 @@ export async function updateSubscription(scope: SubscriptionScope, id: string, u
 
     // Strictly later than the previous value, so a change is always visible in updatedAt.
     const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
-    const [updated] = await tx.update(t.subscriptions).set({ ...changes, updatedAt }).where(inScope(scope, id)).returning();
+    const [updated] = await tx
+      .update(t.subscriptions)
+      .set({ ...changes, updatedAt })
+      .where(inScope(scope, id))
+      .returning();
     return toSubscription(updated);
   });
 }

@@ -48,7 +48,11 @@ const refused: [url: string, why: string, message: string][] = [
   ['https://api.localhost./', 'a localhost subdomain', 'localhost'],
   ['https://hooks.example.com/a b', 'a space', 'spaces'],
   [' https://hooks.example.com/', 'leading space', 'start with https'],
-  [`https://hooks.example.com/${'a'.repeat(2049 - 'https://hooks.example.com/'.length)}`, 'over 2048 characters', '2048'],
+  [
+    `https://hooks.example.com/${'a'.repeat(2049 - 'https://hooks.example.com/'.length)}`,
+    'over 2048 characters',
+    '2048',
+  ],
 ];
 
 describe('https target URL rules', () => {
@@ -61,7 +65,9 @@ describe('https target URL rules', () => {
   });
 
   it('reports the problem at target.url through the PATCH schema, and the timeout bounds at target.timeoutSeconds', () => {
-    const result = updateSubscriptionBody.safeParse({ target: { kind: 'https', url: 'https://[::1]/', timeoutSeconds: 61 } });
+    const result = updateSubscriptionBody.safeParse({
+      target: { kind: 'https', url: 'https://[::1]/', timeoutSeconds: 61 },
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['target.timeoutSeconds', 'target.url']);
   });

@@ -37,7 +37,8 @@ export function httpsUrlProblem(value: string): string | null {
     return 'Enter a valid absolute URL, such as https://hooks.example.com/orders.';
   }
   if (url.protocol !== 'https:') return 'The URL must be absolute and start with https://.';
-  if (rawAuthority(value).includes('@') || url.username || url.password) return 'The URL must not contain a user name or password.';
+  if (rawAuthority(value).includes('@') || url.username || url.password)
+    return 'The URL must not contain a user name or password.';
   const host = url.hostname.toLowerCase();
   if (/(^|\.)localhost\.?$/.test(host)) return 'The URL must not point at this machine (localhost).';
   const literal = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;

@@ -21,7 +21,11 @@ describe('merging a PATCH target into the current one', () => {
 
   it('reports no change for the kind alone or for the same values', () => {
     expect(mergeTarget(https, { kind: 'https' })).toEqual({ ok: true, changed: false, target: https });
-    expect(mergeTarget(https, { kind: 'https', timeoutSeconds: 30 })).toEqual({ ok: true, changed: false, target: https });
+    expect(mergeTarget(https, { kind: 'https', timeoutSeconds: 30 })).toEqual({
+      ok: true,
+      changed: false,
+      target: https,
+    });
   });
 
   it('keeps stored fields this version does not know', () => {
@@ -32,12 +36,20 @@ describe('merging a PATCH target into the current one', () => {
 
   it('merges a workflow target', () => {
     const workflowId = '5c0a7a3e-7d3f-4f8e-9a40-2c8f0e7d6b11';
-    expect(mergeTarget(workflow, { kind: 'workflow', workflowId })).toEqual({ ok: true, changed: true, target: { kind: 'workflow', workflowId } });
+    expect(mergeTarget(workflow, { kind: 'workflow', workflowId })).toEqual({
+      ok: true,
+      changed: true,
+      target: { kind: 'workflow', workflowId },
+    });
   });
 
   it('refuses a different kind at target.kind, in both directions and for a stored kind it does not know', () => {
     const refusal = (current: SubscriptionTarget, kind: 'https' | 'workflow') => mergeTarget(current, { kind });
-    for (const [current, kind] of [[https, 'workflow'], [workflow, 'https'], [{ kind: 'queue', queueId: 'q' }, 'https']] as const) {
+    for (const [current, kind] of [
+      [https, 'workflow'],
+      [workflow, 'https'],
+      [{ kind: 'queue', queueId: 'q' }, 'https'],
+    ] as const) {
       const result = refusal(current, kind);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.issues.map((i) => i.path)).toEqual(['target.kind']);
@@ -57,6 +69,8 @@ describe('how a client reads a target', () => {
     expect(knownTarget(https)).toEqual(https);
     expect(knownTarget(workflow)).toEqual(workflow);
     expect(knownTarget({ kind: 'email', address: 'a@b.example' } as SubscriptionTarget)).toEqual({ kind: 'unknown' });
-    expect(knownTarget({ kind: 'https', url: 'https://x.example/' } as SubscriptionTarget)).toEqual({ kind: 'unknown' });
+    expect(knownTarget({ kind: 'https', url: 'https://x.example/' } as SubscriptionTarget)).toEqual({
+      kind: 'unknown',
+    });
   });
 });

@@ -38,6 +38,7 @@ export function knownTarget(target: { kind: string }): KnownTarget {
   if (target.kind === 'https' && typeof fields.url === 'string' && typeof fields.timeoutSeconds === 'number') {
     return { kind: 'https', url: fields.url, timeoutSeconds: fields.timeoutSeconds };
   }
-  if (target.kind === 'workflow' && typeof fields.workflowId === 'string') return { kind: 'workflow', workflowId: fields.workflowId };
+  if (target.kind === 'workflow' && typeof fields.workflowId === 'string')
+    return { kind: 'workflow', workflowId: fields.workflowId };
   return { kind: 'unknown' };
 }

@@ -7,7 +7,11 @@ import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; reason?: string }> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; reason?: string }>;
+}) {
   const { callbackUrl, reason } = await searchParams;
   if (await getServerSession(authOptions)) {
     if (reason !== 'ended') redirect(safeReturnPath(callbackUrl));
@@ -17,7 +21,10 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
         <div className="mb-8 text-center">
-          <div aria-hidden="true" className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white">
+          <div
+            aria-hidden="true"
+            className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white"
+          >
             S
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Sign in to the console</h1>

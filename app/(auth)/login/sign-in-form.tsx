@@ -23,9 +23,7 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
     const result = await signIn('credentials', { ...values, redirect: false });
     if (!result || result.error) {
       setFormError(
-        result?.error && result.error !== 'CredentialsSignin'
-          ? result.error
-          : 'Incorrect email or password.',
+        result?.error && result.error !== 'CredentialsSignin' ? result.error : 'Incorrect email or password.',
       );
       return;
     }
@@ -35,11 +33,22 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
-      <div role="alert" aria-live="assertive" className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}>
+      <div
+        role="alert"
+        aria-live="assertive"
+        className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}
+      >
         {formError}
       </div>
       <Field id="email" label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="username" autoFocus invalid={!!errors.email} {...describedBy('email', { error: errors.email })} {...register('email')} />
+        <Input
+          type="email"
+          autoComplete="username"
+          autoFocus
+          invalid={!!errors.email}
+          {...describedBy('email', { error: errors.email })}
+          {...register('email')}
+        />
       </Field>
       <Field id="password" label="Password" error={errors.password?.message}>
         <Input
@@ -54,7 +63,11 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
         Sign in
       </Button>
       {sso && (
-        <Button variant="secondary" className="mt-3 w-full" onClick={() => void signIn('oidc', { callbackUrl: returnTo })}>
+        <Button
+          variant="secondary"
+          className="mt-3 w-full"
+          onClick={() => void signIn('oidc', { callbackUrl: returnTo })}
+        >
           Sign in with single sign-on
         </Button>
       )}

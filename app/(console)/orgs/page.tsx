@@ -9,7 +9,9 @@ export default async function OrganizationsIndex() {
   if (items[0]) redirect(`/orgs/${items[0].id}/api-keys`);
   return (
     <main className="mx-auto max-w-lg px-4 py-24">
-      <EmptyState title="You are not in any organization yet">Ask an administrator of your organization to invite you.</EmptyState>
+      <EmptyState title="You are not in any organization yet">
+        Ask an administrator of your organization to invite you.
+      </EmptyState>
     </main>
   );
 }

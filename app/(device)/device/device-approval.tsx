@@ -25,8 +25,14 @@ function CodeForm({ initialCode, onSubmit }: { initialCode: string; onSubmit: (c
     formState: { errors },
   } = useForm<UserCodeForm>({ resolver: zodResolver(userCodeForm), defaultValues: { userCode: initialCode } });
   return (
-    <form onSubmit={handleSubmit((values) => onSubmit(normalize(values.userCode)))} noValidate className={`${card} space-y-2`}>
-      <p className="mb-3 text-sm text-slate-600">Enter the code shown in your terminal by <code className="font-mono">svc login</code>.</p>
+    <form
+      onSubmit={handleSubmit((values) => onSubmit(normalize(values.userCode)))}
+      noValidate
+      className={`${card} space-y-2`}
+    >
+      <p className="mb-3 text-sm text-slate-600">
+        Enter the code shown in your terminal by <code className="font-mono">svc login</code>.
+      </p>
       <Field id="user-code" label="Code" error={errors.userCode?.message}>
         <Input
           autoFocus
@@ -79,7 +85,8 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
     );
   }
   if (error) {
-    const title = error instanceof ApiRequestError && error.status === 404 ? 'This code cannot be used' : 'Something went wrong';
+    const title =
+      error instanceof ApiRequestError && error.status === 404 ? 'This code cannot be used' : 'Something went wrong';
     return (
       <div className="space-y-4">
         <ErrorState title={title} message={error.message} />
@@ -109,14 +116,26 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
         <dd>{formatWhen(authorization.expiresAt)}</dd>
       </dl>
       <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-        Approve only if you just ran <code className="font-mono">svc login</code> and your terminal shows this same code. The CLI will act as you, with
-        all of your access, until you run <code className="font-mono">svc logout</code>.
+        Approve only if you just ran <code className="font-mono">svc login</code> and your terminal shows this same
+        code. The CLI will act as you, with all of your access, until you run{' '}
+        <code className="font-mono">svc logout</code>.
       </p>
       <div className="mt-6 flex gap-3">
-        <Button className="flex-1" pending={decide.isPending && decide.variables === 'approve'} disabled={decide.isPending} onClick={() => decide.mutate('approve')}>
+        <Button
+          className="flex-1"
+          pending={decide.isPending && decide.variables === 'approve'}
+          disabled={decide.isPending}
+          onClick={() => decide.mutate('approve')}
+        >
           Approve
         </Button>
-        <Button variant="secondary" className="flex-1" pending={decide.isPending && decide.variables === 'deny'} disabled={decide.isPending} onClick={() => decide.mutate('deny')}>
+        <Button
+          variant="secondary"
+          className="flex-1"
+          pending={decide.isPending && decide.variables === 'deny'}
+          disabled={decide.isPending}
+          onClick={() => decide.mutate('deny')}
+        >
           Deny
         </Button>
       </div>
@@ -126,7 +145,9 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
 
 /** Enter (or confirm) the code, see what is asking, then approve or deny it through the /v1 API. */
 export function DeviceApproval({ initialCode }: { initialCode: string }) {
-  const [userCode, setUserCode] = useState<string | null>(userCodeForm.safeParse({ userCode: initialCode }).success ? normalize(initialCode) : null);
+  const [userCode, setUserCode] = useState<string | null>(
+    userCodeForm.safeParse({ userCode: initialCode }).success ? normalize(initialCode) : null,
+  );
   if (userCode === null) return <CodeForm initialCode={initialCode} onSubmit={setUserCode} />;
   return <Review key={userCode} userCode={userCode} onCancel={() => setUserCode(null)} />;
 }

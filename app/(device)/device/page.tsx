@@ -4,7 +4,11 @@ import { DeviceApproval } from './device-approval';
 
 export const metadata: Metadata = { title: 'Approve a device login' };
 
-export default async function DevicePage({ searchParams }: { searchParams: Promise<{ user_code?: string | string[] }> }) {
+export default async function DevicePage({
+  searchParams,
+}: {
+  searchParams: Promise<{ user_code?: string | string[] }>;
+}) {
   const { user_code } = await searchParams;
   const code = typeof user_code === 'string' ? user_code.slice(0, 20) : '';
   const user = await requireConsoleUser(code ? `/device?user_code=${encodeURIComponent(code)}` : '/device');
@@ -12,7 +16,10 @@ export default async function DevicePage({ searchParams }: { searchParams: Promi
     <main className="flex min-h-screen items-start justify-center px-4 py-16 sm:py-24">
       <div className="w-full max-w-md">
         <div className="mb-6 text-center">
-          <div aria-hidden="true" className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white">
+          <div
+            aria-hidden="true"
+            className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white"
+          >
             S
           </div>
           <h1 className="text-2xl font-semibold tracking-tight">Device login</h1>

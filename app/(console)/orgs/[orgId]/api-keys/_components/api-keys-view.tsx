@@ -69,7 +69,9 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
       ) : items.length === 0 ? (
         <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
-          {isAdmin && ownerFilter === 'all' ? 'Nobody in this organization has a key yet.' : 'You have no keys in this organization yet.'}
+          {isAdmin && ownerFilter === 'all'
+            ? 'Nobody in this organization has a key yet.'
+            : 'You have no keys in this organization yet.'}
         </EmptyState>
       ) : (
         <DataTable
@@ -78,39 +80,62 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           footer={
             keys.hasNextPage && (
               <div className="border-t border-slate-100 p-3 text-center">
-                <Button variant="secondary" size="sm" pending={keys.isFetchingNextPage} onClick={() => void keys.fetchNextPage()}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  pending={keys.isFetchingNextPage}
+                  onClick={() => void keys.fetchNextPage()}
+                >
                   Load more
                 </Button>
               </div>
             )
           }
         >
-              {items.map((key) => {
-                const own = key.owner.type === 'user' && key.owner.id === me.id;
-                return (
-                  <tr key={key.id}>
-                    <th scope="row" className="max-w-xs truncate px-4 py-3 text-left font-medium text-slate-900">{key.name}</th>
-                    <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
-                    <td className="px-4 py-3 text-slate-700">
-                      {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
-                    </td>
-                    <td className="px-4 py-3 text-slate-700">
-                      <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>{shortDate(key.createdAt)}</time>
-                    </td>
-                    <td className="px-4 py-3 text-slate-700"><Expiry apiKey={key} /></td>
-                    <td className="px-4 py-3 text-slate-700">
-                      {key.lastUsedAt ? <RelativeTime iso={key.lastUsedAt} /> : <span className="text-slate-500">Never</span>}
-                    </td>
-                    <td className="px-4 py-3 text-right">
-                      {(own || canRevokeOthers) && (
-                        <Button variant="ghost" size="sm" aria-label={`Revoke ${key.name}`} onClick={() => { revoke.reset(); setToRevoke(key); }}>
-                          Revoke
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
+          {items.map((key) => {
+            const own = key.owner.type === 'user' && key.owner.id === me.id;
+            return (
+              <tr key={key.id}>
+                <th scope="row" className="max-w-xs truncate px-4 py-3 text-left font-medium text-slate-900">
+                  {key.name}
+                </th>
+                <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
+                <td className="px-4 py-3 text-slate-700">
+                  {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
+                </td>
+                <td className="px-4 py-3 text-slate-700">
+                  <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
+                    {shortDate(key.createdAt)}
+                  </time>
+                </td>
+                <td className="px-4 py-3 text-slate-700">
+                  <Expiry apiKey={key} />
+                </td>
+                <td className="px-4 py-3 text-slate-700">
+                  {key.lastUsedAt ? (
+                    <RelativeTime iso={key.lastUsedAt} />
+                  ) : (
+                    <span className="text-slate-500">Never</span>
+                  )}
+                </td>
+                <td className="px-4 py-3 text-right">
+                  {(own || canRevokeOthers) && (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Revoke ${key.name}`}
+                      onClick={() => {
+                        revoke.reset();
+                        setToRevoke(key);
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
         </DataTable>
       )}
 
@@ -131,7 +156,8 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         title={`Revoke “${toRevoke?.name ?? ''}”?`}
         description={
           <p>
-            The key <span className="font-mono">{toRevoke?.prefix}…</span> stops working immediately, for every program using it. This cannot be undone.
+            The key <span className="font-mono">{toRevoke?.prefix}…</span> stops working immediately, for every program
+            using it. This cannot be undone.
           </p>
         }
         confirmLabel="Revoke key"

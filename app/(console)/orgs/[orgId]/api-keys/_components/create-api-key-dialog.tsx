@@ -38,7 +38,10 @@ export function CreateApiKeyDialog({
     reset,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<CreateApiKeyInput>({ resolver: zodResolver(createApiKeyBody), defaultValues: { name: '', expiresInDays: 90 } });
+  } = useForm<CreateApiKeyInput>({
+    resolver: zodResolver(createApiKeyBody),
+    defaultValues: { name: '', expiresInDays: 90 },
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -48,7 +51,8 @@ export function CreateApiKeyDialog({
     } catch (err) {
       if (!(err instanceof ApiRequestError)) throw err;
       const onField = err.issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
-      for (const issue of onField) setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: true });
+      for (const issue of onField)
+        setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: true });
       if (err.status === 404) setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
       else if (onField.length === 0) setError('root', { message: err.message });
     }
@@ -71,7 +75,13 @@ export function CreateApiKeyDialog({
           </p>
         )}
         <Field id="key-name" label="Name" hint="What uses this key, e.g. “CI deploys”." error={errors.name?.message}>
-          <Input autoFocus autoComplete="off" invalid={!!errors.name} {...describedBy('key-name', { hint: true, error: errors.name })} {...register('name')} />
+          <Input
+            autoFocus
+            autoComplete="off"
+            invalid={!!errors.name}
+            {...describedBy('key-name', { hint: true, error: errors.name })}
+            {...register('name')}
+          />
         </Field>
         <Controller
           control={control}
@@ -82,12 +92,19 @@ export function CreateApiKeyDialog({
                 id="key-expiry"
                 label="Expires"
                 value={field.value === null || field.value === undefined ? NEVER : String(field.value)}
-                options={EXPIRY_CHOICES.map((c) => ({ value: c.days === null ? NEVER : String(c.days), label: c.label }))}
+                options={EXPIRY_CHOICES.map((c) => ({
+                  value: c.days === null ? NEVER : String(c.days),
+                  label: c.label,
+                }))}
                 onValueChange={(v) => field.onChange(v === NEVER ? null : Number(v))}
                 invalid={!!errors.expiresInDays}
                 describedBy="key-expiry-error"
               />
-              <p id="key-expiry-error" role={errors.expiresInDays ? 'alert' : undefined} className="min-h-5 text-sm text-red-700">
+              <p
+                id="key-expiry-error"
+                role={errors.expiresInDays ? 'alert' : undefined}
+                className="min-h-5 text-sm text-red-700"
+              >
                 {errors.expiresInDays?.message ?? ''}
               </p>
             </div>
@@ -108,7 +125,11 @@ export function CreateApiKeyDialog({
                 invalid={!!errors.botId}
                 describedBy="key-owner-error"
               />
-              <p id="key-owner-error" role={errors.botId ? 'alert' : undefined} className="min-h-5 text-sm text-red-700">
+              <p
+                id="key-owner-error"
+                role={errors.botId ? 'alert' : undefined}
+                className="min-h-5 text-sm text-red-700"
+              >
                 {errors.botId?.message ?? ''}
               </p>
             </div>

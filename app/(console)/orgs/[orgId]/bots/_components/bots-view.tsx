@@ -29,21 +29,33 @@ export function BotsView({ orgId }: { orgId: string }) {
         <EmptyState title="No bots">This organization has no bots.</EmptyState>
       ) : (
         <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]}>
-              {bots.data.items.map((bot) => (
-                <tr key={bot.id}>
-                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">{bot.name}</th>
-                  <td className="px-4 py-3 text-slate-700">{[...new Set(bot.policies.map((p) => p.policy))].join(', ') || '—'}</td>
-                  <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
-                  <td className="px-4 py-3 text-right">
-                    {canDelete && (
-                      <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => { deleteBot.reset(); setToDelete(bot); }}>
-                        Delete
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
+          {bots.data.items.map((bot) => (
+            <tr key={bot.id}>
+              <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                {bot.name}
+              </th>
+              <td className="px-4 py-3 text-slate-700">
+                {[...new Set(bot.policies.map((p) => p.policy))].join(', ') || '—'}
+              </td>
+              <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
+              <td className="px-4 py-3 text-right">
+                {canDelete && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Delete ${bot.name}`}
+                    onClick={() => {
+                      deleteBot.reset();
+                      setToDelete(bot);
+                    }}
+                  >
+                    Delete
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog
         open={toDelete !== null}

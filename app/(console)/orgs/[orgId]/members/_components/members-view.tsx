@@ -55,11 +55,23 @@ export function MembersView({ orgId }: { orgId: string }) {
         actions={
           <>
             {canRemove && (
-              <Button variant="secondary" onClick={() => { setScimError(null); setConfirmScim(true); }}>
+              <Button
+                variant="secondary"
+                onClick={() => {
+                  setScimError(null);
+                  setConfirmScim(true);
+                }}
+              >
                 Create SCIM token
               </Button>
             )}
-            <Button variant="secondary" onClick={() => { leave.reset(); setLeaving(true); }}>
+            <Button
+              variant="secondary"
+              onClick={() => {
+                leave.reset();
+                setLeaving(true);
+              }}
+            >
               Leave organization
             </Button>
           </>
@@ -72,27 +84,42 @@ export function MembersView({ orgId }: { orgId: string }) {
       ) : !canList ? (
         <EmptyState title="Only administrators see the member list">You can still leave the organization.</EmptyState>
       ) : members.isError ? (
-        <ErrorState title="Could not load members" message={members.error.message} onRetry={() => void members.refetch()} />
+        <ErrorState
+          title="Could not load members"
+          message={members.error.message}
+          onRetry={() => void members.refetch()}
+        />
       ) : (
         <DataTable caption="Members" columns={['Name', 'Email', 'Policies', 'Joined', null]}>
-              {members.data?.items.map((m) => (
-                <tr key={m.userId}>
-                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
-                    {m.name} {m.userId === me.id && <Badge>You</Badge>} {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
-                  </th>
-                  <td className="px-4 py-3 text-slate-700">{m.email}</td>
-                  <td className="px-4 py-3 text-slate-700">{[...new Set(m.policies.map((p) => p.policy))].join(', ') || '—'}</td>
-                  <td className="px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
-                  <td className="px-4 py-3 text-right">
-                    {canRemove && m.userId !== me.id && (
-                      <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => { remove.reset(); setToRemove(m); }}>
-                        Remove
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </DataTable>
+          {members.data?.items.map((m) => (
+            <tr key={m.userId}>
+              <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                {m.name} {m.userId === me.id && <Badge>You</Badge>}{' '}
+                {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
+              </th>
+              <td className="px-4 py-3 text-slate-700">{m.email}</td>
+              <td className="px-4 py-3 text-slate-700">
+                {[...new Set(m.policies.map((p) => p.policy))].join(', ') || '—'}
+              </td>
+              <td className="px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
+              <td className="px-4 py-3 text-right">
+                {canRemove && m.userId !== me.id && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Remove ${m.name}`}
+                    onClick={() => {
+                      remove.reset();
+                      setToRemove(m);
+                    }}
+                  >
+                    Remove
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
 
       <ConfirmDialog
@@ -102,7 +129,9 @@ export function MembersView({ orgId }: { orgId: string }) {
         description={
           <>
             <p>Their policies in this organization are removed.</p>
-            <p className="font-medium text-slate-800">Every API key they own in this organization is revoked immediately.</p>
+            <p className="font-medium text-slate-800">
+              Every API key they own in this organization is revoked immediately.
+            </p>
           </>
         }
         confirmLabel="Remove member"
@@ -117,7 +146,9 @@ export function MembersView({ orgId }: { orgId: string }) {
         description={
           <>
             <p>You lose access to this organization until someone adds you again.</p>
-            <p className="font-medium text-slate-800">Every API key you own in this organization is revoked immediately.</p>
+            <p className="font-medium text-slate-800">
+              Every API key you own in this organization is revoked immediately.
+            </p>
           </>
         }
         confirmLabel="Leave organization"
@@ -133,7 +164,9 @@ export function MembersView({ orgId }: { orgId: string }) {
         description={
           <>
             <p>Your identity provider uses it to read members and to suspend them at /scim/v2/Users.</p>
-            <p className="font-medium text-slate-800">A suspended member’s API keys are all revoked. Any earlier SCIM token stops working.</p>
+            <p className="font-medium text-slate-800">
+              A suspended member’s API keys are all revoked. Any earlier SCIM token stops working.
+            </p>
           </>
         }
         confirmLabel="Create token"
@@ -141,7 +174,12 @@ export function MembersView({ orgId }: { orgId: string }) {
         error={scimError}
         onConfirm={() => void issueScimToken()}
       />
-      <SecretRevealDialog title="Your SCIM token" label="SCIM bearer token" secret={scimToken} onClose={() => setScimToken(null)} />
+      <SecretRevealDialog
+        title="Your SCIM token"
+        label="SCIM bearer token"
+        secret={scimToken}
+        onClose={() => setScimToken(null)}
+      />
     </>
   );
 }

@@ -4,7 +4,8 @@ import { leaveOrganizationOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
 
 export const POST = route(leaveOrganizationOp, async ({ params, principal }) => {
-  if (principal.type !== 'user') throw new ApiError('access_denied', 'Bots are not members and cannot leave an organization.');
+  if (principal.type !== 'user')
+    throw new ApiError('access_denied', 'Bots are not members and cannot leave an organization.');
   await endMembership(params.orgId, principal.id, 'member_left', principal.id);
   return noContent();
 });

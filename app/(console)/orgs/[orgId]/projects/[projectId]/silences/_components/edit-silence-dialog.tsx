@@ -9,7 +9,13 @@ import { Dialog, DialogClose } from '@/components/ui/dialog';
 import { describedBy, Field } from '@/components/ui/field';
 import { Badge, ErrorState, TableSkeleton } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
-import { FIELDS_BY_STATE, updateSilenceBody, type Silence, type SilenceField, type UpdateSilenceBody } from '@/lib/silences/schema';
+import {
+  FIELDS_BY_STATE,
+  updateSilenceBody,
+  type Silence,
+  type SilenceField,
+  type UpdateSilenceBody,
+} from '@/lib/silences/schema';
 import { useCanUpdateSilences, useSilence, useUpdateSilence } from '@/lib/silences/queries';
 import { MatcherEditor } from './matcher-editor';
 import { localTime } from './format';
@@ -36,7 +42,17 @@ function changedBody(silence: Silence, values: SilenceFormValues): UpdateSilence
 
 const FORM_FIELDS = new Set<string>(['comment', 'startsAt', 'endsAt', 'matchers']);
 
-export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { orgId: string; projectId: string; silenceId: string; onClose: () => void }) {
+export function EditSilenceDialog({
+  orgId,
+  projectId,
+  silenceId,
+  onClose,
+}: {
+  orgId: string;
+  projectId: string;
+  silenceId: string;
+  onClose: () => void;
+}) {
   const loaded = useSilence(orgId, projectId, silenceId);
   const update = useUpdateSilence(orgId, projectId, silenceId);
   const canUpdate = useCanUpdateSilences(orgId, projectId);
@@ -46,7 +62,10 @@ export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { or
   // One key per submission, reused when the same submission is retried after a failure.
   const attempt = useRef<{ signature: string; key: string } | null>(null);
 
-  const form = useForm<SilenceFormValues, unknown, UpdateSilenceBody>({ resolver: zodResolver(updateSilenceBody), mode: 'onChange' });
+  const form = useForm<SilenceFormValues, unknown, UpdateSilenceBody>({
+    resolver: zodResolver(updateSilenceBody),
+    mode: 'onChange',
+  });
   const { register, control, handleSubmit, reset, setError, formState } = form;
   const silence = loaded.data?.silence;
   const etag = loaded.data?.etag;
@@ -82,7 +101,8 @@ export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { or
       if (err.status === 403) return setForbidden(true);
       if (err.code === 'silence_state_conflict' || err.code === 'invalid_request') {
         const unplaced = err.issues.filter((issue) => !FORM_FIELDS.has(issue.path.split('.')[0]));
-        for (const issue of err.issues.filter((i) => !unplaced.includes(i))) setError(issue.path as FieldPath<SilenceFormValues>, { message: issue.message });
+        for (const issue of err.issues.filter((i) => !unplaced.includes(i)))
+          setError(issue.path as FieldPath<SilenceFormValues>, { message: issue.message });
         if (unplaced.length > 0 || err.issues.length === 0) setFailure(err.message);
         return;
       }
@@ -96,22 +116,47 @@ export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { or
   };
 
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={silence?.state === 'expired' || readOnlyReason ? 'Silence' : 'Edit silence'} description={silence ? <span className="inline-flex items-center gap-2"><span className="font-mono">{silence.slug}</span><Badge tone={silence.state === 'active' ? 'green' : silence.state === 'scheduled' ? 'indigo' : 'slate'}>{silence.state}</Badge></span> : undefined}>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={silence?.state === 'expired' || readOnlyReason ? 'Silence' : 'Edit silence'}
+      description={
+        silence ? (
+          <span className="inline-flex items-center gap-2">
+            <span className="font-mono">{silence.slug}</span>
+            <Badge tone={silence.state === 'active' ? 'green' : silence.state === 'scheduled' ? 'indigo' : 'slate'}>
+              {silence.state}
+            </Badge>
+          </span>
+        ) : undefined
+      }
+    >
       {loaded.isPending ? (
         <TableSkeleton rows={4} columns={1} label="Loading the silence" />
       ) : loaded.isError ? (
         <ErrorState message={loaded.error.message} onRetry={() => void loaded.refetch()} />
       ) : (
         <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
-          {readOnlyReason && <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700" role="note">{readOnlyReason}</p>}
+          {readOnlyReason && (
+            <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700" role="note">
+              {readOnlyReason}
+            </p>
+          )}
           {!readOnlyReason && silence?.state === 'active' && (
             <p className="text-sm text-slate-600">This silence is active: only its end and comment can change.</p>
           )}
           {stale && (
-            <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            <div
+              role="alert"
+              className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
               <p className="font-semibold">This silence changed since you opened it.</p>
-              <p className="mt-1">Nothing was saved. Reload it to see the current version; your edits in this form will be replaced.</p>
-              <Button variant="secondary" size="sm" className="mt-2" onClick={() => void reload()}>Reload the silence</Button>
+              <p className="mt-1">
+                Nothing was saved. Reload it to see the current version; your edits in this form will be replaced.
+              </p>
+              <Button variant="secondary" size="sm" className="mt-2" onClick={() => void reload()}>
+                Reload the silence
+              </Button>
             </div>
           )}
           {failure && <ErrorState title="Not saved" message={failure} />}
@@ -120,17 +165,37 @@ export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { or
             control={control}
             name="startsAt"
             render={({ field, fieldState }) => (
-              <TimeField id="silence-starts" label="Start" value={field.value ?? ''} onChange={field.onChange} error={fieldState.error?.message} readOnly={!editable('startsAt')} />
+              <TimeField
+                id="silence-starts"
+                label="Start"
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                error={fieldState.error?.message}
+                readOnly={!editable('startsAt')}
+              />
             )}
           />
           <Controller
             control={control}
             name="endsAt"
             render={({ field, fieldState }) => (
-              <TimeField id="silence-ends" label="End" value={field.value ?? ''} onChange={field.onChange} error={fieldState.error?.message} readOnly={!editable('endsAt')} quickDurations />
+              <TimeField
+                id="silence-ends"
+                label="End"
+                value={field.value ?? ''}
+                onChange={field.onChange}
+                error={fieldState.error?.message}
+                readOnly={!editable('endsAt')}
+                quickDurations
+              />
             )}
           />
-          <MatcherEditor control={control} register={register} errors={formState.errors} readOnly={!editable('matchers')} />
+          <MatcherEditor
+            control={control}
+            register={register}
+            errors={formState.errors}
+            readOnly={!editable('matchers')}
+          />
           <Field id="silence-comment" label="Comment" error={formState.errors.comment?.message}>
             <textarea
               {...describedBy('silence-comment', { error: formState.errors.comment })}
@@ -146,7 +211,9 @@ export function EditSilenceDialog({ orgId, projectId, silenceId, onClose }: { or
               <Button variant="secondary">{readOnlyReason ? 'Close' : 'Cancel'}</Button>
             </DialogClose>
             {!readOnlyReason && (
-              <Button type="submit" pending={update.isPending} disabled={stale}>Save changes</Button>
+              <Button type="submit" pending={update.isPending} disabled={stale}>
+                Save changes
+              </Button>
             )}
           </div>
         </form>

@@ -46,37 +46,58 @@ function useCreatorName(orgId: string) {
   };
 }
 
-function SilenceRows({ silences, onOpen, creatorName, now }: { silences: Silence[]; onOpen: (id: string) => void; creatorName: (ref: Silence['createdBy']) => string; now: number }) {
+function SilenceRows({
+  silences,
+  onOpen,
+  creatorName,
+  now,
+}: {
+  silences: Silence[];
+  onOpen: (id: string) => void;
+  creatorName: (ref: Silence['createdBy']) => string;
+  now: number;
+}) {
   return (
     <DataTable caption="Silences" columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}>
-          {silences.map((s) => (
-            <tr key={s.id} data-silence-id={s.id}>
-              <td className="px-4 py-3">
-                <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
-                  {s.matchers.map((m, i) => (
-                    <li key={i}>
-                      <MatcherChip matcher={m} />
-                    </li>
-                  ))}
-                </ul>
-              </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">
-                <time dateTime={s.startsAt} title={s.startsAt}>{localTime(s.startsAt)}</time>
-                <span aria-hidden="true"> –</span>
-                <br />
-                <time dateTime={s.endsAt} title={s.endsAt}>{localTime(s.endsAt)}</time>
-                <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
-              </td>
-              <td className="max-w-[14rem] px-4 py-3 text-slate-900"><p className="line-clamp-2">{s.comment}</p></td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{creatorName(s.createdBy)}</td>
-              <td className="px-4 py-3 text-right">
-                <Button variant="secondary" size="sm" onClick={() => onOpen(s.id)} aria-label={`${s.state === 'expired' ? 'View' : 'Edit'} silence: ${s.comment}`}>
-                  {s.state === 'expired' ? 'View' : 'Edit'}
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </DataTable>
+      {silences.map((s) => (
+        <tr key={s.id} data-silence-id={s.id}>
+          <td className="px-4 py-3">
+            <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
+              {s.matchers.map((m, i) => (
+                <li key={i}>
+                  <MatcherChip matcher={m} />
+                </li>
+              ))}
+            </ul>
+          </td>
+          <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+            <time dateTime={s.startsAt} title={s.startsAt}>
+              {localTime(s.startsAt)}
+            </time>
+            <span aria-hidden="true"> –</span>
+            <br />
+            <time dateTime={s.endsAt} title={s.endsAt}>
+              {localTime(s.endsAt)}
+            </time>
+            <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
+          </td>
+          <td className="max-w-[14rem] px-4 py-3 text-slate-900">
+            <p className="line-clamp-2">{s.comment}</p>
+          </td>
+          <td className="whitespace-nowrap px-4 py-3 text-slate-700">{creatorName(s.createdBy)}</td>
+          <td className="px-4 py-3 text-right">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => onOpen(s.id)}
+              aria-label={`${s.state === 'expired' ? 'View' : 'Edit'} silence: ${s.comment}`}
+            >
+              {s.state === 'expired' ? 'View' : 'Edit'}
+            </Button>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -91,12 +112,16 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
   if (silences.isError) {
     const notOffered = 'status' in silences.error && silences.error.status === 404;
     return notOffered ? (
-      <EmptyState title="Alerting is off for this project">Silences exist only in projects with alerting switched on.</EmptyState>
+      <EmptyState title="Alerting is off for this project">
+        Silences exist only in projects with alerting switched on.
+      </EmptyState>
     ) : (
       <ErrorState message={silences.error.message} onRetry={() => void silences.refetch()} />
     );
   }
-  const byState = Object.fromEntries(SILENCE_STATES.map((state) => [state, silences.data.items.filter((s) => s.state === state)])) as Record<SilenceState, Silence[]>;
+  const byState = Object.fromEntries(
+    SILENCE_STATES.map((state) => [state, silences.data.items.filter((s) => s.state === state)]),
+  ) as Record<SilenceState, Silence[]>;
 
   return (
     <>
@@ -109,7 +134,9 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
               className="-mb-px inline-flex items-center gap-2 border-b-2 border-transparent px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 data-[state=active]:border-indigo-600 data-[state=active]:text-indigo-700"
             >
               {STATE_LABEL[state]}
-              <Badge tone={state === 'active' ? 'green' : state === 'scheduled' ? 'indigo' : 'slate'}>{byState[state].length}</Badge>
+              <Badge tone={state === 'active' ? 'green' : state === 'scheduled' ? 'indigo' : 'slate'}>
+                {byState[state].length}
+              </Badge>
             </Tabs.Trigger>
           ))}
         </Tabs.List>
@@ -123,7 +150,9 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
           </Tabs.Content>
         ))}
       </Tabs.Root>
-      {openId && <EditSilenceDialog orgId={orgId} projectId={projectId} silenceId={openId} onClose={() => setOpenId(null)} />}
+      {openId && (
+        <EditSilenceDialog orgId={orgId} projectId={projectId} silenceId={openId} onClose={() => setOpenId(null)} />
+      )}
     </>
   );
 }

@@ -44,15 +44,26 @@ export function TimeField({
           aria-describedby={`${id}-utc ${id}-error`}
           onChange={(e) => onChange(fromLocalInput(e.target.value))}
         />
-        {quickDurations && !readOnly &&
+        {quickDurations &&
+          !readOnly &&
           QUICK.map((q) => (
-            <Button key={q.label} variant="secondary" size="sm" aria-label={`Extend the end by ${q.label.slice(1)}`} onClick={() => onChange(new Date(Date.parse(value) + q.ms).toISOString())}>
+            <Button
+              key={q.label}
+              variant="secondary"
+              size="sm"
+              aria-label={`Extend the end by ${q.label.slice(1)}`}
+              onClick={() => onChange(new Date(Date.parse(value) + q.ms).toISOString())}
+            >
               {q.label}
             </Button>
           ))}
       </div>
-      <p id={`${id}-utc`} className="font-mono text-xs text-slate-500">UTC {value || '—'}</p>
-      <p id={`${id}-error`} className="min-h-5 text-sm text-red-700" role={error ? 'alert' : undefined}>{error ?? ''}</p>
+      <p id={`${id}-utc`} className="font-mono text-xs text-slate-500">
+        UTC {value || '—'}
+      </p>
+      <p id={`${id}-error`} className="min-h-5 text-sm text-red-700" role={error ? 'alert' : undefined}>
+        {error ?? ''}
+      </p>
     </div>
   );
 }

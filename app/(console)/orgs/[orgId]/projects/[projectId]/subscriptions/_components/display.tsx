@@ -49,7 +49,9 @@ export function TargetSummary({ target }: { target: Subscription['target'] }) {
   const known = knownTarget(target);
   return (
     <div className="min-w-0">
-      <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">{known.kind === 'https' ? 'HTTPS' : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}</span>
+      <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+        {known.kind === 'https' ? 'HTTPS' : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}
+      </span>
       {known.kind === 'https' && (
         <p className="truncate font-mono text-xs text-slate-800" title={known.url}>
           {known.url}

@@ -49,7 +49,12 @@ export function SubscriptionDialog({
 }) {
   const target = knownTarget(sub.target);
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Subscription ${sub.slug}`} description={sub.resourceName}>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Subscription ${sub.slug}`}
+      description={sub.resourceName}
+    >
       <dl className="divide-y divide-slate-100">
         <Row term="Queue">
           <span className="font-mono text-xs">{sub.queueId}</span>
@@ -66,7 +71,9 @@ export function SubscriptionDialog({
         <Row term="Last error">
           <LastError error={sub.status.lastError} />
         </Row>
-        <Row term="Target kind">{target.kind === 'https' ? 'HTTPS' : target.kind === 'workflow' ? 'Workflow' : 'Unknown'}</Row>
+        <Row term="Target kind">
+          {target.kind === 'https' ? 'HTTPS' : target.kind === 'workflow' ? 'Workflow' : 'Unknown'}
+        </Row>
         {target.kind === 'workflow' && (
           <Row term="Workflow ID">
             <span className="font-mono text-xs">{target.workflowId}</span>
@@ -94,8 +101,8 @@ export function SubscriptionDialog({
         <SubscriptionForm orgId={orgId} projectId={projectId} subscription={sub} onCancel={onClose} onSaved={onSaved} />
       ) : (
         <p className="mt-4 text-sm text-slate-600">
-          You can view this subscription. Changing it needs the <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this
-          project.
+          You can view this subscription. Changing it needs the{' '}
+          <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
         </p>
       )}
     </Dialog>

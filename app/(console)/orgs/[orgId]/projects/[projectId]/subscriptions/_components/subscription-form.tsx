@@ -30,7 +30,9 @@ function defaultsOf(sub: Subscription): FormInput {
   return {
     batchSize: sub.batchSize,
     maxConcurrency: sub.maxConcurrency,
-    ...(target.kind === 'https' ? { target: { kind: 'https' as const, url: target.url, timeoutSeconds: target.timeoutSeconds } } : {}),
+    ...(target.kind === 'https'
+      ? { target: { kind: 'https' as const, url: target.url, timeoutSeconds: target.timeoutSeconds } }
+      : {}),
   };
 }
 
@@ -38,7 +40,8 @@ function defaultsOf(sub: Subscription): FormInput {
 function changesOf(values: FormOutput, sub: Subscription): SubscriptionUpdate {
   const changes: SubscriptionUpdate = {};
   if (values.batchSize !== undefined && values.batchSize !== sub.batchSize) changes.batchSize = values.batchSize;
-  if (values.maxConcurrency !== undefined && values.maxConcurrency !== sub.maxConcurrency) changes.maxConcurrency = values.maxConcurrency;
+  if (values.maxConcurrency !== undefined && values.maxConcurrency !== sub.maxConcurrency)
+    changes.maxConcurrency = values.maxConcurrency;
   const current = knownTarget(sub.target);
   if (values.target?.kind === 'https' && current.kind === 'https') {
     const target: { kind: 'https'; url?: string; timeoutSeconds?: number } = { kind: 'https' };
@@ -65,7 +68,10 @@ export function SubscriptionForm({
   onSaved: (slug: string) => void;
 }) {
   const update = useUpdateSubscription(orgId, projectId);
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(updateSubscriptionBody), defaultValues: defaultsOf(sub) });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(updateSubscriptionBody),
+    defaultValues: defaultsOf(sub),
+  });
   const target = knownTarget(sub.target);
   const errorOf = (name: FieldName) => form.getFieldState(name, form.formState).error?.message;
 
@@ -79,16 +85,25 @@ export function SubscriptionForm({
       const issues = err instanceof ApiRequestError ? err.issues : [];
       const elsewhere: string[] = [];
       for (const issue of issues) {
-        if (isField(issue.path)) form.setError(issue.path, { type: 'server', message: issue.message }, { shouldFocus: true });
+        if (isField(issue.path))
+          form.setError(issue.path, { type: 'server', message: issue.message }, { shouldFocus: true });
         else elsewhere.push(issue.message);
       }
       if (issues.length === 0 || elsewhere.length > 0) {
-        form.setError('root', { type: 'server', message: elsewhere.join(' ') || (err instanceof Error ? err.message : 'The change was not saved.') });
+        form.setError('root', {
+          type: 'server',
+          message: elsewhere.join(' ') || (err instanceof Error ? err.message : 'The change was not saved.'),
+        });
       }
     }
   });
 
-  const numberField = (name: 'batchSize' | 'maxConcurrency' | 'target.timeoutSeconds', label: string, bounds: { min: number; max: number }, hint: string) => {
+  const numberField = (
+    name: 'batchSize' | 'maxConcurrency' | 'target.timeoutSeconds',
+    label: string,
+    bounds: { min: number; max: number },
+    hint: string,
+  ) => {
     const id = `subscription-${name.replace('.', '-')}`;
     const error = errorOf(name);
     return (
@@ -108,14 +123,34 @@ export function SubscriptionForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="mt-6 space-y-4 border-t border-slate-200 pt-4" aria-label={`Edit ${sub.slug}`}>
+    <form
+      onSubmit={submit}
+      noValidate
+      className="mt-6 space-y-4 border-t border-slate-200 pt-4"
+      aria-label={`Edit ${sub.slug}`}
+    >
       <div className="grid grid-cols-2 gap-4">
-        {numberField('batchSize', 'Batch size', BATCH_SIZE, `Messages per delivery, ${BATCH_SIZE.min} to ${BATCH_SIZE.max}.`)}
-        {numberField('maxConcurrency', 'Max concurrency', MAX_CONCURRENCY, `Deliveries in flight, ${MAX_CONCURRENCY.min} to ${MAX_CONCURRENCY.max}.`)}
+        {numberField(
+          'batchSize',
+          'Batch size',
+          BATCH_SIZE,
+          `Messages per delivery, ${BATCH_SIZE.min} to ${BATCH_SIZE.max}.`,
+        )}
+        {numberField(
+          'maxConcurrency',
+          'Max concurrency',
+          MAX_CONCURRENCY,
+          `Deliveries in flight, ${MAX_CONCURRENCY.min} to ${MAX_CONCURRENCY.max}.`,
+        )}
       </div>
       {target.kind === 'https' && (
         <>
-          <Field id="subscription-target-url" label="Target URL" hint="An https:// address on the public internet." error={errorOf('target.url')}>
+          <Field
+            id="subscription-target-url"
+            label="Target URL"
+            hint="An https:// address on the public internet."
+            error={errorOf('target.url')}
+          >
             <Input
               type="url"
               spellCheck={false}
@@ -126,12 +161,19 @@ export function SubscriptionForm({
             />
           </Field>
           <div className="w-1/2 pr-2">
-            {numberField('target.timeoutSeconds', 'Timeout (seconds)', TIMEOUT_SECONDS, `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} seconds.`)}
+            {numberField(
+              'target.timeoutSeconds',
+              'Timeout (seconds)',
+              TIMEOUT_SECONDS,
+              `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} seconds.`,
+            )}
           </div>
         </>
       )}
       {target.kind === 'unknown' && (
-        <p className="text-sm text-slate-600">This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.</p>
+        <p className="text-sm text-slate-600">
+          This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.
+        </p>
       )}
       {form.formState.errors.root?.message && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

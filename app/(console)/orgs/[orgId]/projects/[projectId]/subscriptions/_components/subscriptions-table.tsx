@@ -35,13 +35,27 @@ export function SubscriptionsTable({
         </colgroup>
         <thead className="border-b border-slate-200 bg-slate-50">
           <tr>
-            <th scope="col" className={header}>Slug</th>
-            <th scope="col" className={header}>Queue</th>
-            <th scope="col" className={header}>State</th>
-            <th scope="col" className={header}>Target</th>
-            <th scope="col" className={header}>Batch</th>
-            <th scope="col" className={header}>Concurrency</th>
-            <th scope="col" className={header}>Health</th>
+            <th scope="col" className={header}>
+              Slug
+            </th>
+            <th scope="col" className={header}>
+              Queue
+            </th>
+            <th scope="col" className={header}>
+              State
+            </th>
+            <th scope="col" className={header}>
+              Target
+            </th>
+            <th scope="col" className={header}>
+              Batch
+            </th>
+            <th scope="col" className={header}>
+              Concurrency
+            </th>
+            <th scope="col" className={header}>
+              Health
+            </th>
             <th scope="col" className={header}>
               <span className="sr-only">Actions</span>
             </th>
@@ -75,7 +89,12 @@ export function SubscriptionsTable({
               </td>
               <td className={`${cell} text-right`}>
                 {permissionKnown && (
-                  <Button variant="secondary" size="sm" onClick={() => onOpen(sub)} aria-label={`${canEdit ? 'Edit' : 'View'} ${sub.slug}`}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => onOpen(sub)}
+                    aria-label={`${canEdit ? 'Edit' : 'View'} ${sub.slug}`}
+                  >
                     {canEdit ? 'Edit' : 'View'}
                   </Button>
                 )}

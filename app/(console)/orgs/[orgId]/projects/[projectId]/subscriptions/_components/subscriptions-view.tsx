@@ -18,10 +18,14 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
 
   return (
     <>
-      <PageHeader title="Subscriptions" description="Deliveries from a queue to a target: how many messages per batch, how many batches at once, and where they go." />
+      <PageHeader
+        title="Subscriptions"
+        description="Deliveries from a queue to a target: how many messages per batch, how many batches at once, and where they go."
+      />
       {permissions.isSuccess && !canEdit && (
         <p className="mb-4 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">
-          Read-only: changing subscriptions needs the <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
+          Read-only: changing subscriptions needs the{' '}
+          <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
         </p>
       )}
       {permissions.isError && (
@@ -29,13 +33,21 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           Could not check your permissions, so this page is read-only for now.
         </p>
       )}
-      <p role="status" aria-live="polite" className={saved ? 'mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800' : 'sr-only'}>
+      <p
+        role="status"
+        aria-live="polite"
+        className={saved ? 'mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800' : 'sr-only'}
+      >
         {saved}
       </p>
       {subscriptions.isPending ? (
         <TableSkeleton rows={3} columns={7} label="Loading subscriptions" />
       ) : subscriptions.isError ? (
-        <ErrorState title="Could not load subscriptions" message={subscriptions.error.message} onRetry={() => subscriptions.refetch()} />
+        <ErrorState
+          title="Could not load subscriptions"
+          message={subscriptions.error.message}
+          onRetry={() => subscriptions.refetch()}
+        />
       ) : subscriptions.data.length === 0 ? (
         <EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>
       ) : (

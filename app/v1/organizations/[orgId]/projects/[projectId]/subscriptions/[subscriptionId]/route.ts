@@ -7,5 +7,11 @@ export const GET = route(getSubscriptionOp, async ({ params }) =>
 );
 
 export const PATCH = route(updateSubscriptionOp, async ({ params, body }) =>
-  json(await updateSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId, body)),
+  json(
+    await updateSubscription(
+      { organizationId: params.orgId, projectId: params.projectId },
+      params.subscriptionId,
+      body,
+    ),
+  ),
 );
