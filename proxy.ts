@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { newRequestId } from './lib/http/request';
 
 /** Console pages: a per-request CSP nonce (Next applies it to its own scripts) and a request id. */
 export function proxy(request: NextRequest) {
@@ -16,7 +17,7 @@ export function proxy(request: NextRequest) {
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
-  const requestId = `req_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  const requestId = newRequestId();
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', csp);

@@ -15,7 +15,8 @@ export const openApiOp = defineOperation({
   path: '/v1/openapi.json',
   summary: 'This API as an OpenAPI 3.1 document',
   tags: ['Service'],
-  authenticated: false,
+  scope: 'none',
+  credentials: 'public',
   success: { status: 200, description: 'The document.', schema: z.looseObject({ openapi: z.string() }) },
 });
 

@@ -1,4 +1,4 @@
-import { defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { orgParams } from '../orgs/schema';
 import { effectivePermissions } from './schema';
 
@@ -9,6 +9,8 @@ export const effectivePermissionsOp = defineOperation({
   description:
     'Any member may read their own. Evaluated from the policy bindings at the time of the request, like every check.',
   tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: orgParams,
   success: {
     status: 200,

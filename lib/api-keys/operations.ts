@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, NOT_API_KEYS, defineOperation } from '../http/operation';
 import { orgParams } from '../orgs/schema';
 import { apiKey, apiKeyParams, createApiKeyBody, createdApiKey, listApiKeysQuery } from './schema';
 
@@ -11,10 +11,12 @@ export const createApiKeyOp = defineOperation({
     'A key for yourself needs `apiKeys.create`; a key for a bot (`botId`) needs `bots.createApiKey`. ' +
     'A request authenticated by an API key is refused (403). The full key is in this response only (`Cache-Control: no-store`).',
   tags: ['API keys'],
+  scope: 'organization',
+  credentials: NOT_API_KEYS,
   params: orgParams,
   body: createApiKeyBody,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
-  refuseApiKeys: 'API keys cannot create API keys.',
+  credentialRefusal: 'API keys cannot create API keys.',
   success: {
     status: 201,
     description: 'The key and its secret, shown once.',
@@ -30,6 +32,8 @@ export const listApiKeysOp = defineOperation({
   description:
     'Without `apiKeys.list` only the caller’s own keys; with it, every key of the organization (`owner=me` narrows). Revoked keys are never listed.',
   tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: orgParams,
   query: listApiKeysQuery,
   success: {
@@ -47,6 +51,8 @@ export const revokeApiKeyOp = defineOperation({
   description:
     'Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.',
   tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
 });

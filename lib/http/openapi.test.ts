@@ -68,4 +68,15 @@ describe('OpenAPI document', () => {
       }
     }
   });
+
+  it("prints each operation's accepted credentials and tenant scope", () => {
+    type Op = { security?: Record<string, string[]>[]; 'x-tenant-scope'?: string };
+    const op = (p: string, m: string) => doc.paths[p][m] as Op;
+    expect(op('/v1/health', 'get').security).toEqual([]);
+    expect(op('/v1/device-authorizations/{userCode}/approve', 'post').security).toEqual([{ session: [] }]);
+    expect(op('/v1/organizations/{orgId}/api-keys', 'post').security).toEqual([{ session: [] }, { oauth: [] }]);
+    expect(op('/v1/organizations/{orgId}/api-keys', 'get').security).toHaveLength(3);
+    expect(op('/v1/organizations/{orgId}/api-keys', 'get')['x-tenant-scope']).toBe('organization');
+    expect(op('/v1/organizations', 'get')['x-tenant-scope']).toBe('none');
+  });
 });

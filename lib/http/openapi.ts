@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, type ErrorCode } from './errors';
-import type { Operation } from './operation';
+import type { CredentialKind, Operation } from './operation';
 
 const issue = z.object({
   path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
@@ -34,6 +34,9 @@ export const errorEnvelope = z
   })
   .meta({ id: 'Error' });
 
+/** The security scheme of the document that each credential kind is. */
+const SECURITY_SCHEME: Record<CredentialKind, string> = { session: 'session', api_key: 'apiKey', oauth: 'oauth' };
+
 /** Codes every authenticated route can answer, in the order the pipeline checks them. */
 const COMMON_ERRORS: ErrorCode[] = [
   'invalid_request',
@@ -48,7 +51,7 @@ const COMMON_ERRORS: ErrorCode[] = [
 ];
 
 function errorResponses(op: Operation) {
-  const codes = [...(op.authenticated === false ? ['internal_error' as const] : COMMON_ERRORS), ...(op.errors ?? [])];
+  const codes = [...(op.credentials === 'public' ? ['internal_error' as const] : COMMON_ERRORS), ...(op.errors ?? [])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -74,11 +77,16 @@ export function buildOpenApiDocument(operations: Operation[]) {
         .replace(/^./, (c) => c.toLowerCase()),
       summary: op.summary,
       description:
-        [op.description, op.permission ? `Permission: \`${op.permission}\`.` : undefined]
+        [
+          op.description,
+          op.permission ? `Permission: \`${op.permission}\`.` : undefined,
+          op.scope === 'none' ? undefined : `Tenant: the ${op.scope} in the path; one the caller is not in is 404.`,
+        ]
           .filter(Boolean)
           .join('\n\n') || undefined,
       tags: op.tags,
-      security: op.authenticated === false ? [] : undefined,
+      security: op.credentials === 'public' ? [] : op.credentials.map((kind) => ({ [SECURITY_SCHEME[kind]]: [] })),
+      'x-tenant-scope': op.scope,
       // zod-openapi reads every key it is given, so absent schemas must be absent keys.
       requestParams: Object.fromEntries(
         Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(

@@ -1,31 +1,32 @@
-import { randomBytes } from 'node:crypto';
 import type { NextRequest } from 'next/server';
 import { type z } from 'zod';
 import { authenticate } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
-import { isDatabaseUnavailable } from '../db/errors';
 import { zodIssues } from './issues';
 import { checkOrigin } from './origin';
 import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
 import { withIdempotency } from './idempotency';
+import { answerError, serve, type Protocol } from './request';
 import { principalKey } from '../auth/principal';
 import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from '../auth/service';
 import type { Permission } from '../auth/policies';
-import type { Operation } from './operation';
+import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
 
 type AnyZod = z.ZodType;
 type Out<S> = S extends AnyZod ? z.output<S> : undefined;
 
-export type RouteContext<P, Q, B> = {
+export type RouteContext<P, Q, B, H = undefined> = {
   req: NextRequest;
   requestId: string;
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The operation's declared headers, validated: handlers never read `req.headers` for them again. */
+  headers: Out<H>;
   principal: Principal;
-  /** The project named by the path, already checked to be in the organization. */
+  /** The project named by the path (scope `project`), already checked to be in the organization. */
   project: ProjectRef | null;
   /** Throws 403 `access_denied` unless the caller has the permission at the path's scope (or the one given). */
   authorize: (permission: Permission, scope?: { projectId?: string | null }) => Promise<void>;
@@ -33,11 +34,7 @@ export type RouteContext<P, Q, B> = {
   can: (permission: Permission, scope?: { projectId?: string | null }) => Promise<boolean>;
 };
 
-export type Handler<P, Q, B> = (ctx: RouteContext<P, Q, B>) => Promise<Response>;
-
-export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('hex')}`;
-}
+export type Handler<P, Q, B, H = undefined> = (ctx: RouteContext<P, Q, B, H>) => Promise<Response>;
 
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(body === undefined ? null : JSON.stringify(body), {
@@ -50,29 +47,36 @@ export function noContent(): Response {
   return new Response(null, { status: 204 });
 }
 
-export function errorResponse(err: unknown, requestId: string): Response {
-  let apiError: ApiError;
-  if (err instanceof ApiError) {
-    apiError = err;
-  } else if (isDatabaseUnavailable(err)) {
-    console.error(`[${requestId}] database unavailable:`, err);
-    apiError = new ApiError('unavailable', 'The database is unavailable; retry after the time in Retry-After.', {
-      headers: { 'retry-after': '5' },
-    });
-  } else {
-    console.error(`[${requestId}] unhandled error:`, err);
-    apiError = new ApiError(
-      'internal_error',
-      `Internal error. The server log has the details under request ID ${requestId}.`,
-    );
-  }
-  return json(apiError.body(), { status: apiError.status, headers: apiError.headers });
+/** `/v1` speaks the error envelope of the spec. */
+const v1: Protocol = {
+  name: 'v1',
+  known: (err) => (err instanceof ApiError ? envelope(err) : null),
+  failure: (failure, requestId) =>
+    envelope(
+      failure === 'unavailable'
+        ? new ApiError('unavailable', 'The database is unavailable; retry after the time in Retry-After.')
+        : new ApiError(
+            'internal_error',
+            `Internal error. The server log has the details under request ID ${requestId}.`,
+          ),
+    ),
+};
+
+function envelope(err: ApiError): Response {
+  return json(err.body(), { status: err.status, headers: err.headers });
 }
 
-function finish(res: Response, requestId: string): Response {
-  res.headers.set('x-request-id', requestId);
-  if (!res.headers.has('cache-control')) res.headers.set('cache-control', 'no-store');
-  return res;
+/** The envelope for any error: typed ones as thrown, the rest as 503 or 500 (logged under the request id). */
+export function errorResponse(err: unknown, requestId: string): Response {
+  return answerError(v1, err, requestId);
+}
+
+/** The /v1 skeleton: request id, envelope, and `Cache-Control: no-store` unless the handler chose. */
+function serveV1(run: (requestId: string) => Promise<Response>): Promise<Response> {
+  return serve(v1, run).then((res) => {
+    if (!res.headers.has('cache-control')) res.headers.set('cache-control', 'no-store');
+    return res;
+  });
 }
 
 function queryObject(req: NextRequest): Record<string, string> {
@@ -109,18 +113,24 @@ async function anyOf(permissions: Permission[], can: (permission: Permission) =>
 
 type NextParams = { params: Promise<Record<string, string>> };
 
+type Authenticated = { credentials: readonly CredentialKind[] };
+
 /**
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
- * 413 → 401 → 429 → 403 forbidden_origin → 404 (path) → 403 access_denied → 400 (query, headers, body)
- * → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
+ * 413 → 401 → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind, permission)
+ * → 400 (query, headers, body) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
  */
-export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined, B extends AnyZod | undefined>(
-  config: Operation<P, Q, B>,
-  handler: Handler<P, Q, B>,
-) {
-  return async (req: NextRequest, next: NextParams): Promise<Response> => {
-    const requestId = newRequestId();
-    try {
+export function route<
+  P extends AnyZod | undefined,
+  Q extends AnyZod | undefined,
+  B extends AnyZod | undefined,
+  H extends AnyZod | undefined = undefined,
+>(config: Operation<P, Q, B, H> & Authenticated, handler: Handler<P, Q, B, H>) {
+  if (config.idempotent && config.scope === 'none') {
+    throw new Error(`${config.method} ${config.path}: idempotency records belong to an organization`);
+  }
+  return (req: NextRequest, next: NextParams): Promise<Response> =>
+    serveV1(async (requestId) => {
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
       const principal = await authenticate(req);
@@ -135,26 +145,17 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       const rawParams = next?.params ? await next.params : {};
       const params = config.params ? config.params.safeParse(rawParams) : { success: true as const, data: undefined };
       if (!params.success) throw notFound();
-      const path = (params.data ?? {}) as { orgId?: string; projectId?: string };
-      let project: ProjectRef | null = null;
-      if (path.orgId) {
-        if (!(await canSeeOrganization(principal, path.orgId))) throw notFound();
-        if (path.projectId) {
-          project = await findProject(path.orgId, path.projectId);
-          if (!project || (config.requireAlerting && !project.alertingEnabled)) throw notFound();
-        }
-      }
+      const tenant = await resolveTenant(config, principal, (params.data ?? {}) as TenantParams);
 
       const can = async (permission: Permission, scope: { projectId?: string | null } = {}) => {
-        if (!path.orgId) return false;
-        const projectId = 'projectId' in scope ? scope.projectId : (path.projectId ?? null);
-        return hasPermission(principal, permission, { organizationId: path.orgId, projectId });
+        if (!tenant) return false;
+        const projectId = 'projectId' in scope ? scope.projectId : (tenant.project?.id ?? null);
+        return hasPermission(principal, permission, { organizationId: tenant.organizationId, projectId });
       };
       const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
         if (!(await can(permission, scope))) throw new ApiError('access_denied');
       };
-      if (config.refuseApiKeys && principal.via === 'api_key')
-        throw new ApiError('access_denied', config.refuseApiKeys);
+      if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
       if (config.permission) await authorize(config.permission);
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
@@ -179,46 +180,54 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
           params: params.data as Out<P>,
           query: query.data as Out<Q>,
           body: body as Out<B>,
+          headers: headers?.data as Out<H>,
           principal,
-          project,
+          project: tenant?.project ?? null,
           authorize,
           can,
         });
       // After authorization and validation: a replay still needs the same principal and a valid request.
-      const res =
-        config.idempotent && path.orgId
-          ? await withIdempotency(
-              req,
-              {
-                organizationId: path.orgId,
-                principal: principalKey(principal),
-                method: req.method,
-                path: req.nextUrl.pathname,
-              },
-              bodyText,
-              () => run().catch((err: unknown) => errorResponse(err, requestId)),
-            )
-          : await run();
-      return finish(res, requestId);
-    } catch (err) {
-      return finish(errorResponse(err, requestId), requestId);
-    }
-  };
+      if (!config.idempotent || !tenant) return run();
+      return withIdempotency(
+        req,
+        {
+          organizationId: tenant.organizationId,
+          principal: principalKey(principal),
+          method: req.method,
+          path: req.nextUrl.pathname,
+        },
+        bodyText,
+        () => run().catch((err: unknown) => errorResponse(err, requestId)),
+      );
+    });
 }
 
-/** Routes that need no credential (health, device login): the envelope and request id still apply. */
+type TenantParams = { orgId?: string; projectId?: string };
+type Tenant = { organizationId: string; project: ProjectRef | null };
+
+/** The organization (and project) the operation's scope names, or 404 when the caller cannot see it. */
+async function resolveTenant(
+  config: Pick<Operation, 'scope' | 'requireAlerting'>,
+  principal: Principal,
+  path: TenantParams,
+): Promise<Tenant | null> {
+  if (config.scope === 'none') return null;
+  if (!path.orgId || !(await canSeeOrganization(principal, path.orgId))) throw notFound();
+  if (config.scope === 'organization') return { organizationId: path.orgId, project: null };
+  const project = path.projectId ? await findProject(path.orgId, path.projectId) : null;
+  if (!project || (config.requireAlerting && !project.alertingEnabled)) throw notFound();
+  return { organizationId: path.orgId, project };
+}
+
+/** Routes that need no credential (health, the document): the skeleton and the body limit still apply. */
 export function publicRoute(
-  config: Operation,
+  config: Operation & { credentials: 'public' },
   handler: (ctx: { req: NextRequest; requestId: string }) => Promise<Response>,
 ) {
-  return async (req: NextRequest): Promise<Response> => {
-    const requestId = newRequestId();
-    try {
+  return (req: NextRequest): Promise<Response> =>
+    serveV1(async (requestId) => {
       const declared = Number(req.headers.get('content-length') ?? 0);
       if (declared > (config.maxBodyBytes ?? MAX_BODY_BYTES)) throw new ApiError('payload_too_large');
-      return finish(await handler({ req, requestId }), requestId);
-    } catch (err) {
-      return finish(errorResponse(err, requestId), requestId);
-    }
-  };
+      return handler({ req, requestId });
+    });
 }

@@ -1,5 +1,8 @@
-import { defineOperation } from '../http/operation';
+import { CONSOLE_SESSION, defineOperation } from '../http/operation';
 import { deviceAuthorization, userCodeParams } from './schema';
+
+const credentialRefusal =
+  'Device logins can only be viewed, approved or denied by a signed-in console session, not with a token or API key.';
 
 const sessionOnly =
   'Only a signed-in console session may do this: API keys and OAuth tokens get 403, so a token can never approve more tokens.';
@@ -10,6 +13,9 @@ export const getDeviceAuthorizationOp = defineOperation({
   summary: 'A device login waiting for approval, by the code the device shows',
   description: `${sessionOnly} Unknown, expired or already decided codes: 404.`,
   tags: ['Device login'],
+  scope: 'none',
+  credentials: CONSOLE_SESSION,
+  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The pending login.', schema: deviceAuthorization },
 });
@@ -20,6 +26,9 @@ export const approveDeviceAuthorizationOp = defineOperation({
   summary: 'Approve a device login: the device then receives tokens acting as you',
   description: sessionOnly,
   tags: ['Device login'],
+  scope: 'none',
+  credentials: CONSOLE_SESSION,
+  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The login, approved.', schema: deviceAuthorization },
 });
@@ -30,6 +39,9 @@ export const denyDeviceAuthorizationOp = defineOperation({
   summary: 'Deny a device login: the device is told access_denied',
   description: sessionOnly,
   tags: ['Device login'],
+  scope: 'none',
+  credentials: CONSOLE_SESSION,
+  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The login, denied.', schema: deviceAuthorization },
 });

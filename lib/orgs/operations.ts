@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageQuery } from '../http/pagination';
 import { bot, member, orgParams, organization, project } from './schema';
 
@@ -10,6 +10,8 @@ export const listOrganizationsOp = defineOperation({
   path: '/v1/organizations',
   summary: "List the caller's organizations",
   tags: ['Organizations'],
+  scope: 'none',
+  credentials: ANY_CREDENTIAL,
   query: pageQuery,
   success: { status: 200, description: 'A page of organizations.', schema: page(organization) },
   errors: ['invalid_cursor'],
@@ -20,6 +22,8 @@ export const listProjectsOp = defineOperation({
   path: '/v1/organizations/{orgId}/projects',
   summary: "List an organization's projects",
   tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: orgParams,
   query: pageQuery,
   permission: 'projects.get',
@@ -32,6 +36,8 @@ export const listMembersOp = defineOperation({
   path: '/v1/organizations/{orgId}/members',
   summary: "List an organization's members and their policies",
   tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: orgParams,
   query: pageQuery,
   permission: 'members.list',
@@ -45,6 +51,8 @@ export const listBotsOp = defineOperation({
   summary: "List an organization's bots",
   description: 'Every member may list the bots of the organization (to choose an API key owner).',
   tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
   params: orgParams,
   query: pageQuery,
   success: { status: 200, description: 'A page of bots.', schema: page(bot) },
@@ -56,7 +64,8 @@ export const healthOp = defineOperation({
   path: '/v1/health',
   summary: 'Whether the service and its database are ready',
   tags: ['Service'],
-  authenticated: false,
+  scope: 'none',
+  credentials: 'public',
   success: { status: 200, description: 'Ready.', schema: z.object({ status: z.literal('ok') }) },
   errors: ['unavailable'],
 });

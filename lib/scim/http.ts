@@ -1,9 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
-import { newRequestId } from '../http/route';
+import { serve, type Protocol } from '../http/request';
 import { apiLimiter } from '../http/rate-limit';
-import { isDatabaseUnavailable } from '../db/errors';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
 
@@ -24,34 +23,42 @@ export function scimJson(body: unknown, status = 200): Response {
   });
 }
 
-function scimFailure(err: unknown, requestId: string): Response {
-  let error: ScimError;
-  if (err instanceof ScimError) error = err;
-  else if (err instanceof ApiError && err.code === 'payload_too_large') error = new ScimError(413, err.message);
-  else if (err instanceof ApiError && err.code === 'too_many_requests') error = new ScimError(429, err.message);
-  else if (isDatabaseUnavailable(err)) error = new ScimError(503, 'The database is unavailable; retry later.');
-  else {
-    console.error(`[${requestId}] unhandled SCIM error:`, err);
-    error = new ScimError(500, `Internal error. The server log has the details under request ID ${requestId}.`);
-  }
+/** SCIM's own error format (RFC 7644 §3.12), with the headers its statuses call for. */
+const scimProtocol: Protocol = {
+  name: 'scim',
+  known: (err) => {
+    if (err instanceof ScimError) return scimError(err);
+    if (err instanceof ApiError && err.code === 'payload_too_large') return scimError(new ScimError(413, err.message));
+    return null;
+  },
+  failure: (failure, requestId) =>
+    scimError(
+      failure === 'unavailable'
+        ? new ScimError(503, 'The database is unavailable; retry later.')
+        : new ScimError(500, `Internal error. The server log has the details under request ID ${requestId}.`),
+    ),
+};
+
+function scimError(error: ScimError): Response {
   const res = scimJson(error.body(), error.status);
   if (error.status === 401) res.headers.set('www-authenticate', 'Bearer realm="scim"');
-  if (error.status === 429 || error.status === 503) res.headers.set('retry-after', '5');
   return res;
 }
 
 /** SCIM routes: a per-organization bearer token, SCIM's own error format, and the request id on every answer. */
 export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
   return async (req: NextRequest, next: { params: Promise<Record<string, string>> }): Promise<Response> => {
-    const requestId = newRequestId();
-    let res: Response;
-    try {
+    const res = await serve(scimProtocol, async () => {
       const text = await readBody(req, SCIM_MAX_BODY);
       const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
       const scope = match ? await organizationForScimToken(match[1]) : null;
       if (!scope) throw new ScimError(401, 'A valid SCIM bearer token is required.');
       const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
-      if (retryAfter !== null) throw new ScimError(429, 'Too many requests; retry later.');
+      if (retryAfter !== null) {
+        const res = scimError(new ScimError(429, 'Too many requests; retry later.'));
+        res.headers.set('retry-after', String(retryAfter));
+        return res;
+      }
       const body = () => {
         if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
         try {
@@ -61,17 +68,14 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
         }
       };
       const baseUrl = process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? req.nextUrl.origin;
-      res = await handler({
+      return handler({
         req,
         organizationId: scope.organizationId,
         baseUrl: baseUrl.replace(/\/$/, ''),
         params: next?.params ? await next.params : {},
         body,
       });
-    } catch (err) {
-      res = scimFailure(err, requestId);
-    }
-    res.headers.set('x-request-id', requestId);
+    });
     res.headers.set('cache-control', 'no-store');
     return res;
   };

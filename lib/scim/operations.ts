@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../http/operation';
+import { NOT_API_KEYS, defineOperation } from '../http/operation';
 import { orgParams } from '../orgs/schema';
 
 export const scimToken = z
@@ -19,9 +19,11 @@ export const createScimTokenOp = defineOperation({
     'Needs `members.delete`, since an identity provider holding the token can suspend members. ' +
     'Any earlier token of the organization stops working. Refused to API keys. The token is in this response only.',
   tags: ['Members'],
+  scope: 'organization',
+  credentials: NOT_API_KEYS,
   params: orgParams,
   permission: 'members.delete',
-  refuseApiKeys: 'API keys cannot create SCIM tokens.',
+  credentialRefusal: 'API keys cannot create SCIM tokens.',
   success: {
     status: 201,
     description: 'The token, shown once.',

@@ -1,4 +1,4 @@
-import { defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { projectParams } from '../orgs/schema';
 import { ifMatchHeaders, listSilencesQuery, silence, silencePage, silenceParams, updateSilenceBody } from './schema';
 
@@ -10,6 +10,8 @@ export const listSilencesOp = defineOperation({
   summary: "List a project's silences",
   description: `Newest first; \`state\` filters by the state computed from the clock at the request. ${notOffered}`,
   tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: projectParams,
   query: listSilencesQuery,
   permission: 'obs.silences.list',
@@ -24,6 +26,8 @@ export const getSilenceOp = defineOperation({
   summary: 'Get a silence',
   description: `Answers a strong \`ETag: "<version>"\` to send back in If-Match. ${notOffered}`,
   tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: silenceParams,
   permission: 'obs.silences.get',
   requireAlerting: true,
@@ -41,6 +45,8 @@ export const updateSilenceOp = defineOperation({
     notOffered,
   ].join('\n\n'),
   tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: silenceParams,
   headers: ifMatchHeaders,
   body: updateSilenceBody,

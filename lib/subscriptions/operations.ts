@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { subscription, subscriptionParams, updateSubscriptionBody } from './schema';
@@ -12,6 +12,8 @@ export const listSubscriptionsOp = defineOperation({
   summary: "List a project's subscriptions",
   description: 'Oldest first, keyset-paged.',
   tags: ['Queues'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: projectParams,
   query: pageQuery,
   permission: 'queues.subscriptions.list',
@@ -28,6 +30,8 @@ export const getSubscriptionOp = defineOperation({
   path: `${base}/{subscriptionId}`,
   summary: 'Get a subscription',
   tags: ['Queues'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: subscriptionParams,
   permission: 'queues.subscriptions.get',
   success: { status: 200, description: 'The subscription.', schema: subscription },
@@ -43,6 +47,8 @@ export const updateSubscriptionOp = defineOperation({
     'subscription; problems that need the subscription (kind, merged target) come after its 404.',
   ].join(' '),
   tags: ['Queues'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
   params: subscriptionParams,
   body: updateSubscriptionBody,
   permission: 'queues.subscriptions.update',

@@ -1,10 +1,9 @@
 import { json, route } from '@/lib/http/route';
-import { deviceCodeGone, requireConsoleSession } from '@/lib/oauth/http';
+import { deviceCodeGone } from '@/lib/oauth/http';
 import { getDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { findPendingDeviceAuthorization } from '@/lib/oauth/service';
 
-export const GET = route(getDeviceAuthorizationOp, async ({ params, principal }) => {
-  requireConsoleSession(principal);
+export const GET = route(getDeviceAuthorizationOp, async ({ params }) => {
   const authorization = await findPendingDeviceAuthorization(params.userCode);
   if (!authorization) throw deviceCodeGone();
   return json(authorization);

@@ -1,10 +1,9 @@
 import { json, route } from '@/lib/http/route';
-import { deviceCodeGone, requireConsoleSession } from '@/lib/oauth/http';
+import { deviceCodeGone } from '@/lib/oauth/http';
 import { approveDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
 
 export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal }) => {
-  requireConsoleSession(principal);
   const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'approved');
   if (!authorization) throw deviceCodeGone();
   return json(authorization);

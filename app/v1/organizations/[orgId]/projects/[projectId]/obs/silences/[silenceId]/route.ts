@@ -9,12 +9,12 @@ export const GET = route(getSilenceOp, async ({ params }) => {
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });
 
-export const PATCH = route(updateSilenceOp, async ({ req, params, body, principal }) => {
+export const PATCH = route(updateSilenceOp, async ({ params, body, headers, principal }) => {
   const silence = await updateSilence({
     scope: { organizationId: params.orgId, projectId: params.projectId },
     silenceId: params.silenceId,
     body,
-    ifMatch: req.headers.get('if-match'),
+    ifMatch: headers['If-Match'] ?? null,
     principal,
   });
   return json(silence, { headers: { etag: silenceEtag(silence) } });

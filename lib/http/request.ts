@@ -1,0 +1,60 @@
+import { isDatabaseUnavailable } from '../db/errors';
+
+/** Seconds a client should wait before retrying while a dependency is down. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** `req_` + 24 hex characters; Web Crypto, so proxy.ts and route handlers share it. */
+export function newRequestId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `req_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export type Failure = 'unavailable' | 'internal';
+
+/**
+ * What an error the protocol does not know means: a dependency that is down (503) or a bug (500).
+ * Either way the stack goes to the log under the request id, which the answer names.
+ */
+export function classifyFailure(err: unknown, requestId: string, protocol: string): Failure {
+  const failure: Failure = isDatabaseUnavailable(err) ? 'unavailable' : 'internal';
+  console.error(
+    `[${requestId}] ${protocol}: ${failure === 'unavailable' ? 'database unavailable' : 'unhandled error'}:`,
+    err,
+  );
+  return failure;
+}
+
+/** One protocol the app speaks (`/v1`, OAuth, SCIM): only how its answers look. */
+export type Protocol = {
+  name: string;
+  /** The protocol's answer for an error it threw on purpose, or null for anything else. */
+  known: (err: unknown, requestId: string) => Response | null;
+  /** Its answer for the failures every protocol shares. */
+  failure: (failure: Failure, requestId: string) => Response;
+};
+
+/**
+ * The skeleton of every request: a request id on the answer, errors the protocol knows in its own body,
+ * everything else classified into 503 (with Retry-After) or 500 and logged under the id.
+ */
+export async function serve(protocol: Protocol, run: (requestId: string) => Promise<Response>): Promise<Response> {
+  const requestId = newRequestId();
+  let res: Response;
+  try {
+    res = await run(requestId);
+  } catch (err) {
+    res = answerError(protocol, err, requestId);
+  }
+  res.headers.set('x-request-id', requestId);
+  return res;
+}
+
+/** The protocol's answer for any error, for code that must turn an error into a response itself. */
+export function answerError(protocol: Protocol, err: unknown, requestId: string): Response {
+  const known = protocol.known(err, requestId);
+  if (known) return known;
+  const failure = classifyFailure(err, requestId, protocol.name);
+  const res = protocol.failure(failure, requestId);
+  if (failure === 'unavailable') res.headers.set('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  return res;
+}
