@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../http/errors';
 import type { Principal } from '../auth/principal';
 import { anonymousLimiter } from '../http/rate-limit';
 import { newRequestId } from '../http/route';
+import { clientAddress } from '../http/client-address';
 import { isDatabaseUnavailable } from '../db/errors';
 import { OAuthError } from './service';
 
@@ -17,11 +18,6 @@ function oauthJson(body: unknown, status: number, requestId: string, headers: Re
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...NO_STORE, ...headers },
   });
-}
-
-/** The first address of X-Forwarded-For (set by Next from the socket when no proxy sent one), as sign-in uses. */
-function clientAddress(req: NextRequest): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
 }
 
 /**
