@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   'bots.createApiKey',
   'members.list',
   'members.delete',
+  'auditLog.read',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -36,6 +37,7 @@ export const POLICIES: Record<string, Permission[]> = {
   MemberAdmin: ['members.list', 'members.delete'],
   QueuesEditor: ['queues.subscriptions.update'],
   SilencesEditor: ['obs.silences.update'],
+  Auditor: ['auditLog.read'],
   OrganizationAdmin: [...PERMISSIONS],
 };
 

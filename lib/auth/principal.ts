@@ -7,6 +7,8 @@ export type Principal = {
   via: 'session' | 'api_key' | 'oauth';
   /** The API key used, when `via` is `api_key`. */
   apiKeyId?: string;
+  /** That key's display prefix (`svc_ab12`), for the audit log. */
+  apiKeyPrefix?: string;
   /** An API key (and any bot) acts in exactly one organization; sessions and OAuth tokens in all of the user's. */
   organizationId?: string;
 };

@@ -29,6 +29,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
   const [row] = await db
     .select({
       keyId: t.apiKeys.id,
+      prefix: t.apiKeys.prefix,
       organizationId: t.apiKeys.organizationId,
       ownerType: t.apiKeys.ownerType,
       ownerId: t.apiKeys.ownerId,
@@ -64,6 +65,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       name: row.userName,
       via: 'api_key',
       apiKeyId: row.keyId,
+      apiKeyPrefix: row.prefix,
       organizationId: row.organizationId,
     };
     return { principal, expiresAt: row.expiresAt };
@@ -75,6 +77,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     name: row.botName,
     via: 'api_key',
     apiKeyId: row.keyId,
+    apiKeyPrefix: row.prefix,
     organizationId: row.organizationId,
   };
   return { principal, expiresAt: row.expiresAt };

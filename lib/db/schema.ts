@@ -14,6 +14,7 @@ import {
   varchar,
   bigint,
 } from 'drizzle-orm/pg-core';
+import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
 
 // Every instant is stored with millisecond precision: that is what the API promises to return.
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -322,6 +323,48 @@ export const oauthTokens = pgTable(
     index('oauth_tokens_user_idx').on(t.userId),
   ],
 );
+
+/**
+ * The audit log: one row per change, chained per organization by `hash` (lib/audit/chain.ts). Only the
+ * jsonb documents and scalar columns here enter the hash, so editing any of them breaks verification.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    occurredAt: ts('occurred_at').notNull(),
+    action: text('action').notNull(),
+    actor: jsonb('actor').$type<AuditActor>().notNull(),
+    target: jsonb('target').$type<AuditTarget>().notNull(),
+    projectId: uuid('project_id'),
+    changes: jsonb('changes').$type<AuditChange[]>().notNull(),
+    reason: text('reason'),
+    context: jsonb('context').$type<AuditContext>().notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    uniqueIndex('audit_events_org_seq_idx').on(t.organizationId, t.seq),
+    index('audit_events_org_time_idx').on(t.organizationId, t.occurredAt),
+  ],
+);
+
+/**
+ * One row per organization: the newest event's seq and hash. Writers update it first, so they serialize
+ * per organization; `pruned*` is the retention checkpoint (the last deleted event) verification starts from.
+ */
+export const auditChainHeads = pgTable('audit_chain_heads', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  prunedSeq: bigint('pruned_seq', { mode: 'number' }).notNull().default(0),
+  prunedHash: text('pruned_hash').notNull().default(''),
+});
 
 /** rate-limiter-flexible's PostgreSQL store (its own column layout), shared by every instance. */
 export const rateLimits = pgTable('rate_limits', {

@@ -3,6 +3,7 @@ import { readBody } from '../http/body';
 import { ApiError, notFound } from '../http/errors';
 import { anonymousLimiter } from '../http/rate-limit';
 import { serve, type Protocol } from '../http/request';
+import { clientAddress } from '../http/client-address';
 import { OAuthError } from './service';
 
 const FORM_LIMIT_BYTES = 8 * 1024;
@@ -15,11 +16,6 @@ function oauthJson(body: unknown, status: number, headers: Record<string, string
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
   });
-}
-
-/** The first address of X-Forwarded-For (set by Next from the socket when no proxy sent one), as sign-in uses. */
-function clientAddress(req: NextRequest): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
 }
 
 /** RFC 6749 §5.2 answers: `{error, error_description}`, 401 for client authentication failures, 400 for the rest. */

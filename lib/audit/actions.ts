@@ -1,0 +1,49 @@
+/** Every action PRODUCT.md's audit log covers, `noun.verb`. Later features emit theirs from this list. */
+export const AUDIT_ACTIONS = [
+  'api_key.created',
+  'api_key.rolled',
+  'api_key.revoked',
+  'member.removed',
+  'member.left',
+  'bot.deleted',
+  'user.suspended',
+  'user.reactivated',
+  'scim_token.created',
+  'subscription.updated',
+  'subscription.paused',
+  'subscription.resumed',
+  'silence.created',
+  'silence.updated',
+  'silence.expired',
+  'device_login.approved',
+  'device_login.denied',
+  'oauth_login.revoked',
+  'sign_in.succeeded',
+  'sign_in.failed',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** `reason` of `api_key.revoked`: by hand, or the cause of an automatic revocation. */
+export const API_KEY_REVOCATION_REASONS = [
+  'revoked',
+  'member_removed',
+  'member_left',
+  'bot_deleted',
+  'scim_suspended',
+  'leaked',
+  'rolled',
+  'roll_grace_ended',
+] as const;
+
+export type ApiKeyRevocationReason = (typeof API_KEY_REVOCATION_REASONS)[number];
+
+/** `reason` of `sign_in.failed`. The attempted password never appears anywhere. */
+export const SIGN_IN_FAILURE_REASONS = ['wrong_password', 'user_suspended'] as const;
+
+export type SignInFailureReason = (typeof SIGN_IN_FAILURE_REASONS)[number];
+
+/** The noun of every action (`api_key` of `api_key.revoked`), for the `api_key.*` filter. */
+export function actionNoun(action: string): string {
+  return action.slice(0, action.indexOf('.'));
+}
