@@ -38,5 +38,3 @@ export const POLICIES: Record<string, Permission[]> = {
   SilencesEditor: ['obs.silences.update'],
   OrganizationAdmin: [...PERMISSIONS],
 };
-
-export type PolicyName = keyof typeof POLICIES;

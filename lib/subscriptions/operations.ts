@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineOperation } from '../http/operation';
-import { pageQuery } from '../http/pagination';
+import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { subscription, subscriptionParams, updateSubscriptionBody } from './schema';
 
@@ -18,7 +17,7 @@ export const listSubscriptionsOp = defineOperation({
   success: {
     status: 200,
     description: 'A page of subscriptions.',
-    schema: z.object({ items: z.array(subscription), nextCursor: z.string().nullable() }),
+    schema: pageOf(subscription),
   },
   errors: ['invalid_cursor'],
 });
@@ -47,7 +46,6 @@ export const updateSubscriptionOp = defineOperation({
   body: updateSubscriptionBody,
   permission: 'queues.subscriptions.update',
   success: { status: 200, description: 'The subscription as changed.', schema: subscription },
-  errors: ['quota_exceeded', 'operation_in_progress'],
 });
 
 export const subscriptionOperations = [listSubscriptionsOp, getSubscriptionOp, updateSubscriptionOp];
