@@ -5,9 +5,11 @@ import { fixturesFile } from './env';
 
 export const DAY_MS = 86_400_000;
 
-/** OAuth access tokens prepare-db issued (as the CLI's device login would) for bob and sam. */
-export function oauthTokens(): { bob: string; sam: string } {
-  return (JSON.parse(readFileSync(fixturesFile, 'utf8')) as { oauthAccess: { bob: string; sam: string } }).oauthAccess;
+type OAuthTokens = { bob: string; sam: string; una: string };
+
+/** OAuth access tokens prepare-db issued (as the CLI's device login would) for bob, sam and una. */
+export function oauthTokens(): OAuthTokens {
+  return (JSON.parse(readFileSync(fixturesFile, 'utf8')) as { oauthAccess: OAuthTokens }).oauthAccess;
 }
 
 export async function createKey(ctx: APIRequestContext, orgId: string, body: Record<string, unknown>) {
