@@ -8,6 +8,7 @@ import {
   type APIResponse,
 } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
+import type { ErrorBody } from '../lib/http/errors';
 import { baseURL, E2E, fixturesFile } from './support/env';
 
 export type DemoUser = 'ada' | 'bob' | 'cy' | 'gil';
@@ -17,6 +18,9 @@ export const EMAILS: Record<DemoUser, string> = {
   cy: 'cy@acme.test',
   gil: 'gil@globex.test',
 };
+
+/** A demo user's email; anything else is taken to be an email already. */
+export const emailOf = (user: DemoUser | string): string => (user in EMAILS ? EMAILS[user as DemoUser] : user);
 
 export type Fixtures = {
   suspendedUserId: string;
@@ -46,7 +50,7 @@ export async function signIn(ctx: APIRequestContext, email: string, password = E
 /** A signed-in API context for a demo user; writes carry the app's own Origin, as a browser would send. */
 export async function sessionFor(user: DemoUser | string, url = baseURL): Promise<APIRequestContext> {
   const ctx = await playwrightRequest.newContext({ baseURL: url, extraHTTPHeaders: { Origin: url } });
-  const res = await signIn(ctx, user in EMAILS ? EMAILS[user as DemoUser] : user);
+  const res = await signIn(ctx, emailOf(user));
   expect([200, 302]).toContain(res.status());
   return ctx;
 }
@@ -77,14 +81,12 @@ export async function expectError(
   status: number,
   code: string,
   issuePaths?: string[],
-): Promise<{ code: string; message: string; issues?: { path: string; message: string }[] }> {
+): Promise<ErrorBody['error']> {
   const text = await res.text();
   expect(res.status(), `${res.url()} answered ${res.status()}: ${text}`).toBe(status);
   expect(res.headers()['x-request-id']).toMatch(/^req_[0-9a-f]+$/);
   expect(res.headers()['content-type']).toContain('application/json');
-  const body = JSON.parse(text) as {
-    error: { code: string; message: string; issues?: { path: string; message: string }[] };
-  };
+  const body = JSON.parse(text) as ErrorBody;
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error.code).toBe(code);
   expect(body.error.code).toMatch(/^[a-z][a-z0-9_]*$/);

@@ -3,19 +3,19 @@ import { expect, type APIRequestContext } from '@playwright/test';
 import type { ApiKey } from '../../lib/api-keys/schema';
 import { fixturesFile } from './env';
 
-export type ApiKeyBody = ApiKey;
-
 export const DAY_MS = 86_400_000;
 
-/** OAuth access tokens prepare-db issued (as the CLI's device login would) for bob and sam. */
-export function oauthTokens(): { bob: string; sam: string } {
-  return (JSON.parse(readFileSync(fixturesFile, 'utf8')) as { oauthAccess: { bob: string; sam: string } }).oauthAccess;
+type OAuthTokens = { bob: string; sam: string; una: string };
+
+/** OAuth access tokens prepare-db issued (as the CLI's device login would) for bob, sam and una. */
+export function oauthTokens(): OAuthTokens {
+  return (JSON.parse(readFileSync(fixturesFile, 'utf8')) as { oauthAccess: OAuthTokens }).oauthAccess;
 }
 
 export async function createKey(ctx: APIRequestContext, orgId: string, body: Record<string, unknown>) {
   const res = await ctx.post(`/v1/organizations/${orgId}/api-keys`, { data: body });
   expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { apiKey: ApiKeyBody; secret: string };
+  return (await res.json()) as { apiKey: ApiKey; secret: string };
 }
 
 /** What "nothing was created or revoked" compares: which keys exist, not when they were last used. */
@@ -23,10 +23,10 @@ export async function keyIdentities(ctx: APIRequestContext, orgId: string): Prom
   return (await listKeys(ctx, orgId)).map((k) => `${k.id} ${k.name}`);
 }
 
-export async function listKeys(ctx: APIRequestContext, orgId: string, query = ''): Promise<ApiKeyBody[]> {
+export async function listKeys(ctx: APIRequestContext, orgId: string, query = ''): Promise<ApiKey[]> {
   const res = await ctx.get(`/v1/organizations/${orgId}/api-keys?limit=100${query}`);
   expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { items: ApiKeyBody[] }).items;
+  return ((await res.json()) as { items: ApiKey[] }).items;
 }
 
 /** The status a request authenticated by `secret` gets: 200 while the key works, 401 once it does not. */

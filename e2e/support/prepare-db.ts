@@ -62,34 +62,35 @@ const [suspended] = await db
 if (suspended) await db.insert(t.memberships).values({ organizationId: acme.id, userId: suspended.id });
 const suspendedId = suspended?.id ?? (await userId('sus@acme.test'));
 
-// Principals the API key tests remove, make leave, suspend or delete, so the demo ones stay for other spec files.
-for (const [email, name] of [
-  ['dan@acme.test', 'Dan Removed'],
-  ['eve@acme.test', 'Eve Leaving'],
-  ['sam@acme.test', 'Sam Provisioned'],
-]) {
+// Principals the tests remove, make leave, suspend or delete, each its own, so the demo ones stay for every
+// other spec file and no file depends on running before or after another.
+const [globex] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Globex'));
+for (const [org, email, name] of [
+  [acme, 'dan@acme.test', 'Dan Removed'],
+  [acme, 'eve@acme.test', 'Eve Leaving'],
+  [acme, 'sam@acme.test', 'Sam Provisioned'],
+  [acme, 'ray@acme.test', 'Ray Transient'],
+  [globex, 'una@globex.test', 'Una Suspended'],
+] as const) {
   const [user] = await db
     .insert(t.users)
     .values({ email, name, passwordHash: await hashPassword('correct-horse-battery') })
     .onConflictDoNothing()
     .returning();
   if (!user) continue;
-  await db.insert(t.memberships).values({ organizationId: acme.id, userId: user.id });
+  await db.insert(t.memberships).values({ organizationId: org.id, userId: user.id });
   await db
     .insert(t.policyBindings)
-    .values({ organizationId: acme.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
+    .values({ organizationId: org.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
 }
 // In Globex, so Acme's bot list stays exactly the demo's.
-const [globex] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Globex'));
-const [ciBot] = await db
-  .insert(t.bots)
-  .values({ organizationId: globex.id, name: 'ci-bot' })
-  .onConflictDoNothing()
-  .returning();
-if (ciBot)
-  await db
-    .insert(t.policyBindings)
-    .values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
+for (const name of ['ci-bot', 'retiring-bot']) {
+  const [bot] = await db.insert(t.bots).values({ organizationId: globex.id, name }).onConflictDoNothing().returning();
+  if (bot)
+    await db
+      .insert(t.policyBindings)
+      .values({ organizationId: globex.id, principalType: 'bot', principalId: bot.id, policy: 'BasicAccess' });
+}
 
 // OAuth access tokens as the CLI's device login would issue them, to show what suspension does to them.
 async function oauthAccessToken(email: string) {
@@ -117,7 +118,11 @@ const fixtures = {
     suspendedUser: await key('user', suspendedId, 'e2e suspended owner'),
     deployBot: await key('bot', bot.id, 'e2e deploy-bot'),
   },
-  oauthAccess: { bob: await oauthAccessToken('bob@acme.test'), sam: await oauthAccessToken('sam@acme.test') },
+  oauthAccess: {
+    bob: await oauthAccessToken('bob@acme.test'),
+    sam: await oauthAccessToken('sam@acme.test'),
+    una: await oauthAccessToken('una@globex.test'),
+  },
 };
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, JSON.stringify(fixtures, null, 2));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, type Demo } from '../fixtures';
+import type { Silence } from '../../lib/silences/schema';
 import { E2E } from './env';
 
 export type FixtureName =
@@ -21,22 +22,7 @@ export function fixtureSilenceIds(): Record<FixtureName, string> {
   >;
 }
 
-export type Silence = {
-  id: string;
-  projectId: string;
-  resourceName: string;
-  slug: string;
-  comment: string;
-  matchers: { label: string; op: string; value: string }[];
-  startsAt: string;
-  endsAt: string;
-  state: 'scheduled' | 'active' | 'expired';
-  createdAt: string;
-  updatedAt: string;
-  createdBy: { id: string; type: string };
-  updatedBy: { id: string; type: string };
-  version: number;
-};
+export type { Silence };
 
 export const silencesPath = (orgId: string, projectId: string) =>
   `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;

@@ -1,13 +1,7 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { baseURL } from '../support/env';
 import { LOGIN_LINK, newConfigDir, runCli, spawnCli, waitForStderr } from '../support/cli';
-
-async function signIn(page: Page, email: string) {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+import { submitSignIn } from '../support/console';
 
 test('svc login is approved in the console: the link keeps its code through sign-in, and the CLI is then logged in', async ({
   page,
@@ -19,7 +13,7 @@ test('svc login is approved in the console: the link keeps its code through sign
 
   await page.goto(link);
   await expect(page).toHaveURL(/\/login\?callbackUrl=/);
-  await signIn(page, 'cy@acme.test');
+  await submitSignIn(page, 'cy');
   await expect(page).toHaveURL(`${baseURL}/device?user_code=${userCode}`);
   const review = page.getByRole('region', { name: 'svc CLI wants to access your account' });
   await expect(review).toBeVisible();
@@ -52,7 +46,7 @@ test('a typed code can be denied; a malformed one is stopped at the field, an un
   };
 
   await page.goto('/device');
-  await signIn(page, 'cy@acme.test');
+  await submitSignIn(page, 'cy');
   await expect(page).toHaveURL(`${baseURL}/device`);
   const code = page.getByLabel('Code');
   await expect(code).toBeFocused();

@@ -1,4 +1,5 @@
 import { expect, test } from '../fixtures';
+import { signInAs } from '../support/console';
 
 test('ada signs in through the real page and sees Acme and its projects', async ({ page }) => {
   await page.goto('/');
@@ -38,10 +39,7 @@ test('empty fields are stopped at the field before any request', async ({ page }
 });
 
 test('gil (Globex) never sees Acme, even by its URL', async ({ page, demo }) => {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill('gil@globex.test');
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInAs(page, 'gil');
   await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveText(/Globex/);
   await page.getByRole('combobox', { name: 'Organization' }).click();
   await expect(page.getByRole('option')).toHaveText(['Globex']);
@@ -52,10 +50,7 @@ test('gil (Globex) never sees Acme, even by its URL', async ({ page, demo }) => 
 });
 
 test('sign out ends the session', async ({ page }) => {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill('cy@acme.test');
-  await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signInAs(page, 'cy');
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);

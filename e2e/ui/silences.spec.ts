@@ -1,15 +1,6 @@
-import type { Page } from '@playwright/test';
-import { EMAILS, expect, test, type DemoUser } from '../fixtures';
-import { E2E } from '../support/env';
+import { expect, test } from '../fixtures';
+import { signInAs } from '../support/console';
 import { demoSilence, fixtureSilenceIds, read } from '../support/silences';
-
-async function signInAs(page: Page, user: DemoUser) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(EMAILS[user]);
-  await page.getByLabel('Password').fill(E2E.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/orgs\//);
-}
 
 const silencesPage = (orgId: string, projectId: string) => `/orgs/${orgId}/projects/${projectId}/silences`;
 

@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
-import { EMAILS, expect, loadDemo, test, type DemoUser } from '../fixtures';
-import { E2E, baseURL } from '../support/env';
+import { expect, loadDemo, test } from '../fixtures';
+import { signInAs } from '../support/console';
+import { baseURL } from '../support/env';
 import { loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
 
 let subs: DemoSubs;
@@ -11,14 +12,6 @@ test.beforeAll(async () => {
   subs = await loadDemoSubs(demo);
   pagePath = `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`;
 });
-
-async function signIn(page: Page, user: DemoUser) {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(EMAILS[user]);
-  await page.getByLabel('Password').fill(E2E.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
 
 /** Every PATCH the page sends, to prove what was (or was not) sent. */
 function recordPatches(page: Page): Request[] {
@@ -35,7 +28,7 @@ test('bob edits batch size and target URL of the https subscription; only those 
   page,
 }) => {
   const patches = recordPatches(page);
-  await signIn(page, 'bob');
+  await signInAs(page, 'bob');
   await page.goto(pagePath);
   await expect(row(page, subs.https.slug)).toContainText(subs.https.target.url!);
   await page.screenshot({ path: 'test-results/screens/subscriptions-editor.png', fullPage: true });
@@ -75,7 +68,7 @@ test('bob edits batch size and target URL of the https subscription; only those 
 
 test('11 as batch size, or an http:// URL, is stopped at its field and nothing is sent', async ({ page }) => {
   const patches = recordPatches(page);
-  await signIn(page, 'bob');
+  await signInAs(page, 'bob');
   await page.goto(pagePath);
   await page.getByRole('button', { name: `Edit ${subs.https.slug}` }).click();
   const dialog = page.getByRole('dialog');
@@ -103,7 +96,7 @@ test('11 as batch size, or an http:// URL, is stopped at its field and nothing i
 });
 
 test('a refusal from the server shows its issues at their fields', async ({ page }) => {
-  await signIn(page, 'bob');
+  await signInAs(page, 'bob');
   await page.goto(pagePath);
   // Stand in for a server-only rule (one the shared schema cannot know in the browser) with a real envelope.
   await page.route(`**${subPath(subs.https)}`, async (route) => {
@@ -133,7 +126,7 @@ test('a refusal from the server shows its issues at their fields', async ({ page
 });
 
 test('cy sees the page read-only, and the API answers 403 to her PATCH', async ({ page }) => {
-  await signIn(page, 'cy');
+  await signInAs(page, 'cy');
   await page.goto(pagePath);
   await expect(row(page, subs.https.slug)).toBeVisible();
   await expect(page.getByText('Read-only: changing subscriptions needs')).toBeVisible();
@@ -152,7 +145,7 @@ test('cy sees the page read-only, and the API answers 403 to her PATCH', async (
 });
 
 test('the failing subscription shows its last error; the workflow one shows its kind and fields', async ({ page }) => {
-  await signIn(page, 'cy');
+  await signInAs(page, 'cy');
   await page.goto(pagePath);
   const failing = row(page, subs.failing.slug);
   await expect(failing.getByText('Failing')).toBeVisible();
@@ -172,7 +165,7 @@ test('the failing subscription shows its last error; the workflow one shows its 
 });
 
 test('bob sees the workflow subscription’s kind in the form and can change its numbers only', async ({ page }) => {
-  await signIn(page, 'bob');
+  await signInAs(page, 'bob');
   await page.goto(pagePath);
   await page.getByRole('button', { name: `Edit ${subs.workflow.slug}` }).click();
   const dialog = page.getByRole('dialog');

@@ -3,6 +3,9 @@ import { PERMISSIONS } from '../auth/policies';
 
 const permission = z.enum(PERMISSIONS);
 
+/** A policy bound at organization scope (`projectId` null) or in one project: members and bots list theirs. */
+export const policyBinding = z.object({ policy: z.string(), projectId: z.uuid().nullable() });
+
 export const effectivePermissions = z
   .object({
     principal: z.object({ type: z.enum(['user', 'bot']), id: z.uuid(), name: z.string() }),

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { PERMISSIONS, type Permission } from '../auth/policies';
@@ -21,6 +21,34 @@ export async function removeBindingsOf(
         eq(t.policyBindings.principalId, principal.id),
       ),
     );
+}
+
+/** The policy bindings of several users or bots of the organization, by principal id, oldest first. */
+export async function bindingsOf(organizationId: string, type: 'user' | 'bot', ids: string[]) {
+  if (ids.length === 0) return new Map<string, { policy: string; projectId: string | null }[]>();
+  const db = await getDb();
+  const rows = await db
+    .select({
+      principalId: t.policyBindings.principalId,
+      policy: t.policyBindings.policy,
+      projectId: t.policyBindings.projectId,
+    })
+    .from(t.policyBindings)
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, organizationId),
+        eq(t.policyBindings.principalType, type),
+        inArray(t.policyBindings.principalId, ids),
+      ),
+    )
+    .orderBy(asc(t.policyBindings.createdAt), asc(t.policyBindings.id));
+  const byPrincipal = new Map<string, { policy: string; projectId: string | null }[]>();
+  for (const row of rows) {
+    const list = byPrincipal.get(row.principalId) ?? [];
+    list.push({ policy: row.policy, projectId: row.projectId });
+    byPrincipal.set(row.principalId, list);
+  }
+  return byPrincipal;
 }
 
 async function allowed(principal: Principal, organizationId: string, projectId: string | null): Promise<Permission[]> {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { ANY_CREDENTIAL, NOT_API_KEYS, defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../http/operation';
+import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import { apiKey, apiKeyParams, createApiKeyBody, createdApiKey, listApiKeysQuery } from './schema';
 
@@ -39,7 +39,7 @@ export const listApiKeysOp = defineOperation({
   success: {
     status: 200,
     description: 'A page of keys.',
-    schema: z.object({ items: z.array(apiKey), nextCursor: z.string().nullable() }),
+    schema: pageOf(apiKey),
   },
   errors: ['invalid_cursor'],
 });

@@ -16,8 +16,6 @@ const registry: Registry = ((globalThis as unknown as { __svcAuthCaches?: Regist
 });
 
 export type AuthCache<V> = {
-  get: (key: string) => { value: V } | undefined;
-  set: (key: string, value: V) => void;
   /** The cached value, or the loader's result (cached too, negatives included). */
   through: (key: string, load: () => Promise<V>) => Promise<V>;
 };
@@ -27,10 +25,6 @@ export function authCache<V>(max = 50_000): AuthCache<V> {
   registry.caches.push(cache);
   const enabled = TTL_MS > 0;
   return {
-    get: (key) => (enabled ? (cache.get(key) as { value: V } | undefined) : undefined),
-    set: (key, value) => {
-      if (enabled) cache.set(key, { value });
-    },
     async through(key, load) {
       const hit = enabled ? cache.get(key) : undefined;
       if (hit) return hit.value as V;

@@ -40,5 +40,3 @@ export const POLICIES: Record<string, Permission[]> = {
   Auditor: ['auditLog.read'],
   OrganizationAdmin: [...PERMISSIONS],
 };
-
-export type PolicyName = keyof typeof POLICIES;

@@ -1,5 +1,21 @@
-import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { pageOf, pageQuery } from '../http/pagination';
+import { orgParams } from '../orgs/schema';
+import { bot, botParams } from './schema';
+
+export const listBotsOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/bots',
+  summary: "List an organization's bots",
+  description: 'Every member may list the bots of the organization (to choose an API key owner).',
+  tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  query: pageQuery,
+  success: { status: 200, description: 'A page of bots.', schema: pageOf(bot) },
+  errors: ['invalid_cursor'],
+});
 
 export const deleteBotOp = defineOperation({
   method: 'DELETE',
@@ -10,9 +26,9 @@ export const deleteBotOp = defineOperation({
   tags: ['Bots'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
-  params: z.object({ orgId: z.uuid(), botId: z.uuid() }),
+  params: botParams,
   permission: 'bots.delete',
   success: { status: 204, description: 'Deleted; its keys stop working at once.' },
 });
 
-export const botOperations = [deleteBotOp];
+export const botOperations = [listBotsOp, deleteBotOp];

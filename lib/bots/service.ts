@@ -1,10 +1,44 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { removeBindingsOf } from '../access/service';
+import { bindingsOf, removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
+import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import type { Bot } from './schema';
+
+export async function listBots(organizationId: string, page: PageQuery): Promise<Page<Bot>> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(t.bots)
+    .where(
+      and(
+        eq(t.bots.organizationId, organizationId),
+        isNull(t.bots.deletedAt),
+        afterCursor(page.cursor, t.bots.createdAt, t.bots.id, 'asc'),
+      ),
+    )
+    .orderBy(asc(t.bots.createdAt), asc(t.bots.id))
+    .limit(page.limit + 1);
+  const policies = await bindingsOf(
+    organizationId,
+    'bot',
+    rows.map((r) => r.id),
+  );
+  return toPage(
+    rows,
+    page.limit,
+    (r) => r.createdAt,
+    (r) => ({
+      id: r.id,
+      name: r.name,
+      createdAt: r.createdAt.toISOString(),
+      policies: policies.get(r.id) ?? [],
+    }),
+  );
+}
 
 /**
  * Soft-deletes a bot in one transaction with its consequences: its policy bindings go and every key it

@@ -135,10 +135,6 @@ export async function getDb(): Promise<Db> {
   return (await handle()).db;
 }
 
-export async function databaseKind(): Promise<Handle['kind']> {
-  return (await handle()).kind;
-}
-
 /** The PostgreSQL pool, for stores that speak to it directly (rate limits); null on the embedded database. */
 export async function getPgPool(): Promise<Pool | null> {
   return (await handle()).pool ?? null;

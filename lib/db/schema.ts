@@ -15,6 +15,7 @@ import {
   bigint,
 } from 'drizzle-orm/pg-core';
 import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
+import type { Matcher } from '../silences/matchers';
 
 // Every instant is stored with millisecond precision: that is what the API promises to return.
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -202,8 +203,6 @@ export const subscriptions = pgTable(
     check('subscriptions_max_concurrency_ck', sql`${t.maxConcurrency} between 1 and 100`),
   ],
 );
-
-export type Matcher = { label: string; op: '=' | '!=' | '=~' | '!~'; value: string };
 
 export const silences = pgTable(
   'silences',

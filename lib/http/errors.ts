@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Every error code the API can answer, with its HTTP status and default message.
  * Handlers throw `ApiError`; only `toErrorResponse` turns one into the envelope.
@@ -11,16 +13,12 @@ export const ERROR_CODES = {
   },
   access_denied: { status: 403, message: 'You do not have permission to do this.' },
   forbidden_origin: { status: 403, message: 'This request comes from an origin that is not allowed.' },
-  spend_limit_reached: { status: 403, message: 'The spend limit of this organization has been reached.' },
   not_found: { status: 404, message: 'Not found.' },
-  quota_exceeded: { status: 409, message: 'A quota does not allow this request.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used for a different request.' },
   idempotency_in_progress: {
     status: 409,
     message: 'A request with this Idempotency-Key is still in progress; retry later.',
   },
-  organization_deletion_pending: { status: 409, message: 'This organization is being deleted.' },
-  operation_in_progress: { status: 409, message: 'Another operation on this resource is in progress.' },
   last_organization_admin: {
     status: 409,
     message: 'The last OrganizationAdmin cannot leave or be removed; make another member an admin first.',
@@ -38,53 +36,61 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export type Issue = { path: string; message: string };
+const issue = z.object({
+  path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
+  message: z.string(),
+});
+/** The spec's quota object: part of the envelope's contract, though no quota here refuses a request yet. */
+const quota = z.object({
+  id: z.string(),
+  kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
+  limit: z.int().min(0),
+  scope: z.enum(['organization', 'project', 'resource']),
+  inFlight: z.int().min(0).optional(),
+  periodStart: z.iso.datetime().optional(),
+  region: z.string().optional(),
+  resetsAt: z.iso.datetime().optional(),
+  scopeResourceName: z.string().optional(),
+  used: z.int().min(0).optional(),
+  window: z.string().optional(),
+});
+export const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: z
+        .string()
+        .max(64)
+        .regex(/^[a-z][a-z0-9_]*$/),
+      message: z.string().max(1024),
+      issues: z.array(issue).optional(),
+      quota: quota.optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
 
-export type Quota = {
-  id: string;
-  kind: 'allocation' | 'rate' | 'usage' | 'concurrency';
-  limit: number;
-  scope: 'organization' | 'project' | 'resource';
-  inFlight?: number;
-  periodStart?: string;
-  region?: string;
-  resetsAt?: string;
-  scopeResourceName?: string;
-  used?: number;
-  window?: string;
-};
+export type Issue = z.infer<typeof issue>;
+export type ErrorBody = z.infer<typeof errorEnvelope>;
 
-export type ErrorBody = { error: { code: ErrorCode; message: string; issues?: Issue[]; quota?: Quota } };
-
-type ApiErrorOptions = {
-  issues?: Issue[];
-  quota?: Quota;
-  /** Only quota_exceeded varies: 409 for allocation quotas, 429 for rate, usage and concurrency. */
-  status?: number;
-  headers?: Record<string, string>;
-};
+type ApiErrorOptions = { issues?: Issue[]; headers?: Record<string, string> };
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly issues?: Issue[];
-  readonly quota?: Quota;
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message?: string, options: ApiErrorOptions = {}) {
     super(message ?? ERROR_CODES[code].message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = options.status ?? ERROR_CODES[code].status;
+    this.status = ERROR_CODES[code].status;
     this.issues = options.issues;
-    this.quota = options.quota;
     this.headers = options.headers ?? {};
   }
 
   body(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message.slice(0, 1024) };
     if (this.issues) error.issues = this.issues;
-    if (this.quota) error.quota = this.quota;
     return { error };
   }
 }

@@ -1,38 +1,6 @@
-import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import { ERROR_CODES, type ErrorCode } from './errors';
+import { ERROR_CODES, errorEnvelope, type ErrorCode } from './errors';
 import type { CredentialKind, Operation } from './operation';
-
-const issue = z.object({
-  path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
-  message: z.string(),
-});
-const quota = z.object({
-  id: z.string(),
-  kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
-  limit: z.int().min(0),
-  scope: z.enum(['organization', 'project', 'resource']),
-  inFlight: z.int().min(0).optional(),
-  periodStart: z.iso.datetime().optional(),
-  region: z.string().optional(),
-  resetsAt: z.iso.datetime().optional(),
-  scopeResourceName: z.string().optional(),
-  used: z.int().min(0).optional(),
-  window: z.string().optional(),
-});
-export const errorEnvelope = z
-  .object({
-    error: z.object({
-      code: z
-        .string()
-        .max(64)
-        .regex(/^[a-z][a-z0-9_]*$/),
-      message: z.string().max(1024),
-      issues: z.array(issue).optional(),
-      quota: quota.optional(),
-    }),
-  })
-  .meta({ id: 'Error' });
 
 /** The security scheme of the document that each credential kind is. */
 const SECURITY_SCHEME: Record<CredentialKind, string> = { session: 'session', api_key: 'apiKey', oauth: 'oauth' };

@@ -9,7 +9,11 @@ export const pageQuery = z.object({
 });
 
 export type PageQuery = z.output<typeof pageQuery>;
-export type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** The envelope every list answers: `{ items, nextCursor }`. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+export type Page<T> = z.infer<ReturnType<typeof pageOf<z.ZodType<T>>>>;
 
 type Position = { at: string; id: string };
 

@@ -1,7 +1,21 @@
-import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { pageOf, pageQuery } from '../http/pagination';
+import { orgParams } from '../orgs/schema';
+import { member, memberParams } from './schema';
 
-export const memberParams = z.object({ orgId: z.uuid(), userId: z.uuid() });
+export const listMembersOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/members',
+  summary: "List an organization's members and their policies",
+  tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  query: pageQuery,
+  permission: 'members.list',
+  success: { status: 200, description: 'A page of members.', schema: pageOf(member) },
+  errors: ['invalid_cursor'],
+});
 
 export const removeMemberOp = defineOperation({
   method: 'DELETE',
@@ -29,9 +43,9 @@ export const leaveOrganizationOp = defineOperation({
   tags: ['Members'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
-  params: z.object({ orgId: z.uuid() }),
+  params: orgParams,
   success: { status: 204, description: 'Left the organization.' },
   errors: ['last_organization_admin'],
 });
 
-export const memberOperations = [removeMemberOp, leaveOrganizationOp];
+export const memberOperations = [listMembersOp, removeMemberOp, leaveOrganizationOp];

@@ -1,9 +1,24 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../api-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, apiGet } from '../api-client';
 import { apiKeyKeys } from '../api-keys/queries';
+import type { Page } from '../http/pagination';
 import { orgKeys } from '../orgs/queries';
+import type { Member } from './schema';
+
+/** Query keys of the members area, under their organization's; never inline string keys. */
+export const memberKeys = {
+  list: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
+};
+
+export function useMembers(orgId: string, enabled = true) {
+  return useQuery({
+    queryKey: memberKeys.list(orgId),
+    queryFn: () => apiGet<Page<Member>>(`/v1/organizations/${orgId}/members?limit=100`),
+    enabled,
+  });
+}
 
 export function useRemoveMember(orgId: string) {
   const client = useQueryClient();
@@ -11,7 +26,7 @@ export function useRemoveMember(orgId: string) {
     mutationFn: (userId: string) =>
       apiFetch<void>(`/v1/organizations/${orgId}/members/${userId}`, { method: 'DELETE' }),
     onSettled: async () => {
-      await client.invalidateQueries({ queryKey: orgKeys.members(orgId) });
+      await client.invalidateQueries({ queryKey: memberKeys.list(orgId) });
       await client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });
     },
   });

@@ -1,10 +1,52 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
-import { removeBindingsOf } from '../access/service';
+import { bindingsOf, removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
+import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import type { Member } from './schema';
+
+export async function listMembers(organizationId: string, page: PageQuery): Promise<Page<Member>> {
+  const db = await getDb();
+  const rows = await db
+    .select({
+      id: t.users.id,
+      email: t.users.email,
+      name: t.users.name,
+      status: t.users.status,
+      joinedAt: t.memberships.joinedAt,
+    })
+    .from(t.memberships)
+    .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
+    .where(
+      and(
+        eq(t.memberships.organizationId, organizationId),
+        afterCursor(page.cursor, t.memberships.joinedAt, t.memberships.userId, 'asc'),
+      ),
+    )
+    .orderBy(asc(t.memberships.joinedAt), asc(t.memberships.userId))
+    .limit(page.limit + 1);
+  const policies = await bindingsOf(
+    organizationId,
+    'user',
+    rows.map((r) => r.id),
+  );
+  return toPage(
+    rows,
+    page.limit,
+    (r) => r.joinedAt,
+    (r) => ({
+      userId: r.id,
+      email: r.email,
+      name: r.name,
+      status: r.status,
+      policies: policies.get(r.id) ?? [],
+      joinedAt: r.joinedAt.toISOString(),
+    }),
+  );
+}
 
 /** Whether someone other than `userId` is still an active OrganizationAdmin of the organization. */
 async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {

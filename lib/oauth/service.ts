@@ -18,6 +18,7 @@ import {
   generateUserCode,
   normalizeUserCode,
 } from './codes';
+import type { DeviceAuthorizationView } from './schema';
 
 /** The RFC 6749 §5.2 / RFC 8628 §3.5 error codes this service answers. */
 export type OAuthErrorCode =
@@ -235,15 +236,6 @@ export async function revokeToken(token: string | null, clientIdParam: string | 
   if (row && row.clientId === clientId) await revokeGrant(db, row.grantId, now);
 }
 
-export type DeviceAuthorization = {
-  userCode: string;
-  clientId: string;
-  clientName: string;
-  createdAt: string;
-  expiresAt: string;
-  status: 'pending' | 'approved' | 'denied';
-};
-
 const pendingByUserCode = (normalized: string, now: Date) =>
   and(
     eq(t.oauthDeviceCodes.userCode, sha256Hex(normalized)),
@@ -251,7 +243,7 @@ const pendingByUserCode = (normalized: string, now: Date) =>
     gt(t.oauthDeviceCodes.expiresAt, now),
   );
 
-function present(row: typeof t.oauthDeviceCodes.$inferSelect, normalized: string): DeviceAuthorization {
+function present(row: typeof t.oauthDeviceCodes.$inferSelect, normalized: string): DeviceAuthorizationView {
   return {
     userCode: formatUserCode(normalized),
     clientId: row.clientId,
@@ -266,7 +258,7 @@ function present(row: typeof t.oauthDeviceCodes.$inferSelect, normalized: string
 export async function findPendingDeviceAuthorization(
   userCode: string,
   now = new Date(),
-): Promise<DeviceAuthorization | null> {
+): Promise<DeviceAuthorizationView | null> {
   const normalized = normalizeUserCode(userCode);
   if (!normalized) return null;
   const db = await getDb();
@@ -280,7 +272,7 @@ export async function decideDeviceAuthorization(
   userId: string,
   decision: 'approved' | 'denied',
   now = new Date(),
-): Promise<DeviceAuthorization | null> {
+): Promise<DeviceAuthorizationView | null> {
   const normalized = normalizeUserCode(userCode);
   if (!normalized) return null;
   const db = await getDb();

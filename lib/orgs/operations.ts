@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
-import { pageQuery } from '../http/pagination';
-import { bot, member, orgParams, organization, project } from './schema';
-
-const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+import { pageOf, pageQuery } from '../http/pagination';
+import { orgParams, organization, project } from './schema';
 
 export const listOrganizationsOp = defineOperation({
   method: 'GET',
@@ -13,7 +11,7 @@ export const listOrganizationsOp = defineOperation({
   scope: 'none',
   credentials: ANY_CREDENTIAL,
   query: pageQuery,
-  success: { status: 200, description: 'A page of organizations.', schema: page(organization) },
+  success: { status: 200, description: 'A page of organizations.', schema: pageOf(organization) },
   errors: ['invalid_cursor'],
 });
 
@@ -27,35 +25,7 @@ export const listProjectsOp = defineOperation({
   params: orgParams,
   query: pageQuery,
   permission: 'projects.get',
-  success: { status: 200, description: 'A page of projects.', schema: page(project) },
-  errors: ['invalid_cursor'],
-});
-
-export const listMembersOp = defineOperation({
-  method: 'GET',
-  path: '/v1/organizations/{orgId}/members',
-  summary: "List an organization's members and their policies",
-  tags: ['Organizations'],
-  scope: 'organization',
-  credentials: ANY_CREDENTIAL,
-  params: orgParams,
-  query: pageQuery,
-  permission: 'members.list',
-  success: { status: 200, description: 'A page of members.', schema: page(member) },
-  errors: ['invalid_cursor'],
-});
-
-export const listBotsOp = defineOperation({
-  method: 'GET',
-  path: '/v1/organizations/{orgId}/bots',
-  summary: "List an organization's bots",
-  description: 'Every member may list the bots of the organization (to choose an API key owner).',
-  tags: ['Organizations'],
-  scope: 'organization',
-  credentials: ANY_CREDENTIAL,
-  params: orgParams,
-  query: pageQuery,
-  success: { status: 200, description: 'A page of bots.', schema: page(bot) },
+  success: { status: 200, description: 'A page of projects.', schema: pageOf(project) },
   errors: ['invalid_cursor'],
 });
 
@@ -70,4 +40,4 @@ export const healthOp = defineOperation({
   errors: ['unavailable'],
 });
 
-export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp, listMembersOp, listBotsOp];
+export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp];

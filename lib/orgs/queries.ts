@@ -3,15 +3,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
-import type { Bot, Member, Organization, Project } from './schema';
+import type { Organization, Project } from './schema';
 
 /** Query keys of the organizations area; never inline string keys. */
 export const orgKeys = {
   all: ['organizations'] as const,
   list: () => [...orgKeys.all, 'list'] as const,
   projects: (orgId: string) => [...orgKeys.all, orgId, 'projects'] as const,
-  members: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
-  bots: (orgId: string) => [...orgKeys.all, orgId, 'bots'] as const,
 };
 
 export function useOrganizations() {
@@ -25,20 +23,5 @@ export function useProjects(orgId: string) {
   return useQuery({
     queryKey: orgKeys.projects(orgId),
     queryFn: () => apiGet<Page<Project>>(`/v1/organizations/${orgId}/projects?limit=100`),
-  });
-}
-
-export function useMembers(orgId: string, enabled = true) {
-  return useQuery({
-    queryKey: orgKeys.members(orgId),
-    queryFn: () => apiGet<Page<Member>>(`/v1/organizations/${orgId}/members?limit=100`),
-    enabled,
-  });
-}
-
-export function useBots(orgId: string) {
-  return useQuery({
-    queryKey: orgKeys.bots(orgId),
-    queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`),
   });
 }

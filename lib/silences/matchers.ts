@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** The same module validates matchers in the browser form and in the route: one RE2, one set of rules. */
 export const MATCHER_OPS = ['=', '!=', '=~', '!~'] as const;
 export type MatcherOp = (typeof MATCHER_OPS)[number];
-export type Matcher = { label: string; op: MatcherOp; value: string };
+export type Matcher = z.output<typeof matcherSchema>;
 
 export const LABEL_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 export const MAX_LABEL = 256;

@@ -1,6 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
-import { ifMatchHeaders, listSilencesQuery, silence, silencePage, silenceParams, updateSilenceBody } from './schema';
+import { ifMatchHeaders, listSilencesQuery, silence, silenceParams, updateSilenceBody } from './schema';
 
 const notOffered = '404 while the project has alerting switched off.';
 
@@ -16,7 +17,7 @@ export const listSilencesOp = defineOperation({
   query: listSilencesQuery,
   permission: 'obs.silences.list',
   requireAlerting: true,
-  success: { status: 200, description: 'A page of silences.', schema: silencePage },
+  success: { status: 200, description: 'A page of silences.', schema: pageOf(silence) },
   errors: ['invalid_cursor'],
 });
 

@@ -63,8 +63,6 @@ export const silence = z
   .meta({ id: 'Silence' });
 export type Silence = z.infer<typeof silence>;
 
-export const silencePage = z.object({ items: z.array(silence), nextCursor: z.string().nullable() });
-
 export const ifMatchHeaders = z.object({
   'If-Match': z
     .string()

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
-import { pageQuery } from '../http/pagination';
+import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { subscription, subscriptionParams, updateSubscriptionBody } from './schema';
 
@@ -20,7 +19,7 @@ export const listSubscriptionsOp = defineOperation({
   success: {
     status: 200,
     description: 'A page of subscriptions.',
-    schema: z.object({ items: z.array(subscription), nextCursor: z.string().nullable() }),
+    schema: pageOf(subscription),
   },
   errors: ['invalid_cursor'],
 });
@@ -30,7 +29,7 @@ export const getSubscriptionOp = defineOperation({
   path: `${base}/{subscriptionId}`,
   summary: 'Get a subscription',
   tags: ['Queues'],
-  scope: 'project',
+  scope: 'none',
   credentials: ANY_CREDENTIAL,
   params: subscriptionParams,
   permission: 'queues.subscriptions.get',
@@ -47,13 +46,12 @@ export const updateSubscriptionOp = defineOperation({
     'subscription; problems that need the subscription (kind, merged target) come after its 404.',
   ].join(' '),
   tags: ['Queues'],
-  scope: 'project',
+  scope: 'none',
   credentials: ANY_CREDENTIAL,
   params: subscriptionParams,
   body: updateSubscriptionBody,
   permission: 'queues.subscriptions.update',
   success: { status: 200, description: 'The subscription as changed.', schema: subscription },
-  errors: ['quota_exceeded', 'operation_in_progress'],
 });
 
 export const subscriptionOperations = [listSubscriptionsOp, getSubscriptionOp, updateSubscriptionOp];

@@ -77,7 +77,8 @@ export async function updateSubscription(
   id: string,
   update: SubscriptionUpdate,
 ): Promise<Subscription> {
-  if (!update.target) return updateNumbers(scope, id, update);
+  const { target } = update;
+  if (!target) return updateNumbers(scope, id, update);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
@@ -88,11 +89,9 @@ export async function updateSubscription(
     if (update.batchSize !== undefined && update.batchSize !== row.batchSize) changes.batchSize = update.batchSize;
     if (update.maxConcurrency !== undefined && update.maxConcurrency !== row.maxConcurrency)
       changes.maxConcurrency = update.maxConcurrency;
-    if (update.target) {
-      const merge = mergeTarget(row.target, update.target);
-      if (!merge.ok) issues.push(...merge.issues);
-      else if (merge.changed) changes.target = merge.target;
-    }
+    const merge = mergeTarget(row.target, target);
+    if (!merge.ok) issues.push(...merge.issues);
+    else if (merge.changed) changes.target = merge.target;
     if (issues.length > 0) throw invalidRequest(issues);
     if (Object.keys(changes).length === 0) return toSubscription(row);
 

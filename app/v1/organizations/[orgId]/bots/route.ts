@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/http/route';
-import { listBotsOp } from '@/lib/orgs/operations';
-import { listBots } from '@/lib/orgs/service';
+import { listBotsOp } from '@/lib/bots/operations';
+import { listBots } from '@/lib/bots/service';
 
 export const GET = route(listBotsOp, async ({ params, query }) => json(await listBots(params.orgId, query)));

@@ -12,7 +12,7 @@ import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/comp
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
-import { useBots } from '@/lib/orgs/queries';
+import { useBots } from '@/lib/bots/queries';
 import { DataTable } from '@/components/ui/data-table';
 
 function Expiry({ apiKey }: { apiKey: ApiKey }) {

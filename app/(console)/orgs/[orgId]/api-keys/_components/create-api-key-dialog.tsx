@@ -9,7 +9,7 @@ import { Select } from '@/components/ui/select';
 import { ApiRequestError } from '@/lib/api-client';
 import { useCreateApiKey } from '@/lib/api-keys/queries';
 import { createApiKeyBody, EXPIRY_CHOICES, type CreateApiKeyInput, type CreatedApiKey } from '@/lib/api-keys/schema';
-import type { Bot } from '@/lib/orgs/schema';
+import type { Bot } from '@/lib/bots/schema';
 
 const ME = 'me';
 const NEVER = 'never';

@@ -6,9 +6,8 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { useDeleteBot } from '@/lib/bots/queries';
-import { useBots } from '@/lib/orgs/queries';
-import type { Bot } from '@/lib/orgs/schema';
+import { useBots, useDeleteBot } from '@/lib/bots/queries';
+import type { Bot } from '@/lib/bots/schema';
 import { DataTable } from '@/components/ui/data-table';
 
 export function BotsView({ orgId }: { orgId: string }) {

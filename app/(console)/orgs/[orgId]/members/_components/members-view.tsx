@@ -10,9 +10,9 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { ApiRequestError } from '@/lib/api-client';
-import { createScimToken, useLeaveOrganization, useRemoveMember } from '@/lib/members/queries';
-import { useMembers, useOrganizations } from '@/lib/orgs/queries';
-import type { Member } from '@/lib/orgs/schema';
+import { createScimToken, useLeaveOrganization, useMembers, useRemoveMember } from '@/lib/members/queries';
+import type { Member } from '@/lib/members/schema';
+import { useOrganizations } from '@/lib/orgs/queries';
 import { DataTable } from '@/components/ui/data-table';
 
 export function MembersView({ orgId }: { orgId: string }) {

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Badge, EmptyState, ErrorState, TableSkeleton } from '@/components/ui/states';
 import { useConsoleUser } from '@/components/console/user-context';
-import { useMembers } from '@/lib/orgs/queries';
+import { useMembers } from '@/lib/members/queries';
 import { SILENCE_STATES, type Silence, type SilenceState } from '@/lib/silences/schema';
 import { useSilences } from '@/lib/silences/queries';
 import { EditSilenceDialog } from './edit-silence-dialog';

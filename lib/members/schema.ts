@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { policyBinding } from '../access/schema';
+
+export const memberParams = z.object({ orgId: z.uuid(), userId: z.uuid() });
+
+export const member = z
+  .object({
+    userId: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    status: z.enum(['active', 'suspended']),
+    policies: z.array(policyBinding),
+    joinedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Member' });
+
+export type Member = z.infer<typeof member>;
