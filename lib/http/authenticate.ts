@@ -26,5 +26,5 @@ export async function authenticate(req: NextRequest): Promise<Principal | null> 
   const secret = process.env.NEXTAUTH_SECRET;
   if (!secret) return null;
   const claims = sessionClaims(await getToken({ req, secret }));
-  return claims ? principalForSession(claims.userId, claims.sessionVersion) : null;
+  return claims ? principalForSession(claims.userId, claims.sessionVersion, claims.sessionId) : null;
 }

@@ -6,6 +6,7 @@ import { anonymousLimiter } from '../http/rate-limit';
 import { newRequestId } from '../http/route';
 import { isDatabaseUnavailable } from '../db/errors';
 import { OAuthError } from './service';
+import { clientAddress } from '../http/public-origin';
 
 const FORM_LIMIT_BYTES = 8 * 1024;
 
@@ -19,11 +20,6 @@ function oauthJson(body: unknown, status: number, requestId: string, headers: Re
   });
 }
 
-/** The first address of X-Forwarded-For (set by Next from the socket when no proxy sent one), as sign-in uses. */
-function clientAddress(req: NextRequest): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
-}
-
 /**
  * The OAuth endpoints (outside /v1): form-encoded requests, `{error, error_description}` answers as RFC 6749
  * §5.2 prescribes, rate-limited per client address because they take no credential.
@@ -35,7 +31,7 @@ export function oauthEndpoint(
   return async (req: NextRequest): Promise<Response> => {
     const requestId = newRequestId();
     try {
-      const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req)}`);
+      const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
       if (retryAfter !== null) {
         return oauthJson(
           { error: 'too_many_requests', error_description: 'Too many requests; retry after the time in Retry-After.' },
@@ -82,15 +78,6 @@ export function oauthEndpoint(
       );
     }
   };
-}
-
-/** Where people approve device logins: the app's public origin when configured, else the one the request came to. */
-export function appOrigin(req: NextRequest): string {
-  const configured = process.env.APP_URL ?? process.env.NEXTAUTH_URL;
-  if (configured) return new URL(configured).origin;
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  const proto = req.headers.get('x-forwarded-proto') ?? req.nextUrl.protocol.replace(':', '');
-  return host ? `${proto}://${host}` : req.nextUrl.origin;
 }
 
 /** Device logins are decided by a person in the console, never by a credential a device holds. */

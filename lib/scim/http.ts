@@ -6,6 +6,7 @@ import { apiLimiter } from '../http/rate-limit';
 import { isDatabaseUnavailable } from '../db/errors';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
+import { publicOrigin } from '../http/public-origin';
 
 const SCIM_MAX_BODY = 256 * 1024;
 
@@ -60,11 +61,10 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
           throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
       };
-      const baseUrl = process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? req.nextUrl.origin;
       res = await handler({
         req,
         organizationId: scope.organizationId,
-        baseUrl: baseUrl.replace(/\/$/, ''),
+        baseUrl: publicOrigin(req),
         params: next?.params ? await next.params : {},
         body,
       });
