@@ -4,6 +4,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Pool } from 'pg';
 import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteConnectFailure } from './breaker';
+import { lockDataDir } from './data-dir-lock';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -23,46 +24,19 @@ export function dataDir(): string {
   return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? './data');
 }
 
-export class DataDirLockedError extends Error {
-  constructor(dir: string) {
-    super(
-      `The embedded database in ${dir} is in use by another process. ` +
-        'PGlite cannot be shared between processes: stop the other one, choose another DATA_DIR, ' +
-        'or set DATABASE_URL to run several instances on PostgreSQL.',
-    );
-    this.name = 'DataDirLockedError';
-  }
-}
+export { DataDirLockedError } from './data-dir-lock';
 
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
 async function openPglite(): Promise<Handle> {
-  const [{ PGlite }, { drizzle }, { migrate }, lockfile] = await Promise.all([
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
-    import('proper-lockfile'),
   ]);
   const dir = dataDir();
   mkdirSync(dir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    // PGlite has no cross-process lock of its own: a second writer would silently fork the data.
-    release = await lockfile.lock(dir, {
-      lockfilePath: path.join(dir, '.lock'),
-      stale: 30_000,
-      update: 5_000,
-      retries: 0,
-      realpath: false,
-      onCompromised: (err) => {
-        console.error('Lost the lock on the embedded database; exiting to protect the data.', err);
-        process.exit(1);
-      },
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ELOCKED') throw new DataDirLockedError(dir);
-    throw err;
-  }
+  const release = await lockDataDir(dir);
   const client = new PGlite(path.join(dir, 'pglite'));
   await client.waitReady;
   const db = drizzle({ client, schema }) as unknown as Db;

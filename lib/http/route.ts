@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NextRequest } from 'next/server';
 import { type z } from 'zod';
-import { authenticate } from './authenticate';
+import { authenticate, authenticationFailure } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
 import { isDatabaseUnavailable } from '../db/errors';
 import { zodIssues } from './issues';
@@ -124,7 +124,7 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
       const principal = await authenticate(req);
-      if (!principal) throw new ApiError('unauthenticated');
+      if (!principal) throw await authenticationFailure(req.headers);
 
       const retryAfter = await apiLimiter.consume(principalKey(principal));
       if (retryAfter !== null)

@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
+import { authenticationFailure } from '../http/authenticate';
 import { newRequestId } from '../http/route';
 import { apiLimiter } from '../http/rate-limit';
 import { isDatabaseUnavailable } from '../db/errors';
@@ -50,7 +51,11 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
       const text = await readBody(req, SCIM_MAX_BODY);
       const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
       const scope = match ? await organizationForScimToken(match[1]) : null;
-      if (!scope) throw new ScimError(401, 'A valid SCIM bearer token is required.');
+      if (!scope) {
+        const failure = await authenticationFailure(req.headers);
+        if (failure.code === 'too_many_requests') throw failure;
+        throw new ScimError(401, 'A valid SCIM bearer token is required.');
+      }
       const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
       if (retryAfter !== null) throw new ScimError(429, 'Too many requests; retry later.');
       const body = () => {
