@@ -13,8 +13,8 @@ export function assertDatabaseMayBeUp(now = Date.now()): void {
   if (now < state.openUntil) throw new DatabaseUnavailableError();
 }
 
-/** After a failure that means "unavailable", stop trying for DATABASE_BREAKER_MS; the next try after it decides. */
-export function noteConnectFailure(err: unknown, now = Date.now()): void {
+/** After a failure that means "unavailable" (connecting, or a query timing out), stop trying for DATABASE_BREAKER_MS; the next try after it decides. */
+export function noteDatabaseFailed(err: unknown, now = Date.now()): void {
   if (OPEN_MS > 0 && isDatabaseUnavailable(err)) state.openUntil = now + OPEN_MS;
 }
 
@@ -37,14 +37,18 @@ export function guardPool(pool: Pool): void {
     }
     if (callback) {
       return connect((err, client, done) => {
-        if (err) noteConnectFailure(err);
+        if (err) noteDatabaseFailed(err);
         callback(err, client, done);
       });
     }
     return connect()!.catch((err: unknown) => {
-      noteConnectFailure(err);
+      noteDatabaseFailed(err);
       throw err;
     });
   };
   (pool as unknown as { connect: Connect }).connect = guarded;
+  // A client released with an error (a query that timed out on a silent connection) counts as well.
+  pool.on('release', (err: Error | undefined) => {
+    if (err) noteDatabaseFailed(err);
+  });
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Pool } from 'pg';
 import * as schema from './schema';
-import { assertDatabaseMayBeUp, guardPool, noteConnectFailure } from './breaker';
+import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -74,7 +74,7 @@ async function openPostgres(url: string): Promise<Handle> {
   try {
     await migrator.connect();
   } catch (err) {
-    noteConnectFailure(err);
+    noteDatabaseFailed(err);
     await migrator.end().catch(() => {});
     throw err;
   }
