@@ -22,6 +22,7 @@ test.describe('revocation across two instances on one PostgreSQL', () => {
       DATABASE_URL: process.env.DATABASE_URL!,
       RATE_LIMIT_REQUESTS: '1000000',
       ANON_RATE_LIMIT: '1000000',
+      AUTH_FAILURE_RATE_LIMIT: '1000000',
       RATE_LIMIT_NAMESPACE: `revocation-${Date.now()}-`,
     };
     servers = await Promise.all([spawnServer(E2E.port + 22, env), spawnServer(E2E.port + 23, env)]);
