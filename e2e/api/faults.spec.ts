@@ -55,7 +55,10 @@ async function expectSignInUnavailable(url: string) {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      cookie: csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '),
+      cookie: csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; '),
       origin: url,
     },
     body: new URLSearchParams({ csrfToken, email: 'ada@acme.test', password: E2E.password, json: 'true' }),
@@ -77,57 +80,67 @@ test.describe('a database that refuses or hangs', () => {
   test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL)');
   test.describe.configure({ mode: 'serial', timeout: 120_000 });
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://x/y');
-  const admin = () => new pg.Client({ connectionString: `${base.origin}/postgres`.replace(/^http/, 'postgres') });
+  const urlOf = (name: string) => {
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const admin = () => new pg.Client({ connectionString: urlOf('postgres') });
   const database = `${base.pathname.slice(1)}_down`;
 
-  test('refusing connections (ALLOW_CONNECTIONS false, backends terminated): 503 on every family, then recovery', async () => {
-    const client = admin();
+  let client: pg.Client;
+  test.beforeEach(async () => {
+    client = admin();
     await client.connect();
     await client.query(`drop database if exists ${database} with (force)`);
     await client.query(`create database ${database}`);
-    const dbUrl = new URL(process.env.DATABASE_URL!);
-    dbUrl.pathname = `/${database}`;
-    const server = await spawnServer(E2E.port + 24, { DATABASE_URL: dbUrl.toString(), SEED_DEMO: '1' });
-    try {
-      await client.query(`alter database ${database} allow_connections false`);
-      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database]);
-      await expectUnavailable(server.url);
-      await expectSignInUnavailable(server.url);
-
-      await client.query(`alter database ${database} allow_connections true`);
-      await expect.poll(() => healthy(server.url), { timeout: 15_000 }).toBe(200);
-      const ada = await sessionFor('ada', server.url);
-      expect((await ada.get('/v1/organizations')).status()).toBe(200);
-      await ada.dispose();
-    } finally {
-      await server.stop();
-      await client.query(`drop database if exists ${database} with (force)`);
-      await client.end();
-    }
+  });
+  test.afterEach(async () => {
+    await client.query(`drop database if exists ${database} with (force)`);
+    await client.end();
   });
 
-  test('black-holed: 503 within 5 s, fast while known down, and recovery without a restart', async () => {
-    const client = admin();
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.query(`create database ${database}`);
-    const proxy = await blackHoleableProxy(E2E.port + 30, { host: base.hostname, port: Number(base.port || 5432) });
-    const server = await spawnServer(E2E.port + 25, { DATABASE_URL: proxy.url(database), SEED_DEMO: '1' });
+  /** While `down` holds, every family answers 503; after `heal`, the same process serves again. */
+  async function downThenHealed(server: Spawned, down: () => Promise<void>, heal: () => Promise<void>) {
     try {
-      proxy.holeIn();
+      await down();
       await expectUnavailable(server.url);
       await expectSignInUnavailable(server.url);
-
-      proxy.restore();
+      await heal();
       await expect.poll(() => healthy(server.url), { timeout: 15_000 }).toBe(200);
       const ada = await sessionFor('ada', server.url);
       expect((await ada.get('/v1/organizations')).status()).toBe(200);
       await ada.dispose();
     } finally {
       await server.stop();
+    }
+  }
+
+  test('refusing connections (ALLOW_CONNECTIONS false, backends terminated): 503 on every family, then recovery', async () => {
+    const server = await spawnServer(E2E.port + 24, { DATABASE_URL: urlOf(database), SEED_DEMO: '1' });
+    await downThenHealed(
+      server,
+      async () => {
+        await client.query(`alter database ${database} allow_connections false`);
+        await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [database]);
+      },
+      async () => {
+        await client.query(`alter database ${database} allow_connections true`);
+      },
+    );
+  });
+
+  test('black-holed: 503 within 5 s on every family, and recovery without a restart', async () => {
+    const proxy = await blackHoleableProxy(E2E.port + 30, { host: base.hostname, port: Number(base.port || 5432) });
+    try {
+      const server = await spawnServer(E2E.port + 25, { DATABASE_URL: proxy.url(database), SEED_DEMO: '1' });
+      await downThenHealed(
+        server,
+        async () => proxy.holeIn(),
+        async () => proxy.restore(),
+      );
+    } finally {
       await proxy.close();
-      await client.query(`drop database if exists ${database} with (force)`);
-      await client.end();
     }
   });
 });

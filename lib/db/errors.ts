@@ -9,6 +9,7 @@ const UNAVAILABLE_CODES = new Set([
   'ENETUNREACH',
   'EPIPE',
   'EAI_AGAIN',
+  'SVC_DATABASE_DOWN', // DatabaseUnavailableError: matched by code, since each Next bundle has its own class
   // 53300 too_many_connections, 57P01-57P03 admin/crash shutdown and "cannot connect now".
   '53300',
   '57P01',
@@ -21,6 +22,8 @@ const UNAVAILABLE_MESSAGES =
 
 /** Thrown without trying while the database is known to be down (see lib/db/breaker.ts). */
 export class DatabaseUnavailableError extends Error {
+  readonly code = 'SVC_DATABASE_DOWN';
+
   constructor(message = 'The database is known to be unavailable; not trying again yet.') {
     super(message);
     this.name = 'DatabaseUnavailableError';
@@ -34,7 +37,6 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     e && depth < 5;
     depth++
   ) {
-    if (e instanceof DatabaseUnavailableError) return true;
     const code = typeof e.code === 'string' ? e.code : '';
     // SQLSTATE class 08 is "connection exception"; 55000 only when the database refuses connections
     // (ALLOW_CONNECTIONS false), matched by its message below, since 55000 also means other object states.
