@@ -8,24 +8,25 @@ import { spawnServer, type Spawned } from '../support/spawn-server';
 import { blackHoleableProxy } from '../support/tcp-proxy';
 import { generateApiKey } from '../../lib/auth/api-key-format';
 
-const WITHIN_5_S = { signal: AbortSignal.timeout(5_000) } as const;
+// Each request is given at most 5 s: an answer later than that fails the test.
+const within5s = () => ({ signal: AbortSignal.timeout(5_000) });
 
 /** One request of each route family, each given at most 5 s. */
 async function everyFamily(url: string) {
   return {
     v1: await fetch(`${url}/v1/organizations`, {
       headers: { authorization: `Bearer ${generateApiKey()}` },
-      signal: AbortSignal.timeout(5_000),
+      ...within5s(),
     }),
     oauth: await fetch(`${url}/oauth/device/code`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_id: 'svc-cli' }),
-      signal: AbortSignal.timeout(5_000),
+      ...within5s(),
     }),
     scim: await fetch(`${url}/scim/v2/Users`, {
       headers: { authorization: 'Bearer scim_0123456789abcdef0123456789abcdef' },
-      signal: AbortSignal.timeout(5_000),
+      ...within5s(),
     }),
   };
 }
@@ -42,14 +43,14 @@ async function expectUnavailable(url: string) {
   const page = await fetch(`${url}/orgs`, {
     headers: { cookie: await mintedSessionCookie('00000000-0000-4000-8000-000000000000') },
     redirect: 'manual',
-    signal: AbortSignal.timeout(5_000),
+    ...within5s(),
   });
   expect(page.status).toBeLessThan(500);
   expect(page.headers.get('location')).toContain('/unavailable');
 }
 
 async function expectSignInUnavailable(url: string) {
-  const csrf = await fetch(`${url}/api/auth/csrf`, WITHIN_5_S);
+  const csrf = await fetch(`${url}/api/auth/csrf`, within5s());
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const res = await fetch(`${url}/api/auth/callback/credentials`, {
     method: 'POST',
@@ -63,7 +64,7 @@ async function expectSignInUnavailable(url: string) {
     },
     body: new URLSearchParams({ csrfToken, email: 'ada@acme.test', password: E2E.password, json: 'true' }),
     redirect: 'manual',
-    signal: AbortSignal.timeout(5_000),
+    ...within5s(),
   });
   expect(res.status).toBe(503);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
