@@ -24,10 +24,7 @@ const providers: AuthOptions['providers'] = [
       const password = credentials?.password ?? '';
       const address = clientAddress(new Headers(req?.headers as Record<string, string> | undefined));
       // Sign-in is limited per client address and per email, so neither can be brute-forced.
-      if (
-        !(await signInLimiter.allow(`ip:${address}`)) ||
-        !(await signInLimiter.allow(`email:${email}`))
-      ) {
+      if (!(await signInLimiter.allow(`ip:${address}`)) || !(await signInLimiter.allow(`email:${email}`))) {
         throw new Error('Too many sign-in attempts. Wait a minute and try again.');
       }
       if (!email || !password || email.length > 320 || password.length > 1024) return null;
@@ -97,7 +94,10 @@ export const authOptions: AuthOptions = {
     },
     async session({ session, token }) {
       const claims = token as SessionClaims;
-      return { ...session, user: { ...session.user, id: claims.sub, sv: claims.sv, sid: claims.sid } } as typeof session;
+      return {
+        ...session,
+        user: { ...session.user, id: claims.sub, sv: claims.sv, sid: claims.sid },
+      } as typeof session;
     },
   },
 };

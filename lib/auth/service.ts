@@ -119,7 +119,13 @@ async function lookUpOAuthToken(tokenHash: string): Promise<CachedToken> {
  * A session is honoured only while its user is active, no event has ended every session (version bump)
  * and this session was not signed out.
  */
-const sessionCache = authCache<{ id: string; name: string; status: string; sessionVersion: number; ended: boolean } | null>();
+const sessionCache = authCache<{
+  id: string;
+  name: string;
+  status: string;
+  sessionVersion: number;
+  ended: boolean;
+} | null>();
 
 export async function principalForSession(
   userId: string,

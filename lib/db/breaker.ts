@@ -18,7 +18,11 @@ export function noteDatabaseFailed(err: unknown, now = Date.now()): void {
   if (OPEN_MS > 0 && isDatabaseUnavailable(err)) state.openUntil = now + OPEN_MS;
 }
 
-type ConnectCallback = (err: Error | undefined, client: PoolClient | undefined, done: (release?: unknown) => void) => void;
+type ConnectCallback = (
+  err: Error | undefined,
+  client: PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;
 type Connect = (callback?: ConnectCallback) => Promise<PoolClient> | undefined;
 
 /**
