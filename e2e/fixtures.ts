@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -62,7 +63,10 @@ export async function bearer(token: string, url = baseURL): Promise<APIRequestCo
 
 /** A session cookie minted with the server's secret, to show what the server does with a valid JWT for a given user. */
 export async function mintedSessionCookie(userId: string, sessionVersion = 1): Promise<string> {
-  const token = await encode({ token: { sub: userId, sv: sessionVersion, name: 'minted' }, secret: E2E.secret });
+  const token = await encode({
+    token: { sub: userId, sv: sessionVersion, sid: randomUUID(), name: 'minted' },
+    secret: E2E.secret,
+  });
   return `next-auth.session-token=${token}`;
 }
 

@@ -1,13 +1,10 @@
-import { closeDb, DataDirLockedError, getDb, getPgPool } from './db/client';
+import { closeDb, DataDirLockedError, getDb } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
-import { syncAuthCachesThrough } from './auth/cache-sync';
 import { startHousekeeping } from './db/housekeeping';
 
 async function start() {
   try {
     await getDb();
-    const pool = await getPgPool();
-    if (pool) await syncAuthCachesThrough(pool);
     startHousekeeping();
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 // Starts the console: generates next-auth's secret into DATA_DIR on first start, so no configuration is needed.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createServer } from 'node:http';
 import path from 'node:path';
 
 const dev = process.argv.includes('--dev');
-const port = process.env.PORT ?? '3000';
+const port = Number(process.env.PORT ?? '3000');
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
 mkdirSync(dataDir, { recursive: true });
@@ -19,16 +18,27 @@ if (!process.env.NEXTAUTH_SECRET) {
 }
 process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 process.env.DATA_DIR = dataDir;
+process.env.NODE_ENV ??= dev ? 'development' : 'production';
+// The connection's own address reaches the app in a header only this process can sign (lib/http/public-origin.ts).
+const peerNonce = randomBytes(16).toString('hex');
+process.env.SVC_PEER_NONCE = peerNonce;
+// Same precedence as configuredOrigin() in lib/http/public-origin.ts: an https public origin gets HSTS.
+const hsts = (process.env.APP_URL || process.env.NEXTAUTH_URL).startsWith('https:');
 
 if (!dev && !existsSync(path.join(process.cwd(), '.next', 'BUILD_ID'))) {
   console.error("No production build found: run `npm run build` first (the README's start command does).");
   process.exit(1);
 }
 
-const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const child = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '-p', port, '-H', host], {
-  stdio: 'inherit',
-  env: process.env,
+// A custom server around Next instead of `next start`: Next route handlers cannot see the socket.
+const { default: next } = await import('next');
+const app = next({ dev, hostname: host, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+const server = createServer((req, res) => {
+  req.headers['x-svc-peer'] = `${peerNonce} ${req.socket.remoteAddress ?? 'unknown'}`;
+  if (hsts) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  void handle(req, res);
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+if (dev) server.on('upgrade', app.getUpgradeHandler());
+server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));

@@ -3,11 +3,12 @@
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
 import { signOut } from 'next-auth/react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { EmptyState } from '@/components/ui/states';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
 import { useConsoleUser } from './user-context';
+import { apiFetch } from '@/lib/api-client';
 
 type NavItem = { href: string; label: string };
 
@@ -31,6 +32,19 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
   const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
+  const [signOutError, setSignOutError] = useState<string | null>(null);
+
+  // Ends every session of the user on the server, then leaves this browser signed out too.
+  const signOutEverywhere = async () => {
+    setSignOutError(null);
+    try {
+      await apiFetch('/v1/sessions/end-all', { method: 'POST' });
+    } catch (err) {
+      setSignOutError(err instanceof Error ? err.message : 'Could not sign out of all sessions.');
+      return;
+    }
+    await signOut({ callbackUrl: '/login?reason=ended' });
+  };
 
   const org = orgs.data?.items.find((o) => o.id === orgId);
   const orgMissing = orgs.isSuccess && !org;
@@ -96,13 +110,27 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
         <div className="border-t border-slate-200 p-4">
           <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
           <p className="truncate text-xs text-slate-500">{user.email}</p>
-          <button
-            type="button"
-            onClick={() => void signOut({ callbackUrl: '/login' })}
-            className="mt-3 text-sm font-semibold text-indigo-700 hover:text-indigo-600"
-          >
-            Sign out
-          </button>
+          <div className="mt-3 flex flex-col items-start gap-2">
+            <button
+              type="button"
+              onClick={() => void signOut({ callbackUrl: '/login' })}
+              className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+            >
+              Sign out
+            </button>
+            <button
+              type="button"
+              onClick={() => void signOutEverywhere()}
+              className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+            >
+              Sign out of all sessions
+            </button>
+            {signOutError && (
+              <p role="alert" className="text-xs text-red-700">
+                {signOutError}
+              </p>
+            )}
+          </div>
         </div>
       </aside>
       <main id="main" className="min-w-0 flex-1 px-8 py-8">

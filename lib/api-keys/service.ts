@@ -7,6 +7,7 @@ import { ApiError, notFound } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { ApiKey, CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 
 const DAY_MS = 86_400_000;
 
@@ -143,12 +144,15 @@ export async function findApiKeyOwner(organizationId: string, keyId: string): Pr
 /** Revokes one key; 404 when it was revoked meanwhile, so two concurrent revokes cannot both succeed. */
 export async function revokeApiKey(organizationId: string, keyId: string, by: Principal): Promise<void> {
   const db = await getDb();
-  const revoked = await db
-    .update(t.apiKeys)
-    .set({ revokedAt: new Date(), revokedReason: 'revoked', revokedById: by.id })
-    .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
-    .returning({ id: t.apiKeys.id });
-  if (revoked.length === 0) throw notFound('No such API key.');
+  await db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(t.apiKeys)
+      .set({ revokedAt: new Date(), revokedReason: 'revoked', revokedById: by.id })
+      .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
+      .returning({ id: t.apiKeys.id });
+    if (revoked.length === 0) throw notFound('No such API key.');
+    await bumpAuthEpoch(tx);
+  });
   // The very next request with this key must be refused, even where it was cached.
   invalidateAuthCaches();
 }

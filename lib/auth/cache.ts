@@ -1,17 +1,17 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * Caches on the authentication path. Entries live at most AUTH_CACHE_TTL_MS (default 1 s), so a change
- * made by another instance is seen within a second; `invalidateAuthCaches()` clears them all at once in
- * this instance, and every change that affects who may do what calls it after its transaction commits.
+ * Caches on the authentication path. Every change that takes access away bumps the shared epoch in its
+ * transaction and calls `invalidateAuthCaches()` after the commit; on PostgreSQL each request first reads
+ * the epoch, so no instance answers from entries older than a change already confirmed. Entries also live
+ * at most AUTH_CACHE_TTL_MS (default 1 s), which bounds changes that grant access.
  */
 const TTL_MS = Math.max(0, Number(process.env.AUTH_CACHE_TTL_MS ?? 1000));
 
 // One registry per process: Next bundles route handlers separately, and they must share invalidations.
-type Registry = { caches: LRUCache<string, { value: unknown }>[]; listeners: (() => void)[]; generation: number };
+type Registry = { caches: LRUCache<string, { value: unknown }>[]; generation: number };
 const registry: Registry = ((globalThis as unknown as { __svcAuthCaches?: Registry }).__svcAuthCaches ??= {
   caches: [],
-  listeners: [],
   generation: 0,
 });
 
@@ -37,19 +37,11 @@ export function authCache<V>(max = 50_000): AuthCache<V> {
   };
 }
 
-/** Forget everything cached about principals, memberships, projects and policies in this instance only. */
-export function clearAuthCaches(): void {
+/**
+ * Forget everything cached about principals, memberships, projects and policies in this instance. Other
+ * instances drop theirs on their next request, when they read the bumped epoch (lib/auth/epoch.ts).
+ */
+export function invalidateAuthCaches(): void {
   registry.generation++;
   for (const cache of registry.caches) cache.clear();
-}
-
-/** Forget everything cached about access, here at once and (through the listeners) in every other instance. */
-export function invalidateAuthCaches(): void {
-  clearAuthCaches();
-  for (const listener of registry.listeners) listener();
-}
-
-/** Called on every invalidation made in this instance (to tell the other instances). */
-export function onAuthCacheInvalidation(listener: () => void): void {
-  registry.listeners.push(listener);
 }

@@ -1,10 +1,15 @@
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPassword } from './password';
-import { findUserByEmail } from './service';
+import { randomUUID } from 'node:crypto';
+import { endSession, findUserByEmail } from './service';
 import { signInLimiter } from '../http/rate-limit';
+import { clientAddress } from '../http/public-origin';
+import { noteDatabaseFailure } from '../db/errors';
 
-type SessionClaims = { sub?: string; sv?: number };
+type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
+
+const MAX_AGE_SECONDS = 12 * 60 * 60;
 
 const providers: AuthOptions['providers'] = [
   CredentialsProvider({
@@ -17,16 +22,13 @@ const providers: AuthOptions['providers'] = [
     async authorize(credentials, req) {
       const email = credentials?.email?.trim().toLowerCase() ?? '';
       const password = credentials?.password ?? '';
-      const forwarded = (req?.headers?.['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
+      const address = clientAddress(new Headers(req?.headers as Record<string, string> | undefined));
       // Sign-in is limited per client address and per email, so neither can be brute-forced.
-      if (
-        !(await signInLimiter.allow(`ip:${forwarded ?? 'local'}`)) ||
-        !(await signInLimiter.allow(`email:${email}`))
-      ) {
+      if (!(await signInLimiter.allow(`ip:${address}`)) || !(await signInLimiter.allow(`email:${email}`))) {
         throw new Error('Too many sign-in attempts. Wait a minute and try again.');
       }
       if (!email || !password || email.length > 320 || password.length > 1024) return null;
-      const user = await findUserByEmail(email);
+      const user = await findUserByEmail(email).catch(noteDatabaseFailure);
       const ok = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !ok || user.status !== 'active') return null;
       return { id: user.id, email: user.email, name: user.name, sv: user.sessionVersion } as never;
@@ -56,22 +58,33 @@ if (process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CL
 
 export const authOptions: AuthOptions = {
   providers,
-  session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+  session: { strategy: 'jwt', maxAge: MAX_AGE_SECONDS },
   pages: { signIn: '/login' },
+  events: {
+    async signOut({ token }) {
+      const claims = sessionClaims(token);
+      if (!claims) return;
+      const exp = (token as SessionClaims).exp;
+      const expiresAt = new Date(exp ? exp * 1000 : Date.now() + MAX_AGE_SECONDS * 1000);
+      await endSession(claims.userId, claims.sessionId, expiresAt).catch(noteDatabaseFailure);
+    },
+  },
   callbacks: {
     async signIn({ user, account }) {
       if (account?.provider === 'credentials') return true;
       // SSO signs in only people the organization already provisioned (SCIM or an admin), and only while active.
-      const known = user.email ? await findUserByEmail(user.email) : null;
+      const known = user.email ? await findUserByEmail(user.email).catch(noteDatabaseFailure) : null;
       return Boolean(known && known.status === 'active');
     },
     async jwt({ token, user, account }) {
       const claims = token as typeof token & SessionClaims;
+      // Each sign-in is its own session, which signing out ends on the server (see events.signOut).
+      if (user) claims.sid = randomUUID();
       if (user && account?.provider === 'credentials') {
         claims.sub = user.id;
         claims.sv = (user as unknown as { sv: number }).sv;
       } else if (user && user.email) {
-        const known = await findUserByEmail(user.email);
+        const known = await findUserByEmail(user.email).catch(noteDatabaseFailure);
         if (known) {
           claims.sub = known.id;
           claims.sv = known.sessionVersion;
@@ -81,13 +94,17 @@ export const authOptions: AuthOptions = {
     },
     async session({ session, token }) {
       const claims = token as SessionClaims;
-      return { ...session, user: { ...session.user, id: claims.sub, sv: claims.sv } } as typeof session;
+      return {
+        ...session,
+        user: { ...session.user, id: claims.sub, sv: claims.sv, sid: claims.sid },
+      } as typeof session;
     },
   },
 };
 
-export function sessionClaims(token: unknown): { userId: string; sessionVersion: number } | null {
+/** The claims a session is checked by; a token without a session id (issued before sign-out existed) is refused. */
+export function sessionClaims(token: unknown): { userId: string; sessionVersion: number; sessionId: string } | null {
   const claims = token as SessionClaims | null;
-  if (!claims?.sub || typeof claims.sv !== 'number') return null;
-  return { userId: claims.sub, sessionVersion: claims.sv };
+  if (!claims?.sub || typeof claims.sv !== 'number' || typeof claims.sid !== 'string') return null;
+  return { userId: claims.sub, sessionVersion: claims.sv, sessionId: claims.sid };
 }

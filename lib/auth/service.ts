@@ -4,7 +4,8 @@ import * as t from '../db/schema';
 import { isWellFormedApiKey, sha256Hex } from './api-key-format';
 import type { Permission } from './policies';
 import type { Principal } from './principal';
-import { authCache } from './cache';
+import { authCache, invalidateAuthCaches } from './cache';
+import { bumpAuthEpoch, validateAuthCaches } from './epoch';
 
 /**
  * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key
@@ -14,6 +15,7 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
   // Malformed or checksum-failing keys never reach the database.
   if (!isWellFormedApiKey(secret)) return null;
   const hash = sha256Hex(secret);
+  await validateAuthCaches();
   const found = await apiKeyCache.through(hash, () => lookUpApiKey(hash));
   // The cache may outlive the key's expiry by up to its TTL: check the instant here, on every request.
   if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
@@ -87,6 +89,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
 export async function principalForOAuthToken(token: string, now = new Date()): Promise<Principal | null> {
   if (token.length < 20 || token.length > 200) return null;
   const hash = sha256Hex(token);
+  await validateAuthCaches();
   const found = await oauthCache.through(hash, () => lookUpOAuthToken(hash));
   if (!found || found.expiresAt <= now) return null;
   return found.principal;
@@ -115,21 +118,64 @@ async function lookUpOAuthToken(tokenHash: string): Promise<CachedToken> {
   return { principal: { type: 'user', id: row.userId, name: row.name, via: 'oauth' }, expiresAt: row.expiresAt };
 }
 
-/** A session is honoured only while its user is active and no event has ended every session (version bump). */
-const sessionUserCache = authCache<{ id: string; name: string; status: string; sessionVersion: number } | null>();
+/**
+ * A session is honoured only while its user is active, no event has ended every session (version bump)
+ * and this session was not signed out.
+ */
+const sessionCache = authCache<{
+  id: string;
+  name: string;
+  status: string;
+  sessionVersion: number;
+  ended: boolean;
+} | null>();
 
-export async function principalForSession(userId: string, sessionVersion: number): Promise<Principal | null> {
-  const user = await sessionUserCache.through(userId, async () => {
+export async function principalForSession(
+  userId: string,
+  sessionVersion: number,
+  sessionId: string,
+): Promise<Principal | null> {
+  await validateAuthCaches();
+  const user = await sessionCache.through(`${userId}:${sessionId}`, async () => {
     const db = await getDb();
     const [row] = await db
-      .select({ id: t.users.id, name: t.users.name, status: t.users.status, sessionVersion: t.users.sessionVersion })
+      .select({
+        id: t.users.id,
+        name: t.users.name,
+        status: t.users.status,
+        sessionVersion: t.users.sessionVersion,
+        ended: sql<boolean>`exists (select 1 from ${t.endedSessions} where ${t.endedSessions.id} = ${sessionId})`,
+      })
       .from(t.users)
       .where(eq(t.users.id, userId))
       .limit(1);
     return row ?? null;
   });
-  if (!user || user.status !== 'active' || user.sessionVersion !== sessionVersion) return null;
+  if (!user || user.ended || user.status !== 'active' || user.sessionVersion !== sessionVersion) return null;
   return { type: 'user', id: user.id, name: user.name, via: 'session' };
+}
+
+/** Signing out: this session ends now on every instance; the record goes when the session would have expired. */
+export async function endSession(userId: string, sessionId: string, expiresAt: Date): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.insert(t.endedSessions).values({ id: sessionId, userId, expiresAt }).onConflictDoNothing();
+    await bumpAuthEpoch(tx);
+  });
+  invalidateAuthCaches();
+}
+
+/** "Sign out of all sessions": every session of the user made so far ends now, on every instance. */
+export async function endAllSessions(userId: string): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(t.users)
+      .set({ sessionVersion: sql`${t.users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(t.users.id, userId));
+    await bumpAuthEpoch(tx);
+  });
+  invalidateAuthCaches();
 }
 
 /** Whether the organization exists and the principal is in it. Everything else about it is then 404. */

@@ -5,6 +5,7 @@ import { bindingsOf, removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Bot } from './schema';
 
@@ -55,6 +56,7 @@ export async function deleteBot(organizationId: string, botId: string, byId: str
     if (deleted.length === 0) throw notFound('No such bot.');
     await removeBindingsOf(tx, organizationId, { type: 'bot', id: botId });
     const revokedKeys = await revokeKeysOf(tx, { type: 'bot', id: botId }, 'bot_deleted', { organizationId, byId });
+    await bumpAuthEpoch(tx);
     return { revokedKeys };
   });
   invalidateAuthCaches();

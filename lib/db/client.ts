@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { Pool } from 'pg';
 import * as schema from './schema';
+import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
+import { lockDataDir } from './data-dir-lock';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -22,46 +24,19 @@ export function dataDir(): string {
   return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? './data');
 }
 
-export class DataDirLockedError extends Error {
-  constructor(dir: string) {
-    super(
-      `The embedded database in ${dir} is in use by another process. ` +
-        'PGlite cannot be shared between processes: stop the other one, choose another DATA_DIR, ' +
-        'or set DATABASE_URL to run several instances on PostgreSQL.',
-    );
-    this.name = 'DataDirLockedError';
-  }
-}
+export { DataDirLockedError } from './data-dir-lock';
 
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
 async function openPglite(): Promise<Handle> {
-  const [{ PGlite }, { drizzle }, { migrate }, lockfile] = await Promise.all([
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
-    import('proper-lockfile'),
   ]);
   const dir = dataDir();
   mkdirSync(dir, { recursive: true });
-  let release: () => Promise<void>;
-  try {
-    // PGlite has no cross-process lock of its own: a second writer would silently fork the data.
-    release = await lockfile.lock(dir, {
-      lockfilePath: path.join(dir, '.lock'),
-      stale: 30_000,
-      update: 5_000,
-      retries: 0,
-      realpath: false,
-      onCompromised: (err) => {
-        console.error('Lost the lock on the embedded database; exiting to protect the data.', err);
-        process.exit(1);
-      },
-    });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ELOCKED') throw new DataDirLockedError(dir);
-    throw err;
-  }
+  const release = await lockDataDir(dir);
   const client = new PGlite(path.join(dir, 'pglite'));
   await client.waitReady;
   const db = drizzle({ client, schema }) as unknown as Db;
@@ -82,30 +57,44 @@ async function openPglite(): Promise<Handle> {
   };
 }
 
+const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2_000);
+// A query on a connection whose peer went silent (network partition) fails after this instead of hanging.
+const QUERY_TIMEOUT_MS = Number(process.env.DATABASE_QUERY_TIMEOUT_MS ?? 4_000);
+
 async function openPostgres(url: string): Promise<Handle> {
-  const [{ Pool }, { drizzle }, { migrate }] = await Promise.all([
+  const [pg, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new Pool({
+  assertDatabaseMayBeUp();
+  // Several instances may start together: one migrates while the others wait on the lock. Its own
+  // connection, without the query timeout: a migration or the wait for the lock may take long.
+  const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await migrator.connect();
+  } catch (err) {
+    noteDatabaseFailed(err);
+    await migrator.end().catch(() => {});
+    throw err;
+  }
+  try {
+    await migrator.query('select pg_advisory_lock(727274)');
+    await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: migrationsFolder() });
+  } finally {
+    await migrator.query('select pg_advisory_unlock(727274)').catch(() => {});
+    await migrator.end().catch(() => {});
+  }
+  const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS || undefined,
   });
+  guardPool(pool);
   // Without a listener, an idle client's network error would crash the process.
   pool.on('error', (err) => console.error('PostgreSQL pool error', err));
-  const db = drizzle({ client: pool, schema });
-  // Several instances may start together: one migrates while the others wait on the lock.
-  const lockClient = await pool.connect();
-  try {
-    await lockClient.query('select pg_advisory_lock(727274)');
-    await migrate(db, { migrationsFolder: migrationsFolder() });
-  } finally {
-    await lockClient.query('select pg_advisory_unlock(727274)').catch(() => {});
-    lockClient.release();
-  }
-  return { db, kind: 'postgres', close: () => pool.end(), pool };
+  return { db: drizzle({ client: pool, schema }), kind: 'postgres', close: () => pool.end(), pool };
 }
 
 async function open(): Promise<Handle> {

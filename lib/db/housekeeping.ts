@@ -5,12 +5,14 @@ import * as t from './schema';
 
 const EVERY_MS = 15 * 60_000;
 
-/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over. */
+/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, ended sessions past expiry. */
 export async function purgeExpired(now = new Date()): Promise<void> {
   await purgeExpiredIdempotencyRecords(now);
   const db = await getDb();
   // rate-limiter-flexible reuses a key's row; rows of keys not seen for an hour (old client addresses) go.
   await db.delete(t.rateLimits).where(lt(t.rateLimits.expire, now.getTime() - 3_600_000));
+  // A signed-out session past its own expiry is refused anyway: its record is no longer needed.
+  await db.delete(t.endedSessions).where(lt(t.endedSessions.expiresAt, now));
 }
 
 /** Runs `purgeExpired` now and every 15 minutes in this process; on several instances each does it, harmlessly. */

@@ -371,3 +371,25 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
 });
+
+/**
+ * One row, bumped in every transaction that takes access away (revocation, removal, suspension, sign-out).
+ * An instance may answer from its authentication caches only while this still reads what it cached under.
+ */
+export const authEpoch = pgTable('auth_epoch', {
+  id: integer('id').primaryKey(),
+  epoch: bigint('epoch', { mode: 'number' }).notNull(),
+});
+
+/** Sessions ended by signing out, kept until the session would have expired anyway. */
+export const endedSessions = pgTable(
+  'ended_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('ended_sessions_expires_idx').on(t.expiresAt)],
+);

@@ -1,4 +1,6 @@
-/** The first address of X-Forwarded-For (set by Next from the socket when no proxy sent one), as sign-in uses. */
+import { clientAddress as addressOf } from './public-origin';
+
+/** The client's address of a request, as the per-address limits see it (TRUST_PROXY decides). */
 export function clientAddress(req: Pick<Request, 'headers'>): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+  return addressOf(req.headers);
 }

@@ -1,21 +1,7 @@
 import { ApiError } from './errors';
+import { allowedOrigins } from './public-origin';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-function allowedOrigins(req: Request): Set<string> {
-  const origins = new Set<string>();
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '');
-  // The origin the app is being served from, as the browser sees it.
-  if (host) origins.add(`${proto}://${host}`);
-  for (const url of [process.env.APP_URL, process.env.NEXTAUTH_URL]) {
-    if (url) origins.add(new URL(url).origin);
-  }
-  for (const origin of (process.env.ALLOWED_ORIGINS ?? '').split(',')) {
-    if (origin.trim()) origins.add(origin.trim().replace(/\/$/, ''));
-  }
-  return origins;
-}
 
 /**
  * Cookie-authenticated writes must come from the app's own origin (or one in ALLOWED_ORIGINS).

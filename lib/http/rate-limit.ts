@@ -88,3 +88,10 @@ export const anonymousLimiter = new Limiter(
   envInt('ANON_RATE_LIMIT', 60),
   envInt('ANON_RATE_LIMIT_WINDOW_SECONDS', 60),
 );
+
+/** Failed authentication (a credential that does not check out), per client address; successes never count. */
+export const authFailureLimiter = new Limiter(
+  'authfail',
+  envInt('AUTH_FAILURE_RATE_LIMIT', 100),
+  envInt('AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS', 60),
+);

@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
 import { type z } from 'zod';
-import { authenticate } from './authenticate';
+import { authenticate, authenticationFailure } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
 import { zodIssues } from './issues';
 import { checkOrigin } from './origin';
@@ -134,7 +134,7 @@ export function route<
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
       const principal = await authenticate(req);
-      if (!principal) throw new ApiError('unauthenticated');
+      if (!principal) throw await authenticationFailure(req.headers);
 
       const retryAfter = await apiLimiter.consume(principalKey(principal));
       if (retryAfter !== null)

@@ -5,6 +5,7 @@ import { bindingsOf, removeBindingsOf } from '../access/service';
 import { revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
 
@@ -120,6 +121,7 @@ export async function endMembership(
       .delete(t.memberships)
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
+    await bumpAuthEpoch(tx);
     return { revokedKeys };
   });
   // After the commit: cached memberships, grants and keys of this user must not outlive it.

@@ -3,8 +3,8 @@ import { readBody } from '../http/body';
 import { ApiError, notFound } from '../http/errors';
 import { anonymousLimiter } from '../http/rate-limit';
 import { serve, type Protocol } from '../http/request';
-import { clientAddress } from '../http/client-address';
 import { OAuthError } from './service';
+import { clientAddress } from '../http/public-origin';
 
 const FORM_LIMIT_BYTES = 8 * 1024;
 
@@ -48,7 +48,7 @@ export function oauthEndpoint(
   const protocol = { ...oauthProtocol, name: `oauth ${name}` };
   return (req: NextRequest): Promise<Response> =>
     serve(protocol, async () => {
-      const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req)}`);
+      const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
       if (retryAfter !== null) {
         return oauthJson(
           { error: 'too_many_requests', error_description: 'Too many requests; retry after the time in Retry-After.' },
@@ -64,15 +64,6 @@ export function oauthEndpoint(
       const { body, status } = await handler(form);
       return oauthJson(body, status ?? 200);
     });
-}
-
-/** Where people approve device logins: the app's public origin when configured, else the one the request came to. */
-export function appOrigin(req: NextRequest): string {
-  const configured = process.env.APP_URL ?? process.env.NEXTAUTH_URL;
-  if (configured) return new URL(configured).origin;
-  const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
-  const proto = req.headers.get('x-forwarded-proto') ?? req.nextUrl.protocol.replace(':', '');
-  return host ? `${proto}://${host}` : req.nextUrl.origin;
 }
 
 export const deviceCodeGone = () =>

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../db/errors';
 import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,
@@ -175,6 +176,7 @@ async function revokeGrant(db: DbOrTx, grantId: string, now: Date): Promise<void
     .update(t.oauthTokens)
     .set({ revokedAt: now })
     .where(and(eq(t.oauthTokens.grantId, grantId), isNull(t.oauthTokens.revokedAt)));
+  await bumpAuthEpoch(db);
   // Inside a transaction this runs again after the commit (see refreshTokens); harmless twice.
   invalidateAuthCaches();
 }

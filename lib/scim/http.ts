@@ -2,9 +2,11 @@ import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
 import { serve, type Protocol } from '../http/request';
+import { authenticationFailure } from '../http/authenticate';
 import { apiLimiter } from '../http/rate-limit';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
+import { publicOrigin } from '../http/public-origin';
 
 const SCIM_MAX_BODY = 256 * 1024;
 
@@ -29,6 +31,11 @@ const scimProtocol: Protocol = {
   known: (err) => {
     if (err instanceof ScimError) return scimError(err);
     if (err instanceof ApiError && err.code === 'payload_too_large') return scimError(new ScimError(413, err.message));
+    if (err instanceof ApiError && err.code === 'too_many_requests') {
+      const res = scimError(new ScimError(429, err.message));
+      for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
+      return res;
+    }
     return null;
   },
   failure: (failure, requestId) =>
@@ -52,7 +59,11 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
       const text = await readBody(req, SCIM_MAX_BODY);
       const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
       const scope = match ? await organizationForScimToken(match[1]) : null;
-      if (!scope) throw new ScimError(401, 'A valid SCIM bearer token is required.');
+      if (!scope) {
+        const failure = await authenticationFailure(req.headers);
+        if (failure.code === 'too_many_requests') throw failure;
+        throw new ScimError(401, 'A valid SCIM bearer token is required.');
+      }
       const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
       if (retryAfter !== null) {
         const res = scimError(new ScimError(429, 'Too many requests; retry later.'));
@@ -67,11 +78,10 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
           throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
       };
-      const baseUrl = process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? req.nextUrl.origin;
       return handler({
         req,
         organizationId: scope.organizationId,
-        baseUrl: baseUrl.replace(/\/$/, ''),
+        baseUrl: publicOrigin(req),
         params: next?.params ? await next.params : {},
         body,
       });

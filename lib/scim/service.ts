@@ -6,6 +6,7 @@ import { sha256Hex } from '../auth/api-key-format';
 import { revokeKeysOf } from '../api-keys/service';
 import type { ScimUserRow } from './resource';
 import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 
 const TOKEN_PREFIX = 'scim_';
 
@@ -138,6 +139,7 @@ export async function updateScimUser(
         .set({ revokedAt: now })
         .where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
     }
+    await bumpAuthEpoch(tx);
   });
   // Suspension ends sessions, keys and tokens now; reactivation lets sessions (not keys) work again now.
   invalidateAuthCaches();

@@ -1,5 +1,6 @@
 import type { NextRequest } from 'next/server';
-import { appOrigin, oauthEndpoint } from '@/lib/oauth/http';
+import { oauthEndpoint } from '@/lib/oauth/http';
+import { publicOrigin } from '@/lib/http/public-origin';
 import { createDeviceAuthorization } from '@/lib/oauth/service';
 
 export const dynamic = 'force-dynamic';
@@ -8,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(req: NextRequest): Promise<Response> {
   return oauthEndpoint('device authorization', async (form) => {
     const { deviceCode, userCode, expiresIn, interval } = await createDeviceAuthorization(form.get('client_id'));
-    const verificationUri = `${appOrigin(req)}/device`;
+    const verificationUri = `${publicOrigin(req)}/device`;
     return {
       body: {
         device_code: deviceCode,
