@@ -4,7 +4,8 @@ import { type z } from 'zod';
 import { authenticate } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
 import { isDatabaseUnavailable } from '../db/errors';
-import { zodIssues } from './issues';
+import { parseJsonBody } from './json-body';
+import { validateInput } from './validate';
 import { checkOrigin } from './origin';
 import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
@@ -92,16 +93,6 @@ function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> 
   return out;
 }
 
-function parseJson(text: string | null): unknown {
-  if (text === null || text.trim() === '')
-    throw invalidRequest([{ path: '', message: 'A JSON request body is required.' }]);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidRequest([{ path: '', message: 'The request body is not valid JSON.' }]);
-  }
-}
-
 async function anyOf(permissions: Permission[], can: (permission: Permission) => Promise<boolean>): Promise<boolean> {
   for (const permission of permissions) if (await can(permission)) return true;
   return false;
@@ -159,15 +150,15 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
       const query = config.query
-        ? config.query.safeParse(queryObject(req))
+        ? validateInput(config.query, queryObject(req))
         : { success: true as const, data: undefined };
-      if (!query.success) throw invalidRequest(zodIssues(query.error));
-      const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
-      const issues = headers && !headers.success ? zodIssues(headers.error) : [];
+      if (!query.success) throw invalidRequest(query.issues);
+      const headers = config.headers ? validateInput(config.headers, headerObject(req, config.headers)) : undefined;
+      const issues = headers?.issues ?? [];
       let body: unknown;
       if (config.body) {
-        const parsed = config.body.safeParse(parseJson(bodyText));
-        if (!parsed.success) issues.push(...zodIssues(parsed.error));
+        const parsed = validateInput(config.body, parseJsonBody(bodyText, config.body));
+        if (!parsed.success) issues.push(...parsed.issues);
         else body = parsed.data;
       }
       if (issues.length > 0) throw invalidRequest(issues);
