@@ -3,6 +3,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPassword } from './password';
 import { findUserByEmail } from './service';
 import { signInLimiter } from '../http/rate-limit';
+import { textProblem } from '../http/text';
 
 type SessionClaims = { sub?: string; sv?: number };
 
@@ -19,13 +20,12 @@ const providers: AuthOptions['providers'] = [
       const password = credentials?.password ?? '';
       const forwarded = (req?.headers?.['x-forwarded-for'] as string | undefined)?.split(',')[0]?.trim();
       // Sign-in is limited per client address and per email, so neither can be brute-forced.
-      if (
-        !(await signInLimiter.allow(`ip:${forwarded ?? 'local'}`)) ||
-        !(await signInLimiter.allow(`email:${email}`))
-      ) {
-        throw new Error('Too many sign-in attempts. Wait a minute and try again.');
-      }
+      const tooMany = () => new Error('Too many sign-in attempts. Wait a minute and try again.');
+      if (!(await signInLimiter.allow(`ip:${forwarded ?? 'local'}`))) throw tooMany();
+      // Text no account can have (a NUL, a lone surrogate) is a failed sign-in, never a database error.
       if (!email || !password || email.length > 320 || password.length > 1024) return null;
+      if (textProblem(email) || textProblem(password)) return null;
+      if (!(await signInLimiter.allow(`email:${email}`))) throw tooMany();
       const user = await findUserByEmail(email);
       const ok = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !ok || user.status !== 'active') return null;

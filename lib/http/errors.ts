@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   forbidden_origin: { status: 403, message: 'This request comes from an origin that is not allowed.' },
   spend_limit_reached: { status: 403, message: 'The spend limit of this organization has been reached.' },
   not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'This path does not take this method; see the Allow header.' },
   quota_exceeded: { status: 409, message: 'A quota does not allow this request.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used for a different request.' },
   idempotency_in_progress: {

@@ -5,7 +5,7 @@ import { authenticate } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
 import { isDatabaseUnavailable } from '../db/errors';
 import { parseJsonBody } from './json-body';
-import { validateInput } from './validate';
+import { validateInput, validateQuery } from './validate';
 import { checkOrigin } from './origin';
 import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
@@ -76,12 +76,6 @@ function finish(res: Response, requestId: string): Response {
   return res;
 }
 
-function queryObject(req: NextRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of req.nextUrl.searchParams) if (!(key in out)) out[key] = value;
-  return out;
-}
-
 /** The operation's declared request headers, by their canonical names, so issues name the header (`If-Match`). */
 function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> {
   const out: Record<string, string> = {};
@@ -150,7 +144,7 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
       const query = config.query
-        ? validateInput(config.query, queryObject(req))
+        ? validateQuery(config.query, req.nextUrl.search)
         : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(query.issues);
       const headers = config.headers ? validateInput(config.headers, headerObject(req, config.headers)) : undefined;

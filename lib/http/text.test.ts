@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { decodeUtf8 } from './body';
+import { decodeForm } from './form';
 import { inputIssues, textProblem } from './text';
 import { validateInput } from './validate';
 
@@ -59,5 +60,25 @@ describe('strict UTF-8 bodies', () => {
 
   it('keeps valid multi-byte text as written', () => {
     expect(decodeUtf8(new TextEncoder().encode('"é🙂"'))).toBe('"é🙂"');
+  });
+});
+
+describe('strict form and query decoding', () => {
+  it('decodes like URLSearchParams when everything is valid', () => {
+    const { params, issues } = decodeForm('?a=1&b=x+y%20z&c&d=%C3%A9&a=2');
+    expect(issues).toEqual([]);
+    expect([...params]).toEqual([...new URLSearchParams('a=1&b=x+y%20z&c&d=%C3%A9&a=2')]);
+  });
+
+  it.each([
+    ['cursor=%FF', 'cursor', 'UTF-8'],
+    ['cursor=%C0%AF', 'cursor', 'UTF-8'],
+    ['cursor=%ED%A0%80', 'cursor', 'UTF-8'],
+    ['user_code=a%00b', 'user_code', 'NUL'],
+    ['%FF=1', '%FF', 'UTF-8'],
+  ])('refuses %s at %s', (text, path, why) => {
+    const { params, issues } = decodeForm(text);
+    expect(issues).toEqual([{ path, message: expect.stringContaining(why) }]);
+    expect([...params]).toEqual([]);
   });
 });

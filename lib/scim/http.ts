@@ -1,6 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
+import { decodeForm } from '../http/form';
+import { inputIssues } from '../http/text';
 import { newRequestId } from '../http/route';
 import { apiLimiter } from '../http/rate-limit';
 import { isDatabaseUnavailable } from '../db/errors';
@@ -28,6 +30,8 @@ function scimFailure(err: unknown, requestId: string): Response {
   let error: ScimError;
   if (err instanceof ScimError) error = err;
   else if (err instanceof ApiError && err.code === 'payload_too_large') error = new ScimError(413, err.message);
+  else if (err instanceof ApiError && err.code === 'invalid_request')
+    error = new ScimError(400, err.message, 'invalidSyntax');
   else if (err instanceof ApiError && err.code === 'too_many_requests') error = new ScimError(429, err.message);
   else if (isDatabaseUnavailable(err)) error = new ScimError(503, 'The database is unavailable; retry later.');
   else {
@@ -52,13 +56,19 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
       if (!scope) throw new ScimError(401, 'A valid SCIM bearer token is required.');
       const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
       if (retryAfter !== null) throw new ScimError(429, 'Too many requests; retry later.');
+      const query = decodeForm(req.nextUrl.search).issues[0];
+      if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
       const body = () => {
         if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
+        let value: unknown;
         try {
-          return JSON.parse(text) as unknown;
+          value = JSON.parse(text);
         } catch {
           throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
+        const issue = inputIssues(value)[0];
+        if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
+        return value;
       };
       const baseUrl = process.env.APP_URL ?? process.env.NEXTAUTH_URL ?? req.nextUrl.origin;
       res = await handler({

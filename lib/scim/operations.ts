@@ -20,6 +20,11 @@ export const createScimTokenOp = defineOperation({
     'Any earlier token of the organization stops working. Refused to API keys. The token is in this response only.',
   tags: ['Members'],
   params: orgParams,
+  // Nothing to configure yet: no body, or `{}`. Anything else is 400 like every write, and revokes nothing.
+  body: z
+    .strictObject({})
+    .optional()
+    .meta({ id: 'CreateScimToken', description: 'Optional; when sent, an empty object.' }),
   permission: 'members.delete',
   refuseApiKeys: 'API keys cannot create SCIM tokens.',
   success: {

@@ -2,6 +2,7 @@ import { json, route } from '@/lib/http/route';
 import { deviceCodeGone, requireConsoleSession } from '@/lib/oauth/http';
 import { getDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { findPendingDeviceAuthorization } from '@/lib/oauth/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route(getDeviceAuthorizationOp, async ({ params, principal }) => {
   requireConsoleSession(principal);
@@ -9,3 +10,5 @@ export const GET = route(getDeviceAuthorizationOp, async ({ params, principal })
   if (!authorization) throw deviceCodeGone();
   return json(authorization);
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(getDeviceAuthorizationOp);

@@ -2,6 +2,7 @@ import { json, route } from '@/lib/http/route';
 import { deviceCodeGone, requireConsoleSession } from '@/lib/oauth/http';
 import { approveDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal }) => {
   requireConsoleSession(principal);
@@ -9,3 +10,5 @@ export const POST = route(approveDeviceAuthorizationOp, async ({ params, princip
   if (!authorization) throw deviceCodeGone();
   return json(authorization);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(approveDeviceAuthorizationOp);
