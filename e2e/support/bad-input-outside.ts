@@ -10,8 +10,8 @@ import { SchemaReader } from './openapi-schema';
 /** Fixed in CI so a failure replays; FUZZ_RUNS and FUZZ_SEED widen or vary a local run. */
 export const FUZZ = {
   seed: Number(process.env.FUZZ_SEED ?? 20261122),
-  runs: Number(process.env.FUZZ_RUNS ?? 150),
-  outsideRuns: Math.max(20, Math.round(Number(process.env.FUZZ_RUNS ?? 150) / 4)),
+  runs: Number(process.env.FUZZ_RUNS ?? 170),
+  outsideRuns: Math.max(20, Math.round(Number(process.env.FUZZ_RUNS ?? 170) / 4)),
 };
 
 /** Bad text for a form field or query value, already percent-encoded as it goes on the wire. */

@@ -45,6 +45,18 @@ const percent = (bytes: number[]) => bytes.map((b) => `%${b.toString(16).toUpper
 type Slot = { kind: string; arb: fc.Arbitrary<Mutation>; example: Mutation };
 const slot = (kind: string, arb: fc.Arbitrary<Mutation>, example: Mutation): Slot => ({ kind, arb, example });
 
+/** Adds one class of bad values: the random ones and its fixed example, each made into a mutation. */
+const adder =
+  (out: Slot[], make: (kind: string, value: unknown) => Mutation) =>
+  <T>(kind: string, arb: fc.Arbitrary<T>, example: T) =>
+    out.push(
+      slot(
+        kind,
+        arb.map((v) => make(kind, v)),
+        make(kind, example),
+      ),
+    );
+
 /** Bad values of one field: random members of each class, and one fixed example per class. */
 function valueSlots(
   schema: JsonSchema,
@@ -54,14 +66,7 @@ function valueSlots(
   root: boolean,
 ): Slot[] {
   const out: Slot[] = [];
-  const add = (kind: string, arb: fc.Arbitrary<unknown>, example: unknown) =>
-    out.push(
-      slot(
-        kind,
-        arb.map((v) => make(kind, v)),
-        make(kind, example),
-      ),
-    );
+  const add = adder(out, make);
   if (typeof value === 'string') {
     add('NUL', around(fc.constant('\u0000')), 'a\u0000b');
     add('lone surrogate', around(fc.constantFrom(...LONE_SURROGATES)), '\ud800');
@@ -156,14 +161,7 @@ export function parameterSlots(param: OpenApiParameter, reader: SchemaReader): S
   const schema = reader.variants(param.schema).find((v) => v.type !== 'null') ?? {};
   const make = (kind: string, value: unknown): Mutation => ({ where, path: [param.name], kind, value });
   const out: Slot[] = [];
-  const add = (kind: string, arb: fc.Arbitrary<string>, example: string) =>
-    out.push(
-      slot(
-        kind,
-        arb.map((v) => make(kind, v)),
-        make(kind, example),
-      ),
-    );
+  const add = adder(out, make);
   const enc = (s: string) => (where === 'query' ? encodeURIComponent(s) : s);
   if (where === 'query') {
     add('NUL', around(fc.constant('\u0000')).map(enc), '%00');
