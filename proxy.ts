@@ -1,8 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { newRequestId } from './lib/http/request';
+import { rawUrlRefusal } from './lib/http/raw-url';
 
-/** Console pages: a per-request CSP nonce (Next applies it to its own scripts) and a request id. */
+/** API paths: only a URL Next itself cannot decode. Console pages: a CSP nonce and a request id. */
 export function proxy(request: NextRequest) {
+  if (/^\/(v1|scim|oauth)(\/|$)/.test(request.nextUrl.pathname)) return apiUrlCheck(request);
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV !== 'production';
   const csp = [
@@ -28,8 +30,32 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+function apiUrlCheck(request: NextRequest) {
+  const refusal = rawUrlRefusal(new URL(request.url));
+  if (!refusal) return NextResponse.next();
+  const requestId = `req_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
+  const { error } = refusal;
+  const body =
+    refusal.protocol === 'v1'
+      ? error.body()
+      : refusal.protocol === 'scim'
+        ? {
+            schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+            status: String(error.status),
+            detail: error.message,
+          }
+        : { error: 'invalid_request', error_description: error.message };
+  return NextResponse.json(body, {
+    status: error.status,
+    headers: { 'x-request-id': requestId, 'cache-control': 'no-store' },
+  });
+}
+
 export const config = {
   matcher: [
+    '/v1/:path*',
+    '/scim/:path*',
+    '/oauth/:path*',
     {
       // /v1 and /api/auth set their own headers; static assets need none.
       source: '/((?!v1|api|_next/static|_next/image|favicon.ico).*)',

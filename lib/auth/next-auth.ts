@@ -6,6 +6,7 @@ import { endSession, findUserByEmail } from './service';
 import { signInLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
 import { noteDatabaseFailure } from '../db/errors';
+import { textProblem } from '../http/text';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
 
@@ -24,10 +25,12 @@ const providers: AuthOptions['providers'] = [
       const password = credentials?.password ?? '';
       const address = clientAddress(new Headers(req?.headers as Record<string, string> | undefined));
       // Sign-in is limited per client address and per email, so neither can be brute-forced.
-      if (!(await signInLimiter.allow(`ip:${address}`)) || !(await signInLimiter.allow(`email:${email}`))) {
-        throw new Error('Too many sign-in attempts. Wait a minute and try again.');
-      }
+      const tooMany = () => new Error('Too many sign-in attempts. Wait a minute and try again.');
+      if (!(await signInLimiter.allow(`ip:${address}`))) throw tooMany();
+      // Text no account can have (a NUL, a lone surrogate) is a failed sign-in, never a database error.
       if (!email || !password || email.length > 320 || password.length > 1024) return null;
+      if (textProblem(email) || textProblem(password)) return null;
+      if (!(await signInLimiter.allow(`email:${email}`))) throw tooMany();
       const user = await findUserByEmail(email).catch(noteDatabaseFailure);
       const ok = await verifyPassword(user?.passwordHash ?? null, password);
       if (!user || !ok || user.status !== 'active') return null;

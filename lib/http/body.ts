@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError, invalidRequest } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -6,7 +6,7 @@ const tooLarge = (limit: number) =>
   new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 /**
- * Reads the body as text, refusing it with 413 as soon as it passes `limit`: at once for a large
+ * Reads the body as strict UTF-8 text, refusing it with 413 as soon as it passes `limit`: at once for a large
  * Content-Length, and mid-stream for a chunked body, without holding more than `limit` bytes.
  */
 export async function readBody(req: Request, limit: number): Promise<string | null> {
@@ -27,5 +27,17 @@ export async function readBody(req: Request, limit: number): Promise<string | nu
     chunks.push(value);
   }
   if (total === 0) return null;
-  return Buffer.concat(chunks, total).toString('utf8');
+  return decodeUtf8(Buffer.concat(chunks, total));
+}
+
+/**
+ * Strict UTF-8 (RFC 8259 §8.1): a byte FF, an overlong form or an encoded surrogate is 400 at path "",
+ * never silently replaced by U+FFFD. A leading byte-order mark is kept, so JSON.parse refuses it too.
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw invalidRequest([{ path: '', message: 'The request body is not valid UTF-8.' }]);
+  }
 }

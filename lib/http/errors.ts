@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   access_denied: { status: 403, message: 'You do not have permission to do this.' },
   forbidden_origin: { status: 403, message: 'This request comes from an origin that is not allowed.' },
   not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'This path does not take this method; see the Allow header.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used for a different request.' },
   idempotency_in_progress: {
     status: 409,

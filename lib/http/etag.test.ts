@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ifMatchAllows, parseIfMatch, strongEtag } from './etag';
+import { ifMatchAllows, ifMatchVersions, parseIfMatch, strongEtag } from './etag';
 
 describe('If-Match', () => {
   const current = strongEtag(3);
@@ -20,4 +20,21 @@ describe('If-Match', () => {
   );
 
   it('allows a request without If-Match', () => expect(ifMatchAllows(null, current)).toBe(true));
+
+  // Strong comparison is exact string comparison of the opaque tag: no number parsing on any path.
+  it.each(['"0379"', '"379.0"', '"+379"', '" 379"', '"3.79e2"', '"379 "'])(
+    'never lets %s match the ETag "379", on either path',
+    (header) => {
+      expect(ifMatchAllows(header, strongEtag(379))).toBe(false);
+      expect(ifMatchVersions(header)).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['"379"', [379]],
+    ['"1", W/"2", "3"', [1, 3]],
+    ['*', null],
+  ])('the conditional update of %s allows versions %j', (header, versions) =>
+    expect(ifMatchVersions(header)).toEqual(versions),
+  );
 });

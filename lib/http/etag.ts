@@ -37,14 +37,18 @@ export function ifMatchAllows(header: string | null, currentEtag: string): boole
 
 /**
  * The versions If-Match allows, for a conditional UPDATE: null for "any" (no header, or `*`), else the
- * strong tags of the form `"<integer>"` (an empty list when none could ever match).
+ * versions whose ETag is exactly one of the strong tags (an empty list when none could ever match).
+ * Exact: `"0379"` names no version, since strongEtag(379) is `"379"` (RFC 9110 §8.8.3.2).
  */
 export function ifMatchVersions(header: string | null): number[] | null {
   if (header === null) return null;
   const parsed = parseIfMatch(header);
   if (!parsed) return [];
   if (parsed.any) return null;
-  return parsed.tags.filter((tag) => !tag.weak && /^[0-9]{1,9}$/.test(tag.opaque)).map((tag) => Number(tag.opaque));
+  return parsed.tags
+    .filter((tag) => !tag.weak && /^[1-9][0-9]{0,8}$/.test(tag.opaque))
+    .map((tag) => Number(tag.opaque))
+    .filter((version) => ifMatchAllows(header, strongEtag(version)));
 }
 
 /** 412 `precondition_failed` unless If-Match (when sent) names the current ETag. */

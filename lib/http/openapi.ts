@@ -1,3 +1,4 @@
+import { bodyIsOptional } from './json-body';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { ERROR_CODES, errorEnvelope, type ErrorCode } from './errors';
 import type { CredentialKind, Operation } from './operation';
@@ -61,7 +62,9 @@ export function buildOpenApiDocument(operations: Operation[]) {
           ([, schema]) => schema !== undefined,
         ),
       ) as ZodOpenApiOperationObject['requestParams'],
-      requestBody: op.body ? { required: true, content: { 'application/json': { schema: op.body } } } : undefined,
+      requestBody: op.body
+        ? { required: !bodyIsOptional(op.body), content: { 'application/json': { schema: op.body } } }
+        : undefined,
       responses: {
         [String(op.success.status)]: {
           description: op.success.description,

@@ -45,7 +45,7 @@ export type Operation<
   /** Path parameters; any that fails (a malformed id) is 404, as the spec orders. */
   params?: P;
   query?: Q;
-  /** The request body schema; when given, a body is required. */
+  /** The request body schema; a body is required unless the schema accepts none (`.optional()`). */
   body?: B;
   /** Request headers the operation reads (If-Match, Idempotency-Key): validated like the body, issues at the header name. */
   headers?: H;

@@ -2,7 +2,8 @@ import type { NextRequest } from 'next/server';
 import { type z } from 'zod';
 import { authenticate, authenticationFailure } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
-import { zodIssues } from './issues';
+import { parseJsonBody } from './json-body';
+import { validateInput, validateQuery } from './validate';
 import { checkOrigin } from './origin';
 import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
@@ -79,12 +80,6 @@ function serveV1(run: (requestId: string) => Promise<Response>): Promise<Respons
   });
 }
 
-function queryObject(req: NextRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of req.nextUrl.searchParams) if (!(key in out)) out[key] = value;
-  return out;
-}
-
 /** The operation's declared request headers, by their canonical names, so issues name the header (`If-Match`). */
 function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> {
   const out: Record<string, string> = {};
@@ -94,16 +89,6 @@ function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> 
     if (value !== null) out[name] = value;
   }
   return out;
-}
-
-function parseJson(text: string | null): unknown {
-  if (text === null || text.trim() === '')
-    throw invalidRequest([{ path: '', message: 'A JSON request body is required.' }]);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw invalidRequest([{ path: '', message: 'The request body is not valid JSON.' }]);
-  }
 }
 
 async function anyOf(permissions: Permission[], can: (permission: Permission) => Promise<boolean>): Promise<boolean> {
@@ -160,15 +145,15 @@ export function route<
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
       const query = config.query
-        ? config.query.safeParse(queryObject(req))
+        ? validateQuery(config.query, req.nextUrl.search)
         : { success: true as const, data: undefined };
-      if (!query.success) throw invalidRequest(zodIssues(query.error));
-      const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
-      const issues = headers && !headers.success ? zodIssues(headers.error) : [];
+      if (!query.success) throw invalidRequest(query.issues);
+      const headers = config.headers ? validateInput(config.headers, headerObject(req, config.headers)) : undefined;
+      const issues = headers?.issues ?? [];
       let body: unknown;
       if (config.body) {
-        const parsed = config.body.safeParse(parseJson(bodyText));
-        if (!parsed.success) issues.push(...zodIssues(parsed.error));
+        const parsed = validateInput(config.body, parseJsonBody(bodyText, config.body));
+        if (!parsed.success) issues.push(...parsed.issues);
         else body = parsed.data;
       }
       if (issues.length > 0) throw invalidRequest(issues);
@@ -180,7 +165,7 @@ export function route<
           params: params.data as Out<P>,
           query: query.data as Out<Q>,
           body: body as Out<B>,
-          headers: headers?.data as Out<H>,
+          headers: (headers?.success ? headers.data : undefined) as Out<H>,
           principal,
           project: tenant?.project ?? null,
           authorize,

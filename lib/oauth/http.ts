@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError, notFound } from '../http/errors';
+import { decodeForm } from '../http/form';
 import { anonymousLimiter } from '../http/rate-limit';
 import { serve, type Protocol } from '../http/request';
 import { OAuthError } from './service';
@@ -24,6 +25,8 @@ const oauthProtocol: Protocol = {
   known: (err) => {
     if (err instanceof OAuthError)
       return oauthJson({ error: err.code, error_description: err.message }, err.code === 'invalid_client' ? 401 : 400);
+    if (err instanceof ApiError && err.code === 'invalid_request')
+      return oauthJson({ error: 'invalid_request', error_description: err.message }, 400);
     if (err instanceof ApiError && err.code === 'payload_too_large')
       return oauthJson({ error: 'invalid_request', error_description: err.message }, 413);
     return null;
@@ -60,7 +63,9 @@ export function oauthEndpoint(
       if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
       }
-      const form = new URLSearchParams((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
+      const { params: form, issues } = decodeForm((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
+      if (issues.length > 0)
+        throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
       const { body, status } = await handler(form);
       return oauthJson(body, status ?? 200);
     });

@@ -3,6 +3,8 @@ import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
 import { serve, type Protocol } from '../http/request';
 import { authenticationFailure } from '../http/authenticate';
+import { decodeForm } from '../http/form';
+import { inputIssues } from '../http/text';
 import { apiLimiter } from '../http/rate-limit';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
@@ -31,6 +33,8 @@ const scimProtocol: Protocol = {
   known: (err) => {
     if (err instanceof ScimError) return scimError(err);
     if (err instanceof ApiError && err.code === 'payload_too_large') return scimError(new ScimError(413, err.message));
+    if (err instanceof ApiError && err.code === 'invalid_request')
+      return scimError(new ScimError(400, err.message, 'invalidSyntax'));
     if (err instanceof ApiError && err.code === 'too_many_requests') {
       const res = scimError(new ScimError(429, err.message));
       for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
@@ -70,13 +74,19 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
         res.headers.set('retry-after', String(retryAfter));
         return res;
       }
+      const query = decodeForm(req.nextUrl.search).issues[0];
+      if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
       const body = () => {
         if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
+        let value: unknown;
         try {
-          return JSON.parse(text) as unknown;
+          value = JSON.parse(text);
         } catch {
           throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
+        const issue = inputIssues(value)[0];
+        if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
+        return value;
       };
       return handler({
         req,

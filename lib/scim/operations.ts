@@ -22,6 +22,11 @@ export const createScimTokenOp = defineOperation({
   scope: 'organization',
   credentials: NOT_API_KEYS,
   params: orgParams,
+  // Nothing to configure yet: no body, or `{}`. Anything else is 400 like every write, and revokes nothing.
+  body: z
+    .strictObject({})
+    .optional()
+    .meta({ id: 'CreateScimToken', description: 'Optional; when sent, an empty object.' }),
   permission: 'members.delete',
   credentialRefusal: 'API keys cannot create SCIM tokens.',
   success: {

@@ -1,5 +1,6 @@
 import { parse as parseFilter, type Filter } from 'scim2-parse-filter';
 import { scimPatch, ScimError as PatchError, type ScimPatchOperation } from 'scim-patch';
+import { textProblem } from '../http/text';
 import { LIST_SCHEMA, ScimError, scimBoolean, toScimUser, type ScimUser } from './resource';
 import { scimJson, type ScimContext } from './http';
 import { findScimUser, listScimUsers, SCIM_FILTER_ATTRIBUTES, updateScimUser, type ScimEqFilter } from './service';
@@ -31,6 +32,8 @@ function eqFilter(text: string | null): ScimEqFilter | undefined {
       'invalidFilter',
     );
   }
+  const problem = textProblem(filter.compValue);
+  if (problem) throw new ScimError(400, `The filter value is not valid: ${problem}`, 'invalidFilter');
   return { attribute: attribute as ScimEqFilter['attribute'], value: filter.compValue };
 }
 

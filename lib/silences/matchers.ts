@@ -54,7 +54,7 @@ export const EMPTY_MATCH_MESSAGE =
 type LooseMatcher = { label?: unknown; op?: unknown; value?: unknown };
 
 export const matcherSchema = z
-  .object({
+  .strictObject({
     label: z
       .string()
       .min(1, 'Enter a label name.')

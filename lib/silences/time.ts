@@ -9,8 +9,10 @@ export function parseUtcInstant(text: string): Date | null {
   if (!m) return null;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
   const ms = Number((m[7] ?? '0').padEnd(3, '0'));
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
-  // Date.UTC rolls 2025-02-30 over to March: a round trip catches impossible dates and times.
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second, ms));
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear takes the year as written (RFC 3339 allows 0000).
+  date.setUTCFullYear(year, month - 1, day);
+  // Both roll 2025-02-30 over to March: a round trip catches impossible dates and times.
   const same =
     date.getUTCFullYear() === year &&
     date.getUTCMonth() === month - 1 &&

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { updateSubscriptionBody } from './schema';
-import { httpsUrlProblem } from './target-url';
+import ipaddr from 'ipaddr.js';
+import { embeddedIPv4, httpsUrlProblem } from './target-url';
 
 const accepted = [
   'https://hooks.example.com/orders',
@@ -18,7 +19,25 @@ const refused: [url: string, why: string, message: string][] = [
   ['hooks.example.com/orders', 'not absolute', 'start with https'],
   ['/relative/path', 'relative', 'start with https'],
   ['https:hooks.example.com', 'no //', 'start with https'],
-  ['https://', 'no host', 'valid absolute URL'],
+  ['https://', 'no host', 'needs a host'],
+  ['https:///path', 'empty host (WHATWG would read "path" as the host)', 'needs a host'],
+  ['https://?q', 'empty host before a query', 'needs a host'],
+  ['https://good.example\\@127.0.0.1/', 'a backslash before user-info: parsers disagree on the host', 'backslash'],
+  ['https://hooks.example.com\\path', 'a backslash as a path separator', 'backslash'],
+  ['https://ex%61mple.com/', 'a percent-escape in the host', 'as the URL parser reads it'],
+  ['https://bücher.example/', 'a Unicode host name (send its xn-- form)', 'as the URL parser reads it'],
+  ['https://\uff11\uff12\uff17.0.0.1/', 'full-width digits that become 127.0.0.1', 'internal address'],
+  ['https://0x08.8.8.8/', 'a numeric shorthand of a public address', 'as the URL parser reads it'],
+  ['https://[2001:4860:4860:0:0:0:0:8888]/', 'an IPv6 literal the parser shortens', 'as the URL parser reads it'],
+  ['https://[::127.0.0.1]/', 'IPv4-compatible loopback', 'internal address'],
+  ['https://[::10.1.2.3]/', 'IPv4-compatible private', 'internal address'],
+  ['https://[::ffff:0:127.0.0.1]/', 'SIIT (RFC 6145) loopback', 'internal address'],
+  ['https://[64:ff9b::127.0.0.1]/', 'NAT64 loopback', 'internal address'],
+  ['https://[64:ff9b::192.168.0.1]/', 'NAT64 private', 'internal address'],
+  ['https://[64:ff9b:1::a00:1]/', 'local-use NAT64 private', 'internal address'],
+  ['https://[2002:7f00:1::]/', '6to4 of 127.0.0.1', 'internal address'],
+  ['https://[2002:c0a8:101::1]/', '6to4 of 192.168.1.1', 'internal address'],
+  ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/', 'Teredo whose client is 127.0.0.1', 'internal address'],
   ['https://user:pass@hooks.example.com/', 'user-info', 'user name'],
   ['https://user@hooks.example.com/', 'user name only', 'user name'],
   ['https://@hooks.example.com/', 'empty user-info', 'user name'],
@@ -78,5 +97,19 @@ describe('https target URL rules', () => {
 
   it.each([1, 60])('accepts timeoutSeconds %s', (timeoutSeconds) => {
     expect(updateSubscriptionBody.safeParse({ target: { kind: 'https', timeoutSeconds } }).success).toBe(true);
+  });
+});
+
+describe('IPv6 forms that carry an IPv4 address', () => {
+  it.each([
+    ['::7f00:1', '127.0.0.1'],
+    ['::ffff:a00:1', '10.0.0.1'],
+    ['::ffff:0:c0a8:101', '192.168.1.1'],
+    ['64:ff9b::a9fe:a9fe', '169.254.169.254'],
+    ['2002:7f00:1::', '127.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', '127.0.0.1'],
+    ['2606:4700::1', null],
+  ])('%s carries %s', (v6, v4) => {
+    expect(embeddedIPv4(ipaddr.IPv6.parse(v6))?.toString() ?? null).toBe(v4);
   });
 });

@@ -3,6 +3,7 @@ import { getDb } from '@/lib/db/client';
 import { ApiError } from '@/lib/http/errors';
 import { json, publicRoute } from '@/lib/http/route';
 import { healthOp } from '@/lib/orgs/operations';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = publicRoute(healthOp, async () => {
   try {
@@ -14,3 +15,5 @@ export const GET = publicRoute(healthOp, async () => {
   }
   return json({ status: 'ok' });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(healthOp);

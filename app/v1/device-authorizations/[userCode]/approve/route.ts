@@ -2,9 +2,12 @@ import { json, route } from '@/lib/http/route';
 import { deviceCodeGone } from '@/lib/oauth/http';
 import { approveDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal }) => {
   const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'approved');
   if (!authorization) throw deviceCodeGone();
   return json(authorization);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(approveDeviceAuthorizationOp);

@@ -1,6 +1,7 @@
 import { createApiKeyOp, listApiKeysOp } from '@/lib/api-keys/operations';
 import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
 import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize }) => {
   await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');
@@ -13,3 +14,5 @@ export const GET = route(listApiKeysOp, async ({ params, query, principal, can }
   const everyone = query.owner !== 'me' && (await can('apiKeys.list'));
   return json(await listApiKeys(params.orgId, everyone ? null : own, query));
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods(createApiKeyOp, listApiKeysOp);

@@ -1,7 +1,10 @@
 import { effectivePermissionsOp } from '@/lib/access/operations';
 import { effectivePermissions } from '@/lib/access/service';
 import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route(effectivePermissionsOp, async ({ params, principal }) =>
   json(await effectivePermissions(principal, params.orgId)),
 );
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(effectivePermissionsOp);

@@ -1,8 +1,11 @@
 import { json, route } from '@/lib/http/route';
 import { createScimTokenOp } from '@/lib/scim/operations';
 import { createScimToken } from '@/lib/scim/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route(createScimTokenOp, async ({ params, principal }) => {
   const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(createScimTokenOp);

@@ -2,6 +2,7 @@ import { revokeApiKeyOp } from '@/lib/api-keys/operations';
 import { findApiKeyOwner, revokeApiKey } from '@/lib/api-keys/service';
 import { notFound } from '@/lib/http/errors';
 import { noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const DELETE = route(revokeApiKeyOp, async ({ params, principal, authorize }) => {
   const owner = await findApiKeyOwner(params.orgId, params.keyId);
@@ -10,3 +11,5 @@ export const DELETE = route(revokeApiKeyOp, async ({ params, principal, authoriz
   await revokeApiKey(params.orgId, params.keyId, principal);
   return noContent();
 });
+
+export const { GET, POST, PUT, PATCH } = otherMethods(revokeApiKeyOp);

@@ -1,8 +1,11 @@
 import { deleteBotOp } from '@/lib/bots/operations';
 import { deleteBot } from '@/lib/bots/service';
 import { noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/http/methods';
 
 export const DELETE = route(deleteBotOp, async ({ params, principal }) => {
   await deleteBot(params.orgId, params.botId, principal.id);
   return noContent();
 });
+
+export const { GET, POST, PUT, PATCH } = otherMethods(deleteBotOp);

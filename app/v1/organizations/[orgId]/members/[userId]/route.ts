@@ -1,8 +1,11 @@
 import { noContent, route } from '@/lib/http/route';
 import { removeMemberOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const DELETE = route(removeMemberOp, async ({ params, principal }) => {
   await endMembership(params.orgId, params.userId, 'member_removed', principal.id);
   return noContent();
 });
+
+export const { GET, POST, PUT, PATCH } = otherMethods(removeMemberOp);

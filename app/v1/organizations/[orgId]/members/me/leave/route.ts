@@ -2,6 +2,7 @@ import { ApiError } from '@/lib/http/errors';
 import { noContent, route } from '@/lib/http/route';
 import { leaveOrganizationOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const POST = route(leaveOrganizationOp, async ({ params, principal }) => {
   if (principal.type !== 'user')
@@ -9,3 +10,5 @@ export const POST = route(leaveOrganizationOp, async ({ params, principal }) => 
   await endMembership(params.orgId, principal.id, 'member_left', principal.id);
   return noContent();
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(leaveOrganizationOp);

@@ -1,6 +1,7 @@
 import { json, route } from '@/lib/http/route';
 import { getSubscriptionOp, updateSubscriptionOp } from '@/lib/subscriptions/operations';
 import { getSubscription, updateSubscription } from '@/lib/subscriptions/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route(getSubscriptionOp, async ({ params }) =>
   json(await getSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId)),
@@ -15,3 +16,5 @@ export const PATCH = route(updateSubscriptionOp, async ({ params, body }) =>
     ),
   ),
 );
+
+export const { POST, PUT, DELETE } = otherMethods(getSubscriptionOp, updateSubscriptionOp);

@@ -2,6 +2,7 @@ import { notFound } from '@/lib/http/errors';
 import { json, route } from '@/lib/http/route';
 import { getSilenceOp, updateSilenceOp } from '@/lib/silences/operations';
 import { getSilence, silenceEtag, updateSilence } from '@/lib/silences/service';
+import { otherMethods } from '@/lib/http/methods';
 
 export const GET = route(getSilenceOp, async ({ params }) => {
   const silence = await getSilence({ organizationId: params.orgId, projectId: params.projectId }, params.silenceId);
@@ -19,3 +20,5 @@ export const PATCH = route(updateSilenceOp, async ({ params, body, headers, prin
   });
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });
+
+export const { POST, PUT, DELETE } = otherMethods(getSilenceOp, updateSilenceOp);

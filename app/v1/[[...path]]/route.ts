@@ -1,0 +1,3 @@
+import { unknownPath } from '@/lib/http/methods';
+
+export const { GET, POST, PUT, PATCH, DELETE } = unknownPath();

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { expect, type Demo } from '../fixtures';
+import { build, type Mutation, type ValidRequest } from './bad-input';
+import { keyIdentities } from './api-keys';
+import { demoSilence } from './silences';
+import { loadDemoSubs, subPath } from './subscriptions';
+
+/** One operation of the OpenAPI document with a request that would succeed, and what "unchanged" compares. */
+export type Target = {
+  key: string;
+  url: string;
+  method: string;
+  valid: ValidRequest;
+  /** What must read the same before and after a refused request; absent for reads. */
+  snapshot?: () => Promise<unknown>;
+  /** Proves `valid` passes validation, without changing anything the snapshot compares. */
+  check: () => Promise<void>;
+};
+
+/** A resource without what time alone changes (a silence's state, a subscription's delivery status). */
+function withoutVolatile(resource: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...resource };
+  delete rest.status;
+  delete rest.state;
+  return rest;
+}
+
+/** The valid request of every operation that takes a body, query or declared header, as ada (OrganizationAdmin). */
+export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<Target[]> {
+  const org = `/v1/organizations/${demo.acme}`;
+  const project = `${org}/projects/${demo.production}`;
+  const sub = (await loadDemoSubs(demo)).https;
+  const silence = await demoSilence(ada, demo, 'scheduled');
+  const silenceUrl = `${project}/obs/silences/${silence.id}`;
+  const read = async (url: string) => {
+    const res = await ada.get(url);
+    expect(res.status(), await res.text()).toBe(200);
+    return withoutVolatile((await res.json()) as Record<string, unknown>);
+  };
+  const target = (t: Omit<Target, 'check'>, check: (res: APIResponse) => Promise<void>): Target => ({
+    ...t,
+    check: async () => check(await send(ada, t)),
+  });
+  const list = (key: string, url: string, query: Record<string, string>) =>
+    target({ key, url, method: 'GET', valid: { query } }, async (res) =>
+      expect(res.status(), await res.text()).toBe(200),
+    );
+
+  return [
+    list('GET /v1/organizations', '/v1/organizations', { limit: '10' }),
+    list('GET /v1/organizations/{orgId}/projects', `${org}/projects`, { limit: '10' }),
+    list('GET /v1/organizations/{orgId}/members', `${org}/members`, { limit: '10' }),
+    list('GET /v1/organizations/{orgId}/bots', `${org}/bots`, { limit: '10' }),
+    list('GET /v1/organizations/{orgId}/api-keys', `${org}/api-keys`, { limit: '10', owner: 'me' }),
+    list('GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions', `${project}/subscriptions`, {
+      limit: '10',
+    }),
+    list('GET /v1/organizations/{orgId}/projects/{projectId}/obs/silences', `${project}/obs/silences`, {
+      limit: '10',
+      state: 'active',
+    }),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/api-keys',
+        url: `${org}/api-keys`,
+        method: 'POST',
+        valid: { body: { name: 'bad-input probe', expiresInDays: 30, botId: demo.deployBot } },
+        snapshot: () => keyIdentities(ada, demo.acme),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(201);
+        const { apiKey } = (await res.json()) as { apiKey: { id: string } };
+        expect((await ada.delete(`${org}/api-keys/${apiKey.id}`)).status()).toBe(204);
+      },
+    ),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/scim-tokens',
+        url: `${org}/scim-tokens`,
+        method: 'POST',
+        valid: { body: {} },
+        // A refused request must not revoke the token it would replace.
+        snapshot: async () =>
+          (await ada.get('/scim/v2/Users', { headers: { authorization: `Bearer ${scimToken}` } })).status(),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(201);
+        scimToken = ((await res.json()) as { token: string }).token;
+      },
+    ),
+    target(
+      {
+        key: 'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
+        url: subPath(sub),
+        method: 'PATCH',
+        // The current values: valid, and a change of nothing.
+        valid: { body: { batchSize: sub.batchSize, maxConcurrency: sub.maxConcurrency, target: sub.target } },
+        snapshot: () => read(subPath(sub)),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(200);
+        expect(((await res.json()) as { updatedAt: string }).updatedAt).toBe(sub.updatedAt);
+      },
+    ),
+    target(
+      {
+        key: 'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+        url: silenceUrl,
+        method: 'PATCH',
+        valid: {
+          headers: { 'If-Match': `"${silence.version}"`, 'Idempotency-Key': 'replaced-per-request' },
+          body: {
+            comment: 'bad-input probe',
+            matchers: [
+              { label: 'service', op: '=', value: 'api' },
+              { label: 'env', op: '=~', value: 'prod|staging' },
+            ],
+            startsAt: silence.startsAt,
+            endsAt: silence.endsAt,
+          },
+        },
+        snapshot: () => read(silenceUrl),
+      },
+      // 412 comes after every 400: a stale If-Match proves the body and headers are valid, and changes nothing.
+      async () => {
+        const res = await ada.patch(silenceUrl, {
+          headers: { 'If-Match': '"999999"', 'Idempotency-Key': randomUUID() },
+          data: { comment: 'bad-input probe' },
+        });
+        expect(res.status(), await res.text()).toBe(412);
+      },
+    ),
+  ];
+}
+
+/** The SCIM token the scim-tokens target made last; its still working is what "unchanged" means there. */
+export let scimToken = '';
+
+/** Sends the valid request of a target with one mutation (none: the valid request itself). */
+export function send(
+  ctx: APIRequestContext,
+  t: Pick<Target, 'url' | 'method' | 'valid'>,
+  m?: Mutation,
+): Promise<APIResponse> {
+  const built = build(t.valid, m);
+  const headers = { ...built.headers };
+  // A new Idempotency-Key each time, so a stored answer can never stand in for the one under test.
+  if ('Idempotency-Key' in headers && !(m?.where === 'header' && m.path[0] === 'Idempotency-Key'))
+    headers['Idempotency-Key'] = randomUUID();
+  if (built.body) headers['content-type'] = 'application/json';
+  const search = built.search ? `?${built.search}` : '';
+  return ctx.fetch(`${t.url}${search}`, { method: t.method, headers, data: built.body });
+}
