@@ -56,8 +56,8 @@ test('sign out ends the session', async ({ page }) => {
   await page.getByLabel('Email').fill('cy@acme.test');
   await page.getByLabel('Password').fill('correct-horse-battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   expect((await page.request.get('/v1/organizations')).status()).toBe(401);
 });

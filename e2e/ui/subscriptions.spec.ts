@@ -17,7 +17,7 @@ async function signIn(page: Page, user: DemoUser) {
   await page.getByLabel('Email').fill(EMAILS[user]);
   await page.getByLabel('Password').fill(E2E.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
 }
 
 /** Every PATCH the page sends, to prove what was (or was not) sent. */
