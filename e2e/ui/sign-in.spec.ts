@@ -51,8 +51,8 @@ test('gil (Globex) never sees Acme, even by its URL', async ({ page, demo }) => 
 
 test('sign out ends the session', async ({ page }) => {
   await signInAs(page, 'cy');
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
   expect((await page.request.get('/v1/organizations')).status()).toBe(401);
 });
