@@ -7,7 +7,7 @@ export async function signInAs(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(E2E.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}\//);
+  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}/);
 }
 
 /** Picks an option of a labelled Radix select. */

@@ -33,8 +33,8 @@ export type Silence = {
   state: 'scheduled' | 'active' | 'expired';
   createdAt: string;
   updatedAt: string;
-  createdBy: { id: string; type: string };
-  updatedBy: { id: string; type: string };
+  createdBy: { id: string; type: string; name: string };
+  updatedBy: { id: string; type: string; name: string };
   version: number;
 };
 

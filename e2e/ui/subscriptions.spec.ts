@@ -53,7 +53,7 @@ test('bob edits batch size and target URL of the https subscription; only those 
   try {
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole('status').filter({ hasText: `Saved ${subs.https.slug}.` })).toBeVisible();
+    await expect(page.getByText(`Saved ${subs.https.slug}.`)).toBeVisible();
     expect(patches).toHaveLength(1);
     expect(patches[0].postDataJSON()).toEqual({
       batchSize: 7,

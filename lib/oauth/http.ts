@@ -104,4 +104,4 @@ export function requireConsoleSession(principal: Principal): void {
 }
 
 export const deviceCodeGone = () =>
-  notFound('This code is unknown, has expired or was already used. Run `svc login` again to get a new one.');
+  notFound('This code is unknown, has expired or was already used. Run svc login again to get a new one.');

@@ -1,8 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
+import { usePagedList } from '../console/paged-list';
 import type { Bot, Member, Organization, Project } from './schema';
 
 /** Query keys of the organizations area; never inline string keys. */
@@ -14,31 +12,21 @@ export const orgKeys = {
   bots: (orgId: string) => [...orgKeys.all, orgId, 'bots'] as const,
 };
 
+// Pickers (organization, project, a key's bot owner) read the largest page the API gives.
+const PICKER = { pageSize: 100 };
+
 export function useOrganizations() {
-  return useQuery({
-    queryKey: orgKeys.list(),
-    queryFn: () => apiGet<Page<Organization>>('/v1/organizations?limit=100'),
-  });
+  return usePagedList<Organization>(orgKeys.list(), '/v1/organizations', {}, PICKER);
 }
 
 export function useProjects(orgId: string) {
-  return useQuery({
-    queryKey: orgKeys.projects(orgId),
-    queryFn: () => apiGet<Page<Project>>(`/v1/organizations/${orgId}/projects?limit=100`),
-  });
+  return usePagedList<Project>(orgKeys.projects(orgId), `/v1/organizations/${orgId}/projects`, {}, PICKER);
 }
 
 export function useMembers(orgId: string, enabled = true) {
-  return useQuery({
-    queryKey: orgKeys.members(orgId),
-    queryFn: () => apiGet<Page<Member>>(`/v1/organizations/${orgId}/members?limit=100`),
-    enabled,
-  });
+  return usePagedList<Member>(orgKeys.members(orgId), `/v1/organizations/${orgId}/members`, {}, { enabled });
 }
 
 export function useBots(orgId: string) {
-  return useQuery({
-    queryKey: orgKeys.bots(orgId),
-    queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`),
-  });
+  return usePagedList<Bot>(orgKeys.bots(orgId), `/v1/organizations/${orgId}/bots`, {}, PICKER);
 }

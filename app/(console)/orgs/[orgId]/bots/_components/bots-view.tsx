@@ -9,7 +9,10 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useDeleteBot } from '@/lib/bots/queries';
 import { useBots } from '@/lib/orgs/queries';
 import type { Bot } from '@/lib/orgs/schema';
-import { DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { runMutation } from '@/components/console/feedback';
+import { LoadMore } from '@/components/console/load-more';
+import { PolicyBindings } from '@/components/console/policy-bindings';
 
 export function BotsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
@@ -25,34 +28,26 @@ export function BotsView({ orgId }: { orgId: string }) {
         <TableSkeleton columns={4} label="Loading bots" />
       ) : bots.isError ? (
         <ErrorState title="Could not load bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
-      ) : bots.data.items.length === 0 ? (
+      ) : bots.items.length === 0 ? (
         <EmptyState title="No bots">This organization has no bots.</EmptyState>
       ) : (
-        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]}>
-          {bots.data.items.map((bot) => (
+        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]} footer={<LoadMore list={bots} />}>
+          {bots.items.map((bot) => (
             <tr key={bot.id}>
               <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
                 {bot.name}
               </th>
               <td className="px-4 py-3 text-slate-700">
-                {[...new Set(bot.policies.map((p) => p.policy))].join(', ') || '—'}
+                <PolicyBindings orgId={orgId} bindings={bot.policies} />
               </td>
               <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
-              <td className="px-4 py-3 text-right">
+              <ActionsCell>
                 {canDelete && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Delete ${bot.name}`}
-                    onClick={() => {
-                      deleteBot.reset();
-                      setToDelete(bot);
-                    }}
-                  >
+                  <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>
                     Delete
                   </Button>
                 )}
-              </td>
+              </ActionsCell>
             </tr>
           ))}
         </DataTable>
@@ -68,9 +63,16 @@ export function BotsView({ orgId }: { orgId: string }) {
           </>
         }
         confirmLabel="Delete bot"
-        pending={deleteBot.isPending}
-        error={deleteBot.error?.message}
-        onConfirm={() => toDelete && deleteBot.mutate(toDelete.id, { onSuccess: () => setToDelete(null) })}
+        removesOpener
+        onConfirm={async () => {
+          if (!toDelete) return false;
+          const { id, name } = toDelete;
+          const outcome = await runMutation(() => deleteBot.mutateAsync(id), {
+            success: `Deleted ${name}; its API keys are revoked.`,
+            failure: `Could not delete ${name}`,
+          });
+          return outcome.ok;
+        }}
       />
     </>
   );
