@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import type { Demo } from '../fixtures';
 import { E2E } from './env';
 
 /** Signs in through the real page, as a person would. */
@@ -15,3 +16,15 @@ export async function choose(page: Page, label: string, option: string): Promise
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/** Every console page a signed-in admin can open, by path. */
+export const consolePages = (demo: Demo) => ({
+  overview: `/orgs/${demo.acme}`,
+  apiKeys: `/orgs/${demo.acme}/api-keys`,
+  members: `/orgs/${demo.acme}/members`,
+  bots: `/orgs/${demo.acme}/bots`,
+  subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
+  silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
+  device: '/device',
+  notFound: `/orgs/${demo.acme}/no-such-page`,
+});

@@ -35,6 +35,9 @@ test('ada removes cy from Acme in the console; cy’s keys are 401 at once', asy
   await confirm.getByRole('button', { name: 'Remove member' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('row', { name: /Cy Twombly/ })).toHaveCount(0);
+  // Announced, and focus goes to the page heading: the opener's row is gone.
+  await expect(page.getByText('Removed Cy Twombly; their API keys here are revoked.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
   expect(await statusWithKey(request, secret)).toBe(401);
   await cy.dispose();
 });
@@ -59,6 +62,8 @@ test('ada deletes deploy-bot in the console; its keys are 401 at once', async ({
   await confirm.getByRole('button', { name: 'Delete bot' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByText('This organization has no bots.')).toBeVisible();
+  await expect(page.getByText('Deleted deploy-bot; its API keys are revoked.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Bots' })).toBeFocused();
   expect(await statusWithKey(request, secret)).toBe(401);
   expect(await statusWithKey(request, fixtures.keys.deployBot)).toBe(401);
 });
@@ -89,6 +94,9 @@ test('ada creates the SCIM token in the console; suspending bob over SCIM ends h
   secrets.push(token);
   await reveal.getByRole('button', { name: 'Done' }).click();
   await expect(reveal).toBeHidden();
+  await expect(page.getByText('Created a SCIM token; any earlier token stopped working.')).toBeVisible();
+  // The token's dialog was opened by the confirmation; focus returns to the button that started it all.
+  await expect(page.getByRole('button', { name: 'Create SCIM token' })).toBeFocused();
 
   const found = await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "bob@acme.test"')}`, {
     headers: { Authorization: `Bearer ${token}` },

@@ -99,15 +99,15 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                 <td className="px-4 py-3 text-slate-700">
                   {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
                     {shortDate(key.createdAt)}
                   </time>
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <Expiry apiKey={key} />
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   {key.lastUsedAt ? (
                     <RelativeTime iso={key.lastUsedAt} />
                   ) : (

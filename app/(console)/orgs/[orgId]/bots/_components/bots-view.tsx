@@ -40,7 +40,7 @@ export function BotsView({ orgId }: { orgId: string }) {
               <td className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={bot.policies} />
               </td>
-              <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
               <ActionsCell>
                 {canDelete && (
                   <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>

@@ -91,7 +91,7 @@ export function MembersView({ orgId }: { orgId: string }) {
               <td className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={m.policies} />
               </td>
-              <td className="px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
               <ActionsCell>
                 {canRemove && m.userId !== me.id && (
                   <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
