@@ -8,7 +8,9 @@ export async function signInAs(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(E2E.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}/);
+  // Signing in lands on the organization's overview; wait for it, so the next navigation does not race it.
+  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 }
 
 /** Picks an option of a labelled Radix select. */

@@ -68,7 +68,7 @@ export function useUpdateSilence(orgId: string, projectId: string, silenceId: st
       // A change can move the silence between states: every list and the counts of the project refresh.
       void client.invalidateQueries({
         queryKey: silenceKeys.project(orgId, projectId),
-        predicate: (query) => query.queryKey[4] === 'list' || query.queryKey[4] === 'counts',
+        predicate: (query) => query.queryKey[3] === 'list' || query.queryKey[3] === 'counts',
       });
     },
   });
