@@ -29,9 +29,15 @@ export async function runMutation<T>(
   }
 }
 
-/** A failure that is not about one field: the toast names what failed and the server's reason. */
+/** A failure that is not about one field: the toast names what failed and the server's reasons (its issues). */
 export function announceFailure(what: string, error: unknown): void {
   const reason =
-    error instanceof ApiRequestError ? error.message : error instanceof Error ? error.message : 'Something went wrong.';
+    error instanceof ApiRequestError
+      ? error.issues.length > 0
+        ? error.issues.map((issue) => issue.message).join(' ')
+        : error.message
+      : error instanceof Error
+        ? error.message
+        : 'Something went wrong.';
   toast.error(what, { description: reason });
 }

@@ -15,7 +15,8 @@ async function expectNoViolations(page: Page, what: string) {
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`axe finds nothing on any page or open dialog, ${colorScheme} mode`, async ({ page, demo }) => {
-    test.setTimeout(90_000);
+    // Eight pages and five dialogs, each analysed twice over: generous on a shared, loaded machine.
+    test.setTimeout(240_000);
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await page.goto('/login');
     await expectNoViolations(page, 'login');
