@@ -2,6 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { Toaster } from 'sonner';
 import { ApiRequestError } from '@/lib/api-client';
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -18,5 +19,11 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      {children}
+      {/* Every change's result (components/console/feedback.ts); a polite live region, in the system's theme. */}
+      <Toaster theme="system" richColors closeButton position="bottom-right" />
+    </QueryClientProvider>
+  );
 }

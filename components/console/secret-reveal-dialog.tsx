@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
 
 /**
  * Shows a secret exactly once. It lives only in the parent's state: closing calls `onClose`, which drops it.
@@ -13,11 +13,14 @@ export function SecretRevealDialog({
   label,
   secret,
   onClose,
+  returnFocus,
 }: {
   title: string;
   label: string;
   secret: string | null;
   onClose: () => void;
+  /** It opens from another dialog, so the caller names where focus goes back to. */
+  returnFocus: () => HTMLElement | null | undefined;
 }) {
   const [copied, setCopied] = useState(false);
   const [copyError, setCopyError] = useState<string | null>(null);
@@ -49,6 +52,7 @@ export function SecretRevealDialog({
       }}
       title={title}
       description="Copy it now: it will never be shown again."
+      returnFocus={returnFocus}
     >
       {confirmingClose ? (
         <div role="alertdialog" aria-labelledby="secret-close-title" className="space-y-4">
@@ -58,14 +62,14 @@ export function SecretRevealDialog({
           <p className="text-sm text-slate-600">
             Once closed, nobody can see it again, not even an administrator. You would have to create a new one.
           </p>
-          <div className="flex justify-end gap-3">
+          <DialogFooter>
             <Button variant="secondary" onClick={() => setConfirmingClose(false)} autoFocus>
               Go back
             </Button>
             <Button variant="danger" onClick={close}>
               Close without copying
             </Button>
-          </div>
+          </DialogFooter>
         </div>
       ) : (
         <div className="space-y-4">
@@ -103,11 +107,11 @@ export function SecretRevealDialog({
           <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
             This is the only time it is shown. Store it somewhere safe, such as a secrets manager.
           </p>
-          <div className="flex justify-end">
+          <DialogFooter>
             <Button variant={copied ? 'primary' : 'secondary'} onClick={requestClose}>
               Done
             </Button>
-          </div>
+          </DialogFooter>
         </div>
       )}
     </Dialog>

@@ -3,16 +3,18 @@
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
 import { signOut } from 'next-auth/react';
+import { Dialog as D } from 'radix-ui';
 import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
-import { EmptyState } from '@/components/ui/states';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
+import { NotFoundPanel } from './not-found-panel';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
 
-type NavItem = { href: string; label: string };
+type NavItem = { href: string; label: string; exact?: boolean };
 
-function NavLink({ item, active }: { item: NavItem; active: boolean }) {
+function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
+  const active = item.exact ? pathname === item.href : pathname.startsWith(item.href);
   return (
     <Link
       href={item.href}
@@ -24,14 +26,17 @@ function NavLink({ item, active }: { item: NavItem; active: boolean }) {
   );
 }
 
-/** The signed-in frame: organization and project switchers, navigation, the user and sign out. */
-export function ConsoleShell({ orgId, children }: { orgId: string; children: ReactNode }) {
+/** Switchers, navigation and the user: the sidebar on wide screens, the menu's content on phones. */
+function Navigation({ orgId }: { orgId: string }) {
   const user = useConsoleUser();
   const router = useRouter();
   const pathname = usePathname();
   const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
+  const org = orgs.items.find((o) => o.id === orgId);
+  const projectId = params.projectId ?? projects.items[0]?.id;
+  const section = pathname.split('/')[5] ?? 'subscriptions';
   const [signOutError, setSignOutError] = useState<string | null>(null);
 
   // Ends every session of the user on the server, then leaves this browser signed out too.
@@ -46,12 +51,8 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
     await signOut({ callbackUrl: '/login?reason=ended' });
   };
 
-  const org = orgs.data?.items.find((o) => o.id === orgId);
-  const orgMissing = orgs.isSuccess && !org;
-  const projectId = params.projectId ?? projects.data?.items[0]?.id;
-  const section = pathname.split('/')[5] ?? 'subscriptions';
-
   const orgNav: NavItem[] = [
+    { href: `/orgs/${orgId}`, label: 'Overview', exact: true },
     { href: `/orgs/${orgId}/api-keys`, label: 'API keys' },
     { href: `/orgs/${orgId}/members`, label: 'Members' },
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
@@ -64,78 +65,136 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
     : [];
 
   return (
-    <div className="flex min-h-screen">
+    <>
+      <div className="space-y-4 p-4">
+        <Select
+          label="Organization"
+          value={org ? orgId : undefined}
+          placeholder={orgs.isPending ? 'Loading…' : 'Choose an organization'}
+          options={orgs.items.map((o) => ({ value: o.id, label: o.name }))}
+          onValueChange={(id) => router.push(`/orgs/${id}`)}
+        />
+        <Select
+          label="Project"
+          value={params.projectId ?? undefined}
+          placeholder={projects.isPending ? 'Loading…' : 'Choose a project'}
+          options={projects.items.map((p) => ({ value: p.id, label: p.name }))}
+          onValueChange={(id) =>
+            router.push(`/orgs/${orgId}/projects/${id}/${section === 'silences' ? 'silences' : 'subscriptions'}`)
+          }
+        />
+      </div>
+      <nav aria-label="Console" className="flex-1 space-y-6 px-3 pb-4">
+        <div>
+          <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Organization</h2>
+          {orgNav.map((item) => (
+            <NavLink key={item.href} item={item} pathname={pathname} />
+          ))}
+        </div>
+        <div>
+          <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Project</h2>
+          {projectNav.length === 0 && (
+            <p className="px-3 text-sm text-slate-500">{projects.isPending ? 'Loading…' : 'No projects'}</p>
+          )}
+          {projectNav.map((item) => (
+            <NavLink key={item.href} item={item} pathname={pathname} />
+          ))}
+        </div>
+      </nav>
+      <div className="border-t border-slate-200 p-4">
+        <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
+        <p className="truncate text-xs text-slate-500">{user.email}</p>
+        <div className="mt-3 flex flex-col items-start gap-2">
+          <button
+            type="button"
+            onClick={() => void signOut({ callbackUrl: '/login' })}
+            className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+          >
+            Sign out
+          </button>
+          <button
+            type="button"
+            onClick={() => void signOutEverywhere()}
+            className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
+          >
+            Sign out of all sessions
+          </button>
+          {signOutError && (
+            <p role="alert" className="text-xs text-red-700">
+              {signOutError}
+            </p>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** Below `lg` the navigation is a menu: a button in the top bar opens it as a panel from the left. */
+function MobileMenu({ orgId }: { orgId: string }) {
+  const pathname = usePathname();
+  // Open for the page it was opened on, so following a link closes it (focus returns to its trigger).
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  return (
+    <D.Root open={openOn === pathname} onOpenChange={(open) => setOpenOn(open ? pathname : null)}>
+      <D.Trigger className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100">
+        <span aria-hidden="true">☰</span> Menu
+      </D.Trigger>
+      <D.Portal>
+        <D.Overlay className="fixed inset-0 z-40 bg-black/50" />
+        <D.Content className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,calc(100vw-3rem))] flex-col overflow-y-auto bg-white shadow-xl focus:outline-none">
+          <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
+            <D.Title className="text-sm font-semibold text-slate-900">Menu</D.Title>
+            <D.Description className="sr-only">Organization, project and pages of the console.</D.Description>
+            <D.Close className="rounded-md px-2 py-1 text-sm font-semibold text-slate-700 hover:bg-slate-100">
+              Close
+            </D.Close>
+          </div>
+          <Navigation orgId={orgId} />
+        </D.Content>
+      </D.Portal>
+    </D.Root>
+  );
+}
+
+/** The signed-in frame: a sidebar from `lg` up, a top bar with a menu below it; then the page. */
+export function ConsoleShell({ orgId, children }: { orgId: string; children: ReactNode }) {
+  const params = useParams<{ projectId?: string }>();
+  const orgs = useOrganizations();
+  const projects = useProjects(orgId);
+  const org = orgs.items.find((o) => o.id === orgId);
+  const orgMissing = orgs.isSuccess && !orgs.hasNextPage && !org;
+  // An unknown project is only "Not found": no page, so no permission banner beside it.
+  const projectMissing =
+    !!params.projectId &&
+    projects.isSuccess &&
+    !projects.hasNextPage &&
+    !projects.items.some((p) => p.id === params.projectId);
+
+  return (
+    <div className="min-h-screen lg:flex">
       <a
         href="#main"
         className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
       >
         Skip to content
       </a>
-      <aside className="flex w-64 shrink-0 flex-col border-r border-slate-200 bg-white">
-        <div className="space-y-4 p-4">
-          <Select
-            label="Organization"
-            value={org ? orgId : undefined}
-            placeholder={orgs.isPending ? 'Loading…' : 'Choose an organization'}
-            options={(orgs.data?.items ?? []).map((o) => ({ value: o.id, label: o.name }))}
-            onValueChange={(id) => router.push(`/orgs/${id}/api-keys`)}
-          />
-          <Select
-            label="Project"
-            value={params.projectId ?? undefined}
-            placeholder={projects.isPending ? 'Loading…' : 'Choose a project'}
-            options={(projects.data?.items ?? []).map((p) => ({ value: p.id, label: p.name }))}
-            onValueChange={(id) =>
-              router.push(`/orgs/${orgId}/projects/${id}/${section === 'silences' ? 'silences' : 'subscriptions'}`)
-            }
-          />
-        </div>
-        <nav aria-label="Console" className="flex-1 space-y-6 px-3 pb-4">
-          <div>
-            <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Organization</h2>
-            {orgNav.map((item) => (
-              <NavLink key={item.href} item={item} active={pathname.startsWith(item.href)} />
-            ))}
-          </div>
-          <div>
-            <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Project</h2>
-            {projectNav.length === 0 && (
-              <p className="px-3 text-sm text-slate-500">{projects.isPending ? 'Loading…' : 'No projects'}</p>
-            )}
-            {projectNav.map((item) => (
-              <NavLink key={item.href} item={item} active={pathname.startsWith(item.href)} />
-            ))}
-          </div>
-        </nav>
-        <div className="border-t border-slate-200 p-4">
-          <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
-          <p className="truncate text-xs text-slate-500">{user.email}</p>
-          <div className="mt-3 flex flex-col items-start gap-2">
-            <button
-              type="button"
-              onClick={() => void signOut({ callbackUrl: '/login' })}
-              className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
-            >
-              Sign out
-            </button>
-            <button
-              type="button"
-              onClick={() => void signOutEverywhere()}
-              className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
-            >
-              Sign out of all sessions
-            </button>
-            {signOutError && (
-              <p role="alert" className="text-xs text-red-700">
-                {signOutError}
-              </p>
-            )}
-          </div>
-        </div>
+      <header className="sticky top-0 z-30 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 lg:hidden">
+        <MobileMenu orgId={orgId} />
+        <p className="min-w-0 truncate text-sm font-medium text-slate-700">{org?.name ?? ''}</p>
+      </header>
+      <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
+        <Navigation orgId={orgId} />
       </aside>
-      <main id="main" className="min-w-0 flex-1 px-8 py-8">
+      <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
         {orgMissing ? (
-          <EmptyState title="Organization not found">It does not exist, or you are not a member of it.</EmptyState>
+          <NotFoundPanel title="Organization not found">
+            It does not exist, or you are not a member of it.
+          </NotFoundPanel>
+        ) : projectMissing ? (
+          <NotFoundPanel title="Not found" backHref={`/orgs/${orgId}`} backLabel="Back to the overview">
+            This project does not exist in this organization.
+          </NotFoundPanel>
         ) : (
           children
         )}

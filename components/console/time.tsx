@@ -1,5 +1,17 @@
 'use client';
 
+import { useEffect, useState } from 'react';
+
+/** The clock, re-read every minute so "ends in 3 hours" or "expires within 7 days" stays true on an open page. */
+export function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 86_400_000],
   ['month', 30 * 86_400_000],

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 const variants = {
   primary: 'bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300',
@@ -12,6 +12,7 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   size?: 'sm' | 'md';
   /** Shows a spinner and disables the button, keeping its width. */
   pending?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 };
 
 export function Button({

@@ -1,61 +1,90 @@
 'use client';
 
 import { AlertDialog as A } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button } from './button';
+import { dialogFrame, dialogOverlay, DialogFooter } from './dialog';
+import { pageHeading, useFocusReturn } from './focus-return';
 
-/** A yes/no confirmation for destructive actions; focus starts on Cancel. */
+/**
+ * A yes/no confirmation; focus starts on Cancel. `onConfirm` does the work and resolves true when the dialog
+ * may close (false keeps it open; the work announces its own failure). Focus then returns to the opener, or
+ * to the page heading when `removesOpener` says the confirmed action takes the opener's row away.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
-  pending = false,
-  error,
   tone = 'danger',
+  removesOpener = false,
+  returnFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
   description: ReactNode;
   confirmLabel: string;
-  onConfirm: () => void;
-  pending?: boolean;
-  error?: string | null;
+  cancelLabel?: string;
+  onConfirm: () => Promise<boolean> | boolean;
   tone?: 'danger' | 'primary';
+  removesOpener?: boolean;
+  returnFocus?: () => HTMLElement | null | undefined;
 }) {
+  const [pending, setPending] = useState(false);
+  const confirmed = useRef(false);
+  const onCloseAutoFocus = useFocusReturn(open, () =>
+    confirmed.current && removesOpener ? pageHeading() : returnFocus?.(),
+  );
+  const confirm = async () => {
+    setPending(true);
+    try {
+      confirmed.current = await onConfirm();
+    } finally {
+      setPending(false);
+    }
+    if (confirmed.current) onOpenChange(false);
+  };
   return (
-    <A.Root open={open} onOpenChange={onOpenChange}>
+    <A.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (next) confirmed.current = false;
+        onOpenChange(next);
+      }}
+    >
       <A.Portal>
-        <A.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <A.Content className="fixed left-1/2 top-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-lg bg-white p-6 shadow-xl focus:outline-none">
+        <A.Overlay className={dialogOverlay} />
+        <A.Content
+          className={`${dialogFrame} w-[min(28rem,calc(100vw-2rem))]`}
+          onCloseAutoFocus={(event) => {
+            onCloseAutoFocus(event);
+            confirmed.current = false;
+          }}
+        >
           <A.Title className="text-lg font-semibold text-slate-900">{title}</A.Title>
           <A.Description asChild>
             <div className="mt-2 space-y-2 text-sm text-slate-600">{description}</div>
           </A.Description>
-          {error && (
-            <p role="alert" className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-              {error}
-            </p>
-          )}
-          <div className="mt-6 flex justify-end gap-3">
+          <DialogFooter>
             <A.Cancel asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">{cancelLabel}</Button>
             </A.Cancel>
             <Button
               variant={tone}
               pending={pending}
               onClick={(event) => {
-                // Keep the dialog open until the action settles; the caller closes it.
+                // Keep the dialog open until the action settles.
                 event.preventDefault();
-                onConfirm();
+                void confirm();
               }}
             >
               {confirmLabel}
             </Button>
-          </div>
+          </DialogFooter>
         </A.Content>
       </A.Portal>
     </A.Root>

@@ -1,36 +1,60 @@
 import type { ReactNode } from 'react';
 
 /**
- * The console's list table: a labelled (screen-reader caption) table in a scrolling card, a header row
- * from `columns` (null is an actions column, named for screen readers only), rows as children.
+ * The console's list table. At any width the page itself never scrolls sideways: a table wider than the
+ * window scrolls inside its own card (a labelled, keyboard-focusable region), and the actions column is
+ * sticky on the right, so Edit, Revoke or Delete stay visible at 320 px. `null` in `columns` is that
+ * actions column, named for screen readers only; put its cells in `ActionsCell`.
  */
 export function DataTable({
   caption,
   columns,
   children,
   footer,
+  minWidth = '44rem',
 }: {
   caption: string;
   columns: (string | null)[];
   children: ReactNode;
   footer?: ReactNode;
+  /** Below this the table scrolls inside its card instead of squeezing its columns. */
+  minWidth?: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-          <tr>
-            {columns.map((column, i) => (
-              <th key={column ?? `actions-${i}`} scope="col" className="px-4 py-3">
-                {column ?? <span className="sr-only">Actions</span>}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
+    <div className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
+      <div role="region" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg">
+        <table className="w-full divide-y divide-slate-200 text-sm" style={{ minWidth }}>
+          <caption className="sr-only">{caption}</caption>
+          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+            <tr>
+              {columns.map((column, i) =>
+                column === null ? (
+                  <th key={`actions-${i}`} scope="col" className={`${stickyEnd} bg-slate-50 px-4 py-3`}>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : (
+                  <th key={column} scope="col" className="px-4 py-3">
+                    {column}
+                  </th>
+                ),
+              )}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">{children}</tbody>
+        </table>
+      </div>
       {footer}
     </div>
+  );
+}
+
+const stickyEnd = 'sticky right-0 z-10 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.2)]';
+
+/** A row's actions, pinned to the right edge of the table's card while the rest scrolls. */
+export function ActionsCell({ children }: { children?: ReactNode }) {
+  return (
+    <td className={`${stickyEnd} bg-white px-4 py-3 text-right align-top`}>
+      <div className="flex justify-end gap-2">{children}</div>
+    </td>
   );
 }

@@ -2,8 +2,18 @@
 
 import { Dialog as D } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { useFocusReturn } from './focus-return';
 
-/** An accessible modal (focus trap, Escape, labelled title) from Radix, styled for the console. */
+/** The frame every console dialog shares: at most the window's height, the body scrolls, the footer stays. */
+export const dialogFrame =
+  'fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-y-auto rounded-lg bg-white px-6 pt-6 shadow-xl focus:outline-none';
+export const dialogOverlay = 'fixed inset-0 z-40 bg-black/50';
+
+/**
+ * An accessible modal (focus trap, Escape, labelled title) from Radix, styled for the console. Focus returns
+ * to the opener when it closes (see `useFocusReturn`); `returnFocus` names another element when the opener
+ * is not the right place (a dialog opened by another dialog).
+ */
 export function Dialog({
   open,
   onOpenChange,
@@ -12,6 +22,7 @@ export function Dialog({
   children,
   onEscapeKeyDown,
   onInteractOutside,
+  returnFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -20,15 +31,18 @@ export function Dialog({
   children: ReactNode;
   onEscapeKeyDown?: (event: KeyboardEvent) => void;
   onInteractOutside?: (event: Event) => void;
+  returnFocus?: () => HTMLElement | null | undefined;
 }) {
+  const onCloseAutoFocus = useFocusReturn(open, returnFocus);
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
-        <D.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <D.Overlay className={dialogOverlay} />
         <D.Content
           onEscapeKeyDown={onEscapeKeyDown}
           onInteractOutside={onInteractOutside}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[min(36rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl focus:outline-none"
+          onCloseAutoFocus={onCloseAutoFocus}
+          className={`${dialogFrame} w-[min(36rem,calc(100vw-2rem))]`}
         >
           <D.Title className="text-lg font-semibold text-slate-900">{title}</D.Title>
           {description ? (
@@ -36,10 +50,22 @@ export function Dialog({
           ) : (
             <D.Description className="sr-only">{title}</D.Description>
           )}
-          <div className="mt-4">{children}</div>
+          <div className="mt-4 pb-6 has-[[data-dialog-footer]]:pb-0">{children}</div>
         </D.Content>
       </D.Portal>
     </D.Root>
+  );
+}
+
+/** A dialog's actions: stuck to the bottom of the dialog while its body scrolls, so Save is never below the fold. */
+export function DialogFooter({ children }: { children: ReactNode }) {
+  return (
+    <div
+      data-dialog-footer=""
+      className="sticky bottom-0 -mx-6 mt-6 flex flex-wrap justify-end gap-3 border-t border-slate-200 bg-white px-6 py-4"
+    >
+      {children}
+    </div>
   );
 }
 

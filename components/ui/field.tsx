@@ -8,10 +8,15 @@ export function Label({ htmlFor, children }: { htmlFor: string; children: ReactN
   );
 }
 
-export function FieldError({ id, message }: { id: string; message?: string }) {
+/** The one way an error is shown next to what it is about; `compact` inside dense rows (matchers). */
+export function FieldError({ id, message, compact = false }: { id: string; message?: string; compact?: boolean }) {
   // Always rendered so the layout does not jump when an error appears.
   return (
-    <p id={id} role={message ? 'alert' : undefined} className="min-h-5 text-sm text-red-700">
+    <p
+      id={id}
+      role={message ? 'alert' : undefined}
+      className={compact ? 'min-h-4 text-xs text-red-700' : 'min-h-5 text-sm text-red-700'}
+    >
       {message ?? ''}
     </p>
   );

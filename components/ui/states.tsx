@@ -94,10 +94,22 @@ export function PageHeader({
   return (
     <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        {/* Focusable from script: where focus goes when a dialog's opener is gone (components/ui/focus-return). */}
+        <h1 tabIndex={-1} className="text-2xl font-semibold tracking-tight text-slate-900 focus:outline-none">
+          {title}
+        </h1>
         {description && <p className="mt-1 max-w-2xl text-sm text-slate-600">{description}</p>}
       </div>
-      {actions && <div className="flex gap-2">{actions}</div>}
+      {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
     </div>
+  );
+}
+
+/** The banner of a page the caller may read but not change, saying which permission would allow it. */
+export function ReadOnlyNote({ children }: { children: ReactNode }) {
+  return (
+    <p role="note" className="mb-4 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">
+      {children}
+    </p>
   );
 }

@@ -39,7 +39,8 @@ test.describe('reading silences', () => {
       expect(s.slug).toMatch(/^sil_[a-z0-9]{12}$/);
       expect(s.resourceName).toBe(`organizations/${demo.acme}/projects/${demo.production}/silences/${s.id}`);
       for (const at of [s.startsAt, s.endsAt, s.createdAt, s.updatedAt]) expect(at).toMatch(TIMESTAMP);
-      expect(s.createdBy).toEqual({ id: expect.any(String), type: 'user' });
+      // The author's name travels with the silence, so anyone who can read it sees a name, not an id.
+      expect(s.createdBy).toEqual({ id: expect.any(String), type: 'user', name: expect.any(String) });
     }
     for (const state of ['scheduled', 'active', 'expired'] as const) {
       const res = await bob.get(`${productionSilences(demo)}?state=${state}&limit=100`);
@@ -48,6 +49,28 @@ test.describe('reading silences', () => {
       expect(items.every((s) => s.state === state)).toBe(true);
     }
     await expectError(await bob.get(`${productionSilences(demo)}?state=muted`), 400, 'invalid_request', ['state']);
+  });
+
+  test('counts by state come from the server and agree with the filtered lists', async ({ as, demo }) => {
+    const cy = await as('cy');
+    const all = await listAll(cy, productionSilences(demo));
+    const res = await cy.get(`${productionSilences(demo)}/counts`);
+    expect(res.status()).toBe(200);
+    const counts = (await res.json()) as Record<string, number>;
+    expect(Object.keys(counts).sort()).toEqual(['active', 'expired', 'scheduled']);
+    for (const state of ['scheduled', 'active', 'expired'] as const)
+      expect(counts[state]).toBe(all.filter((s) => s.state === state).length);
+    // Alerting off, or a project of another organization: 404 like every silence route.
+    await expectError(await cy.get(`${silencesPath(demo.acme, demo.staging)}/counts`), 404, 'not_found');
+    const gil = await as('gil');
+    await expectError(await gil.get(`${productionSilences(demo)}/counts`), 404, 'not_found');
+  });
+
+  test('a silence names its author to any reader', async ({ as, demo }) => {
+    const ada = await as('ada');
+    const all = await listAll(ada, productionSilences(demo));
+    const byAda = all.find((s) => s.createdBy.id === demo.users.ada);
+    expect(byAda?.createdBy).toEqual({ id: demo.users.ada, type: 'user', name: 'Ada Lovelace' });
   });
 
   test('the list pages with a cursor', async ({ as, demo }) => {
@@ -166,7 +189,7 @@ test.describe('changing a silence', () => {
       endsAt: '2031-03-01T12:30:00.500Z',
       state: 'scheduled',
       version: before.version + 1,
-      updatedBy: { id: demo.users.bob, type: 'user' },
+      updatedBy: { id: demo.users.bob, type: 'user', name: 'Bob Builder' },
       createdBy: before.createdBy,
       createdAt: before.createdAt,
     });

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { emailOf, type DemoUser } from '../fixtures';
+import { emailOf, type Demo, type DemoUser } from '../fixtures';
 import { E2E } from './env';
 
 /** Fills and sends the sign-in form of the page it is on (a redirect to it keeps its callbackUrl). */
@@ -13,7 +13,9 @@ export async function submitSignIn(page: Page, user: DemoUser | string): Promise
 export async function signInAs(page: Page, user: DemoUser | string): Promise<void> {
   await page.goto('/login');
   await submitSignIn(page, user);
-  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}\//);
+  // Signing in lands on the organization's overview; wait for it, so the next navigation does not race it.
+  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 }
 
 /** Picks an option of a labelled Radix select. */
@@ -21,3 +23,15 @@ export async function choose(page: Page, label: string, option: string): Promise
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
+
+/** Every console page a signed-in admin can open, by path. */
+export const consolePages = (demo: Demo) => ({
+  overview: `/orgs/${demo.acme}`,
+  apiKeys: `/orgs/${demo.acme}/api-keys`,
+  members: `/orgs/${demo.acme}/members`,
+  bots: `/orgs/${demo.acme}/bots`,
+  subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
+  silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
+  device: '/device',
+  notFound: `/orgs/${demo.acme}/no-such-page`,
+});

@@ -58,7 +58,7 @@ test('a typed code can be denied; a malformed one is stopped at the field, an un
   await code.fill('BBBB-BBBB');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'This code cannot be used' })).toContainText(
-    'Run `svc login` again',
+    'Run svc login again',
   );
   await page.screenshot({ path: 'test-results/screens/device-unknown.png' });
   await page.getByRole('button', { name: 'Enter another code' }).click();

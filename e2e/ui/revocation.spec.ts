@@ -36,6 +36,9 @@ test('ada removes ray from Acme in the console; ray’s keys are 401 at once', a
   await confirm.getByRole('button', { name: 'Remove member' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('row', { name: /Ray Transient/ })).toHaveCount(0);
+  // Announced, and focus goes to the page heading: the opener's row is gone.
+  await expect(page.getByText('Removed Ray Transient; their API keys here are revoked.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
   expect(await statusWithKey(request, secret)).toBe(401);
   expect((await ray.get(`/v1/organizations/${demo.acme}/projects`)).status()).toBe(404);
   await ray.dispose();
@@ -59,6 +62,8 @@ test('gil deletes retiring-bot in the console; its keys are 401 at once', async 
   await confirm.getByRole('button', { name: 'Delete bot' }).click();
   await expect(confirm).toBeHidden();
   await expect(page.getByRole('row', { name: /retiring-bot/ })).toHaveCount(0);
+  await expect(page.getByText('Deleted retiring-bot; its API keys are revoked.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Bots' })).toBeFocused();
   for (const key of keys) expect(await statusWithKey(request, key)).toBe(401);
 });
 
@@ -90,6 +95,9 @@ test('gil creates the SCIM token in the console; suspending una over SCIM ends h
   secrets.push(token);
   await reveal.getByRole('button', { name: 'Done' }).click();
   await expect(reveal).toBeHidden();
+  await expect(page.getByText('Created a SCIM token; any earlier token stopped working.')).toBeVisible();
+  // The token's dialog was opened by the confirmation; focus returns to the button that started it all.
+  await expect(page.getByRole('button', { name: 'Create SCIM token' })).toBeFocused();
 
   const found = await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "una@globex.test"')}`, {
     headers: { Authorization: `Bearer ${token}` },

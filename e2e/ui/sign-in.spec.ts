@@ -7,7 +7,9 @@ test('ada signs in through the real page and sees Acme and its projects', async 
   await page.getByLabel('Email').fill('ada@acme.test');
   await page.getByLabel('Password').fill('correct-horse-battery');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}\/api-keys/);
+  // Signing in lands on the organization's overview.
+  await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   await expect(page.getByRole('combobox', { name: 'Organization' })).toHaveText(/Acme/);
   await page.getByRole('combobox', { name: 'Project' }).click();
   await expect(page.getByRole('option', { name: 'Production' })).toBeVisible();

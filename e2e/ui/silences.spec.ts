@@ -29,6 +29,8 @@ test('bob extends an active silence by one day and edits its comment', async ({ 
     startsAt: before.startsAt,
   });
   await expect(page.locator(`tr[data-silence-id="${before.id}"]`)).toContainText('(extended)');
+  await expect(page.getByText(`Saved ${before.slug}.`)).toBeVisible();
+  await expect(page.locator(`tr[data-silence-id="${before.id}"]`).getByRole('button', { name: /Edit/ })).toBeFocused();
 });
 
 test('the matchers and start of an active silence are not editable', async ({ page, as, demo }) => {

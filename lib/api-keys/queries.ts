@@ -1,8 +1,8 @@
 'use client';
 
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { usePagedList } from '../console/paged-list';
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 
 /** Query keys of the API keys area; never inline string keys. */
@@ -13,16 +13,8 @@ export const apiKeyKeys = {
 };
 
 export function useApiKeys(orgId: string, owner: 'all' | 'me') {
-  return useInfiniteQuery({
-    queryKey: apiKeyKeys.list(orgId, owner),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const params = new URLSearchParams({ limit: '50' });
-      if (owner === 'me') params.set('owner', 'me');
-      if (pageParam) params.set('cursor', pageParam);
-      return apiGet<Page<ApiKey>>(`/v1/organizations/${orgId}/api-keys?${params}`);
-    },
-    getNextPageParam: (last) => last.nextCursor,
+  return usePagedList<ApiKey>(apiKeyKeys.list(orgId, owner), `/v1/organizations/${orgId}/api-keys`, {
+    owner: owner === 'me' ? 'me' : undefined,
   });
 }
 

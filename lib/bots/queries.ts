@@ -1,10 +1,10 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiGet } from '../api-client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
 import { apiKeyKeys } from '../api-keys/queries';
-import type { Page } from '../http/pagination';
-import { orgKeys } from '../orgs/queries';
+import { usePagedList } from '../console/paged-list';
+import { orgKeys, PICKER } from '../orgs/queries';
 import type { Bot } from './schema';
 
 /** Query keys of the bots area, under their organization's; never inline string keys. */
@@ -13,10 +13,7 @@ export const botKeys = {
 };
 
 export function useBots(orgId: string) {
-  return useQuery({
-    queryKey: botKeys.list(orgId),
-    queryFn: () => apiGet<Page<Bot>>(`/v1/organizations/${orgId}/bots?limit=100`),
-  });
+  return usePagedList<Bot>(botKeys.list(orgId), `/v1/organizations/${orgId}/bots`, {}, PICKER);
 }
 
 export function useDeleteBot(orgId: string) {

@@ -1,9 +1,9 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiGet } from '../api-client';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
 import { apiKeyKeys } from '../api-keys/queries';
-import type { Page } from '../http/pagination';
+import { usePagedList } from '../console/paged-list';
 import { orgKeys } from '../orgs/queries';
 import type { Member } from './schema';
 
@@ -13,11 +13,7 @@ export const memberKeys = {
 };
 
 export function useMembers(orgId: string, enabled = true) {
-  return useQuery({
-    queryKey: memberKeys.list(orgId),
-    queryFn: () => apiGet<Page<Member>>(`/v1/organizations/${orgId}/members?limit=100`),
-    enabled,
-  });
+  return usePagedList<Member>(memberKeys.list(orgId), `/v1/organizations/${orgId}/members`, {}, { enabled });
 }
 
 export function useRemoveMember(orgId: string) {

@@ -72,4 +72,4 @@ export function oauthEndpoint(
 }
 
 export const deviceCodeGone = () =>
-  notFound('This code is unknown, has expired or was already used. Run `svc login` again to get a new one.');
+  notFound('This code is unknown, has expired or was already used. Run svc login again to get a new one.');

@@ -1,8 +1,6 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
+import { usePagedList } from '../console/paged-list';
 import type { Organization, Project } from './schema';
 
 /** Query keys of the organizations area; never inline string keys. */
@@ -12,16 +10,13 @@ export const orgKeys = {
   projects: (orgId: string) => [...orgKeys.all, orgId, 'projects'] as const,
 };
 
+/** Pickers (organization, project, a key's bot owner) read the largest page the API gives. */
+export const PICKER = { pageSize: 100 };
+
 export function useOrganizations() {
-  return useQuery({
-    queryKey: orgKeys.list(),
-    queryFn: () => apiGet<Page<Organization>>('/v1/organizations?limit=100'),
-  });
+  return usePagedList<Organization>(orgKeys.list(), '/v1/organizations', {}, PICKER);
 }
 
 export function useProjects(orgId: string) {
-  return useQuery({
-    queryKey: orgKeys.projects(orgId),
-    queryFn: () => apiGet<Page<Project>>(`/v1/organizations/${orgId}/projects?limit=100`),
-  });
+  return usePagedList<Project>(orgKeys.projects(orgId), `/v1/organizations/${orgId}/projects`, {}, PICKER);
 }

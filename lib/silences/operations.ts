@@ -1,7 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
-import { ifMatchHeaders, listSilencesQuery, silence, silenceParams, updateSilenceBody } from './schema';
+import { ifMatchHeaders, listSilencesQuery, silence, silenceCounts, silenceParams, updateSilenceBody } from './schema';
 
 const notOffered = '404 while the project has alerting switched off.';
 
@@ -19,6 +19,20 @@ export const listSilencesOp = defineOperation({
   requireAlerting: true,
   success: { status: 200, description: 'A page of silences.', schema: pageOf(silence) },
   errors: ['invalid_cursor'],
+});
+
+export const countSilencesOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/counts',
+  summary: "Count a project's silences by state",
+  description: `Each state computed from one clock reading, as the list's \`state\` filter does. ${notOffered}`,
+  tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
+  params: projectParams,
+  permission: 'obs.silences.list',
+  requireAlerting: true,
+  success: { status: 200, description: 'How many silences are in each state.', schema: silenceCounts },
 });
 
 export const getSilenceOp = defineOperation({
@@ -63,4 +77,4 @@ export const updateSilenceOp = defineOperation({
   errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
 });
 
-export const silenceOperations = [listSilencesOp, getSilenceOp, updateSilenceOp];
+export const silenceOperations = [listSilencesOp, countSilencesOp, getSilenceOp, updateSilenceOp];

@@ -3,23 +3,38 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
-import type { Silence, UpdateSilenceBody } from './schema';
+import { usePagedList } from '../console/paged-list';
+import type { Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
 
 const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
 
 /** Query keys of the silences area; never inline string keys. */
 export const silenceKeys = {
   all: ['silences'] as const,
-  list: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId, 'list'] as const,
+  project: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId] as const,
+  list: (orgId: string, projectId: string, state: SilenceState) =>
+    [...silenceKeys.project(orgId, projectId), 'list', state] as const,
+  counts: (orgId: string, projectId: string) => [...silenceKeys.project(orgId, projectId), 'counts'] as const,
   one: (orgId: string, projectId: string, silenceId: string) =>
     [...silenceKeys.all, orgId, projectId, silenceId] as const,
 };
 
-export function useSilences(orgId: string, projectId: string) {
+/** One state's silences, paged by the server (its `state` filter), newest first. */
+export function useSilences(orgId: string, projectId: string, state: SilenceState, enabled = true) {
+  return usePagedList<Silence>(
+    silenceKeys.list(orgId, projectId, state),
+    base(orgId, projectId),
+    { state },
+    { enabled },
+  );
+}
+
+/** How many silences are in each state, counted by the server (the tabs' numbers). */
+export function useSilenceCounts(orgId: string, projectId: string, enabled = true) {
   return useQuery({
-    queryKey: silenceKeys.list(orgId, projectId),
-    queryFn: () => apiGet<Page<Silence>>(`${base(orgId, projectId)}?limit=100`),
+    queryKey: silenceKeys.counts(orgId, projectId),
+    queryFn: () => apiGet<SilenceCounts>(`${base(orgId, projectId)}/counts`),
+    enabled,
   });
 }
 
@@ -50,7 +65,11 @@ export function useUpdateSilence(orgId: string, projectId: string, silenceId: st
     },
     onSuccess: (result) => {
       client.setQueryData(silenceKeys.one(orgId, projectId, silenceId), result);
-      void client.invalidateQueries({ queryKey: silenceKeys.list(orgId, projectId) });
+      // A change can move the silence between states: every list and the counts of the project refresh.
+      void client.invalidateQueries({
+        queryKey: silenceKeys.project(orgId, projectId),
+        predicate: (query) => query.queryKey[3] === 'list' || query.queryKey[3] === 'counts',
+      });
     },
   });
 }

@@ -41,7 +41,11 @@ export const updateSilenceBody = z
   );
 export type UpdateSilenceBody = z.output<typeof updateSilenceBody>;
 
-const principalRef = z.object({ id: z.string(), type: z.enum(['user', 'bot']) });
+const principalRef = z.object({
+  id: z.string(),
+  type: z.enum(['user', 'bot']),
+  name: z.string().meta({ description: 'Shown to anyone who can see the silence.' }),
+});
 
 export const silence = z
   .object({
@@ -62,6 +66,11 @@ export const silence = z
   })
   .meta({ id: 'Silence' });
 export type Silence = z.infer<typeof silence>;
+
+export const silenceCounts = z
+  .object({ scheduled: z.int().min(0), active: z.int().min(0), expired: z.int().min(0) })
+  .meta({ id: 'SilenceCounts' });
+export type SilenceCounts = z.infer<typeof silenceCounts>;
 
 export const ifMatchHeaders = z.object({
   'If-Match': z

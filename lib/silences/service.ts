@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, inArray, lte, ne, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
@@ -9,14 +9,28 @@ import {
   FIELDS_BY_STATE,
   silenceState,
   type Silence,
+  type SilenceCounts,
   type SilenceField,
   type SilenceState,
   type UpdateSilenceBody,
 } from './schema';
 import { parseUtcInstant, formatInstant } from './time';
 
-type SilenceRow = typeof t.silences.$inferSelect;
 export type SilenceScope = { organizationId: string; projectId: string };
+
+/** A principal's name in the same statement as the row, so naming the author costs no extra query. */
+const principalName = (type: AnyColumn, id: AnyColumn) =>
+  sql<string>`case when ${type} = 'bot'
+    then (select ${t.bots.name} from ${t.bots} where ${t.bots.id} = ${id})
+    else (select ${t.users.name} from ${t.users} where ${t.users.id} = ${id}) end`;
+
+/** Every column of a silence plus its authors' names: what every read and write of a silence returns. */
+const silenceColumns = {
+  ...getTableColumns(t.silences),
+  createdByName: principalName(t.silences.createdByType, t.silences.createdById),
+  updatedByName: principalName(t.silences.updatedByType, t.silences.updatedById),
+};
+type SilenceRow = typeof t.silences.$inferSelect & { createdByName: string | null; updatedByName: string | null };
 
 export function toSilence(row: SilenceRow, now: Date): Silence {
   return {
@@ -31,8 +45,8 @@ export function toSilence(row: SilenceRow, now: Date): Silence {
     state: silenceState(row, now),
     createdAt: formatInstant(row.createdAt),
     updatedAt: formatInstant(row.updatedAt),
-    createdBy: { id: row.createdById, type: row.createdByType },
-    updatedBy: { id: row.updatedById, type: row.updatedByType },
+    createdBy: { id: row.createdById, type: row.createdByType, name: row.createdByName ?? 'Unknown' },
+    updatedBy: { id: row.updatedById, type: row.updatedByType, name: row.updatedByName ?? 'Unknown' },
     version: row.version,
   };
 }
@@ -56,7 +70,7 @@ export async function listSilences(
 ): Promise<Page<Silence>> {
   const db = await getDb();
   const rows = await db
-    .select()
+    .select(silenceColumns)
     .from(t.silences)
     .where(
       and(
@@ -75,10 +89,22 @@ export async function listSilences(
   );
 }
 
+/** How many silences are in each state, against one clock reading: the console's tab counts. */
+export async function countSilences(scope: SilenceScope, now = new Date()): Promise<SilenceCounts> {
+  const db = await getDb();
+  const counted = (state: SilenceState) =>
+    sql<number>`count(*) filter (where ${stateCondition(state, now)})`.mapWith(Number);
+  const [row] = await db
+    .select({ scheduled: counted('scheduled'), active: counted('active'), expired: counted('expired') })
+    .from(t.silences)
+    .where(inScope(scope));
+  return { scheduled: row?.scheduled ?? 0, active: row?.active ?? 0, expired: row?.expired ?? 0 };
+}
+
 export async function getSilence(scope: SilenceScope, silenceId: string, now = new Date()): Promise<Silence | null> {
   const db = await getDb();
   const [row] = await db
-    .select()
+    .select(silenceColumns)
     .from(t.silences)
     .where(and(inScope(scope), eq(t.silences.id, silenceId)));
   return row ? toSilence(row, now) : null;
@@ -136,7 +162,7 @@ async function updateCommentOnly(
         versions === null ? undefined : inArray(t.silences.version, versions),
       ),
     )
-    .returning();
+    .returning(silenceColumns);
   return updated ? toSilence(updated, now) : null;
 }
 
@@ -159,7 +185,7 @@ export async function updateSilence(input: {
   if (fast) return fast;
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select()
+      .select(silenceColumns)
       .from(t.silences)
       .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
       .for('update');
@@ -202,7 +228,7 @@ export async function updateSilence(input: {
         updatedById: input.principal.id,
       })
       .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
-      .returning();
+      .returning(silenceColumns);
     if (!updated) throw new ApiError('precondition_failed');
     return toSilence(updated, now);
   });

@@ -1,8 +1,8 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiFetch } from '../api-client';
+import { replaceInPages, usePagedList } from '../console/paged-list';
 import type { Subscription, SubscriptionUpdate } from './schema';
 
 /** Query keys of the subscriptions area; never inline string keys. */
@@ -13,22 +13,8 @@ export const subscriptionKeys = {
 
 const basePath = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`;
 
-/** Every subscription of the project, following cursors (a project has a handful, not thousands). */
-async function fetchAll(orgId: string, projectId: string): Promise<Subscription[]> {
-  const items: Subscription[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Page<Subscription> = await apiGet<Page<Subscription>>(
-      `${basePath(orgId, projectId)}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    );
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
-
 export function useSubscriptions(orgId: string, projectId: string) {
-  return useQuery({ queryKey: subscriptionKeys.list(orgId, projectId), queryFn: () => fetchAll(orgId, projectId) });
+  return usePagedList<Subscription>(subscriptionKeys.list(orgId, projectId), basePath(orgId, projectId));
 }
 
 /** PATCH one subscription; the answer (the whole changed resource) replaces it in the list without a refetch. */
@@ -37,10 +23,6 @@ export function useUpdateSubscription(orgId: string, projectId: string) {
   return useMutation({
     mutationFn: async ({ id, changes }: { id: string; changes: SubscriptionUpdate }) =>
       (await apiFetch<Subscription>(`${basePath(orgId, projectId)}/${id}`, { method: 'PATCH', body: changes })).data,
-    onSuccess: (saved) => {
-      client.setQueryData<Subscription[]>(subscriptionKeys.list(orgId, projectId), (items) =>
-        items?.map((item) => (item.id === saved.id ? saved : item)),
-      );
-    },
+    onSuccess: (saved) => replaceInPages(client, subscriptionKeys.list(orgId, projectId), saved),
   });
 }

@@ -6,7 +6,7 @@ import { listOrganizations } from '@/lib/orgs/service';
 export default async function OrganizationsIndex() {
   const user = await requireConsoleUser();
   const { items } = await listOrganizations(user, { limit: 1 });
-  if (items[0]) redirect(`/orgs/${items[0].id}/api-keys`);
+  if (items[0]) redirect(`/orgs/${items[0].id}`);
   return (
     <main className="mx-auto max-w-lg px-4 py-24">
       <EmptyState title="You are not in any organization yet">

@@ -3,6 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { runMutation } from '@/components/console/feedback';
 import { Button } from '@/components/ui/button';
 import { describedBy, Field, Input } from '@/components/ui/field';
 import { ErrorState } from '@/components/ui/states';
@@ -75,6 +76,13 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
   const lookup = useDeviceAuthorization(userCode);
   const decide = useDecideDeviceAuthorization(userCode);
   const error = lookup.error ?? decide.error;
+  // The outcome card says what happened; the toast announces it too, and a failure is shown in place.
+  const decideAs = (decision: 'approve' | 'deny') =>
+    void runMutation(() => decide.mutateAsync(decision), {
+      success: decision === 'approve' ? 'Device login approved.' : 'Device login denied.',
+      failure: 'Not decided',
+      placeIssues: () => false,
+    });
 
   if (lookup.isPending) {
     return (
@@ -125,7 +133,7 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
           className="flex-1"
           pending={decide.isPending && decide.variables === 'approve'}
           disabled={decide.isPending}
-          onClick={() => decide.mutate('approve')}
+          onClick={() => decideAs('approve')}
         >
           Approve
         </Button>
@@ -134,7 +142,7 @@ function Review({ userCode, onCancel }: { userCode: string; onCancel: () => void
           className="flex-1"
           pending={decide.isPending && decide.variables === 'deny'}
           disabled={decide.isPending}
-          onClick={() => decide.mutate('deny')}
+          onClick={() => decideAs('deny')}
         >
           Deny
         </Button>

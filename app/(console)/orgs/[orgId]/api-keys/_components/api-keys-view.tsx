@@ -1,11 +1,13 @@
 'use client';
 
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { RelativeTime, exactTime, shortDate } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { runMutation } from '@/components/console/feedback';
+import { LoadMore } from '@/components/console/load-more';
 import { Select } from '@/components/ui/select';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
@@ -13,7 +15,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
-import { DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable } from '@/components/ui/data-table';
 
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
@@ -39,8 +41,10 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   // The one place the secret exists in the console: this state, dropped when the reveal dialog closes.
   const [secret, setSecret] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
+  // The reveal dialog opens from the create dialog; closing it returns here.
+  const createButton = useRef<HTMLButtonElement>(null);
 
-  const items = keys.data?.pages.flatMap((p) => p.items) ?? [];
+  const items = keys.items;
   const ownerLabel = (key: ApiKey) => (key.owner.type === 'user' && key.owner.id === me.id ? 'You' : key.owner.name);
 
   return (
@@ -48,7 +52,11 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
       <PageHeader
         title="API keys"
         description="Credentials for code. A key acts as its owner, with exactly the owner's access."
-        actions={<Button onClick={() => setCreating(true)}>Create API key</Button>}
+        actions={
+          <Button ref={createButton} onClick={() => setCreating(true)}>
+            Create API key
+          </Button>
+        }
       />
       {isAdmin && (
         <div className="mb-4 w-56">
@@ -77,20 +85,8 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         <DataTable
           caption="API keys"
           columns={['Name', 'Key', 'Owner', 'Created', 'Expires', 'Last used', null]}
-          footer={
-            keys.hasNextPage && (
-              <div className="border-t border-slate-100 p-3 text-center">
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  pending={keys.isFetchingNextPage}
-                  onClick={() => void keys.fetchNextPage()}
-                >
-                  Load more
-                </Button>
-              </div>
-            )
-          }
+          minWidth="52rem"
+          footer={<LoadMore list={keys} />}
         >
           {items.map((key) => {
             const own = key.owner.type === 'user' && key.owner.id === me.id;
@@ -103,36 +99,33 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                 <td className="px-4 py-3 text-slate-700">
                   {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
                     {shortDate(key.createdAt)}
                   </time>
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <Expiry apiKey={key} />
                 </td>
-                <td className="px-4 py-3 text-slate-700">
+                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   {key.lastUsedAt ? (
                     <RelativeTime iso={key.lastUsedAt} />
                   ) : (
                     <span className="text-slate-500">Never</span>
                   )}
                 </td>
-                <td className="px-4 py-3 text-right">
+                <ActionsCell>
                   {(own || canRevokeOthers) && (
                     <Button
                       variant="ghost"
                       size="sm"
                       aria-label={`Revoke ${key.name}`}
-                      onClick={() => {
-                        revoke.reset();
-                        setToRevoke(key);
-                      }}
+                      onClick={() => setToRevoke(key)}
                     >
                       Revoke
                     </Button>
                   )}
-                </td>
+                </ActionsCell>
               </tr>
             );
           })}
@@ -143,13 +136,19 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         orgId={orgId}
         open={creating}
         onOpenChange={setCreating}
-        bots={canCreateForBots ? (bots.data?.items ?? []) : []}
+        bots={canCreateForBots ? bots.items : []}
         onCreated={(created) => {
           setCreating(false);
           setSecret(created.secret);
         }}
       />
-      <SecretRevealDialog title="Your new API key" label="API key" secret={secret} onClose={() => setSecret(null)} />
+      <SecretRevealDialog
+        title="Your new API key"
+        label="API key"
+        secret={secret}
+        onClose={() => setSecret(null)}
+        returnFocus={() => createButton.current}
+      />
       <ConfirmDialog
         open={toRevoke !== null}
         onOpenChange={(open) => !open && setToRevoke(null)}
@@ -161,14 +160,16 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           </p>
         }
         confirmLabel="Revoke key"
-        pending={revoke.isPending}
-        error={revoke.error?.message}
-        onConfirm={() =>
-          toRevoke &&
-          revoke.mutate(toRevoke.id, {
-            onSuccess: () => setToRevoke(null),
-          })
-        }
+        removesOpener
+        onConfirm={async () => {
+          if (!toRevoke) return false;
+          const { name, id } = toRevoke;
+          const outcome = await runMutation(() => revoke.mutateAsync(id), {
+            success: `Revoked “${name}”.`,
+            failure: `Could not revoke “${name}”`,
+          });
+          return outcome.ok;
+        }}
       />
     </>
   );

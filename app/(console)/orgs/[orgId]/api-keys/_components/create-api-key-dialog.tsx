@@ -3,10 +3,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { Dialog } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
-import { Select } from '@/components/ui/select';
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
+import { runMutation } from '@/components/console/feedback';
+import { placeServerIssues } from '@/components/console/form-issues';
 import { ApiRequestError } from '@/lib/api-client';
+import { Select } from '@/components/ui/select';
 import { useCreateApiKey } from '@/lib/api-keys/queries';
 import { createApiKeyBody, EXPIRY_CHOICES, type CreateApiKeyInput, type CreatedApiKey } from '@/lib/api-keys/schema';
 import type { Bot } from '@/lib/bots/schema';
@@ -44,18 +46,20 @@ export function CreateApiKeyDialog({
   });
 
   const onSubmit = handleSubmit(async (values) => {
-    try {
-      const created = await createApiKey({ ...values, botId: values.botId || undefined });
-      reset();
-      onCreated(created);
-    } catch (err) {
-      if (!(err instanceof ApiRequestError)) throw err;
-      const onField = err.issues.filter((i) => (FIELDS as readonly string[]).includes(i.path));
-      for (const issue of onField)
-        setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: true });
-      if (err.status === 404) setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
-      else if (onField.length === 0) setError('root', { message: err.message });
-    }
+    const outcome = await runMutation(() => createApiKey({ ...values, botId: values.botId || undefined }), {
+      success: (created) => `Created “${created.apiKey.name}”. Copy the key now.`,
+      failure: 'Could not create the key',
+      placeIssues: (error) => {
+        // The only 404 here is the chosen bot, deleted since the list loaded.
+        if (!(error instanceof ApiRequestError) || error.status !== 404)
+          return placeServerIssues(setError, error, FIELDS);
+        setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
+        return false;
+      },
+    });
+    if (!outcome.ok) return;
+    reset();
+    onCreated(outcome.data);
   });
 
   return (
@@ -69,11 +73,6 @@ export function CreateApiKeyDialog({
       description="A key acts as its owner, with exactly the owner's access."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
-        {errors.root && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {errors.root.message}
-          </p>
-        )}
         <Field id="key-name" label="Name" hint="What uses this key, e.g. “CI deploys”." error={errors.name?.message}>
           <Input
             autoFocus
@@ -100,13 +99,7 @@ export function CreateApiKeyDialog({
                 invalid={!!errors.expiresInDays}
                 describedBy="key-expiry-error"
               />
-              <p
-                id="key-expiry-error"
-                role={errors.expiresInDays ? 'alert' : undefined}
-                className="min-h-5 text-sm text-red-700"
-              >
-                {errors.expiresInDays?.message ?? ''}
-              </p>
+              <FieldError id="key-expiry-error" message={errors.expiresInDays?.message} />
             </div>
           )}
         />
@@ -125,17 +118,11 @@ export function CreateApiKeyDialog({
                 invalid={!!errors.botId}
                 describedBy="key-owner-error"
               />
-              <p
-                id="key-owner-error"
-                role={errors.botId ? 'alert' : undefined}
-                className="min-h-5 text-sm text-red-700"
-              >
-                {errors.botId?.message ?? ''}
-              </p>
+              <FieldError id="key-owner-error" message={errors.botId?.message} />
             </div>
           )}
         />
-        <div className="flex justify-end gap-3 pt-2">
+        <DialogFooter>
           <Button
             variant="secondary"
             onClick={() => {
@@ -148,7 +135,7 @@ export function CreateApiKeyDialog({
           <Button type="submit" pending={isSubmitting}>
             Create key
           </Button>
-        </div>
+        </DialogFooter>
       </form>
     </Dialog>
   );

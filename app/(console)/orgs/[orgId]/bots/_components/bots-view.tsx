@@ -8,7 +8,10 @@ import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useBots, useDeleteBot } from '@/lib/bots/queries';
 import type { Bot } from '@/lib/bots/schema';
-import { DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { runMutation } from '@/components/console/feedback';
+import { LoadMore } from '@/components/console/load-more';
+import { PolicyBindings } from '@/components/console/policy-bindings';
 
 export function BotsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
@@ -24,34 +27,26 @@ export function BotsView({ orgId }: { orgId: string }) {
         <TableSkeleton columns={4} label="Loading bots" />
       ) : bots.isError ? (
         <ErrorState title="Could not load bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
-      ) : bots.data.items.length === 0 ? (
+      ) : bots.items.length === 0 ? (
         <EmptyState title="No bots">This organization has no bots.</EmptyState>
       ) : (
-        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]}>
-          {bots.data.items.map((bot) => (
+        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]} footer={<LoadMore list={bots} />}>
+          {bots.items.map((bot) => (
             <tr key={bot.id}>
               <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
                 {bot.name}
               </th>
               <td className="px-4 py-3 text-slate-700">
-                {[...new Set(bot.policies.map((p) => p.policy))].join(', ') || '—'}
+                <PolicyBindings orgId={orgId} bindings={bot.policies} />
               </td>
-              <td className="px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
-              <td className="px-4 py-3 text-right">
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
+              <ActionsCell>
                 {canDelete && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Delete ${bot.name}`}
-                    onClick={() => {
-                      deleteBot.reset();
-                      setToDelete(bot);
-                    }}
-                  >
+                  <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>
                     Delete
                   </Button>
                 )}
-              </td>
+              </ActionsCell>
             </tr>
           ))}
         </DataTable>
@@ -67,9 +62,16 @@ export function BotsView({ orgId }: { orgId: string }) {
           </>
         }
         confirmLabel="Delete bot"
-        pending={deleteBot.isPending}
-        error={deleteBot.error?.message}
-        onConfirm={() => toDelete && deleteBot.mutate(toDelete.id, { onSuccess: () => setToDelete(null) })}
+        removesOpener
+        onConfirm={async () => {
+          if (!toDelete) return false;
+          const { id, name } = toDelete;
+          const outcome = await runMutation(() => deleteBot.mutateAsync(id), {
+            success: `Deleted ${name}; its API keys are revoked.`,
+            failure: `Could not delete ${name}`,
+          });
+          return outcome.ok;
+        }}
       />
     </>
   );

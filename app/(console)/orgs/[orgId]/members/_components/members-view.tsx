@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { shortDate } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
@@ -9,11 +9,13 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { ApiRequestError } from '@/lib/api-client';
 import { createScimToken, useLeaveOrganization, useMembers, useRemoveMember } from '@/lib/members/queries';
 import type { Member } from '@/lib/members/schema';
 import { useOrganizations } from '@/lib/orgs/queries';
-import { DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { runMutation } from '@/components/console/feedback';
+import { LoadMore } from '@/components/console/load-more';
+import { PolicyBindings } from '@/components/console/policy-bindings';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -22,29 +24,24 @@ export function MembersView({ orgId }: { orgId: string }) {
   const canList = hasGrant(permissions.data, 'members.list') === true;
   const canRemove = hasGrant(permissions.data, 'members.delete') === true;
   const members = useMembers(orgId, canList);
-  const orgName = useOrganizations().data?.items.find((o) => o.id === orgId)?.name ?? 'this organization';
+  const orgName = useOrganizations().items.find((o) => o.id === orgId)?.name ?? 'this organization';
   const remove = useRemoveMember(orgId);
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [confirmScim, setConfirmScim] = useState(false);
-  const [scimPending, setScimPending] = useState(false);
-  const [scimError, setScimError] = useState<string | null>(null);
   // The SCIM token exists in the console only here, until its dialog closes.
   const [scimToken, setScimToken] = useState<string | null>(null);
+  // The token's dialog opens from the confirmation; closing it returns to this button.
+  const scimButton = useRef<HTMLButtonElement>(null);
 
   const issueScimToken = async () => {
-    setScimPending(true);
-    setScimError(null);
-    try {
-      const token = await createScimToken(orgId);
-      setConfirmScim(false);
-      setScimToken(token);
-    } catch (err) {
-      setScimError(err instanceof ApiRequestError ? err.message : 'Could not create the token.');
-    } finally {
-      setScimPending(false);
-    }
+    const outcome = await runMutation(() => createScimToken(orgId), {
+      success: 'Created a SCIM token; any earlier token stopped working.',
+      failure: 'Could not create the SCIM token',
+    });
+    if (outcome.ok) setScimToken(outcome.data);
+    return outcome.ok;
   };
 
   return (
@@ -55,23 +52,11 @@ export function MembersView({ orgId }: { orgId: string }) {
         actions={
           <>
             {canRemove && (
-              <Button
-                variant="secondary"
-                onClick={() => {
-                  setScimError(null);
-                  setConfirmScim(true);
-                }}
-              >
+              <Button ref={scimButton} variant="secondary" onClick={() => setConfirmScim(true)}>
                 Create SCIM token
               </Button>
             )}
-            <Button
-              variant="secondary"
-              onClick={() => {
-                leave.reset();
-                setLeaving(true);
-              }}
-            >
+            <Button variant="secondary" onClick={() => setLeaving(true)}>
               Leave organization
             </Button>
           </>
@@ -90,8 +75,13 @@ export function MembersView({ orgId }: { orgId: string }) {
           onRetry={() => void members.refetch()}
         />
       ) : (
-        <DataTable caption="Members" columns={['Name', 'Email', 'Policies', 'Joined', null]}>
-          {members.data?.items.map((m) => (
+        <DataTable
+          caption="Members"
+          columns={['Name', 'Email', 'Policies', 'Joined', null]}
+          minWidth="50rem"
+          footer={<LoadMore list={members} />}
+        >
+          {members.items.map((m) => (
             <tr key={m.userId}>
               <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
                 {m.name} {m.userId === me.id && <Badge>You</Badge>}{' '}
@@ -99,24 +89,16 @@ export function MembersView({ orgId }: { orgId: string }) {
               </th>
               <td className="px-4 py-3 text-slate-700">{m.email}</td>
               <td className="px-4 py-3 text-slate-700">
-                {[...new Set(m.policies.map((p) => p.policy))].join(', ') || '—'}
+                <PolicyBindings orgId={orgId} bindings={m.policies} />
               </td>
-              <td className="px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
-              <td className="px-4 py-3 text-right">
+              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
+              <ActionsCell>
                 {canRemove && m.userId !== me.id && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Remove ${m.name}`}
-                    onClick={() => {
-                      remove.reset();
-                      setToRemove(m);
-                    }}
-                  >
+                  <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
                     Remove
                   </Button>
                 )}
-              </td>
+              </ActionsCell>
             </tr>
           ))}
         </DataTable>
@@ -135,9 +117,16 @@ export function MembersView({ orgId }: { orgId: string }) {
           </>
         }
         confirmLabel="Remove member"
-        pending={remove.isPending}
-        error={remove.error?.message}
-        onConfirm={() => toRemove && remove.mutate(toRemove.userId, { onSuccess: () => setToRemove(null) })}
+        removesOpener
+        onConfirm={async () => {
+          if (!toRemove) return false;
+          const { userId, name } = toRemove;
+          const outcome = await runMutation(() => remove.mutateAsync(userId), {
+            success: `Removed ${name}; their API keys here are revoked.`,
+            failure: `Could not remove ${name}`,
+          });
+          return outcome.ok;
+        }}
       />
       <ConfirmDialog
         open={leaving}
@@ -152,9 +141,14 @@ export function MembersView({ orgId }: { orgId: string }) {
           </>
         }
         confirmLabel="Leave organization"
-        pending={leave.isPending}
-        error={leave.error?.message}
-        onConfirm={() => leave.mutate(undefined, { onSuccess: () => router.replace('/orgs') })}
+        onConfirm={async () => {
+          const outcome = await runMutation(() => leave.mutateAsync(), {
+            success: `You left ${orgName}.`,
+            failure: `Could not leave ${orgName}`,
+          });
+          if (outcome.ok) router.replace('/orgs');
+          return outcome.ok;
+        }}
       />
       <ConfirmDialog
         open={confirmScim}
@@ -170,15 +164,14 @@ export function MembersView({ orgId }: { orgId: string }) {
           </>
         }
         confirmLabel="Create token"
-        pending={scimPending}
-        error={scimError}
-        onConfirm={() => void issueScimToken()}
+        onConfirm={issueScimToken}
       />
       <SecretRevealDialog
         title="Your SCIM token"
         label="SCIM bearer token"
         secret={scimToken}
         onClose={() => setScimToken(null)}
+        returnFocus={() => scimButton.current}
       />
     </>
   );

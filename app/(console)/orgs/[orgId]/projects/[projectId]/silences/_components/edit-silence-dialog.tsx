@@ -2,10 +2,13 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, type FieldPath } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose } from '@/components/ui/dialog';
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { useDiscardGuard } from '@/components/console/discard-guard';
+import { runMutation } from '@/components/console/feedback';
+import { placeServerIssues } from '@/components/console/form-issues';
 import { describedBy, Field } from '@/components/ui/field';
 import { Badge, ErrorState, TableSkeleton } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
@@ -40,7 +43,7 @@ function changedBody(silence: Silence, values: SilenceFormValues): UpdateSilence
   return body;
 }
 
-const FORM_FIELDS = new Set<string>(['comment', 'startsAt', 'endsAt', 'matchers']);
+const FORM_FIELDS = ['comment', 'startsAt', 'endsAt', 'matchers'] as const;
 
 export function EditSilenceDialog({
   orgId,
@@ -58,7 +61,6 @@ export function EditSilenceDialog({
   const canUpdate = useCanUpdateSilences(orgId, projectId);
   const [stale, setStale] = useState(false);
   const [forbidden, setForbidden] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   // One key per submission, reused when the same submission is retried after a failure.
   const attempt = useRef<{ signature: string; key: string } | null>(null);
 
@@ -83,6 +85,7 @@ export function EditSilenceDialog({
         ? 'You can view this silence but not change it: that needs the obs.silences.update permission.'
         : null;
   const editable = (field: SilenceField) => !readOnlyReason && accepted.includes(field);
+  const guard = useDiscardGuard(formState.isDirty && !readOnlyReason, onClose);
 
   const save = async (values: UpdateSilenceBody) => {
     if (!silence || !etag) return;
@@ -90,24 +93,20 @@ export function EditSilenceDialog({
     if (Object.keys(body).length === 0) return onClose();
     const signature = JSON.stringify([body, etag]);
     if (attempt.current?.signature !== signature) attempt.current = { signature, key: crypto.randomUUID() };
-    setFailure(null);
-    try {
-      await update.mutateAsync({ body, etag, idempotencyKey: attempt.current.key });
-      attempt.current = null;
-      onClose();
-    } catch (err) {
-      if (!(err instanceof ApiRequestError)) return setFailure('Something went wrong; try again.');
-      if (err.status === 412) return setStale(true);
-      if (err.status === 403) return setForbidden(true);
-      if (err.code === 'silence_state_conflict' || err.code === 'invalid_request') {
-        const unplaced = err.issues.filter((issue) => !FORM_FIELDS.has(issue.path.split('.')[0]));
-        for (const issue of err.issues.filter((i) => !unplaced.includes(i)))
-          setError(issue.path as FieldPath<SilenceFormValues>, { message: issue.message });
-        if (unplaced.length > 0 || err.issues.length === 0) setFailure(err.message);
-        return;
-      }
-      setFailure(`${err.message} Your changes are kept; saving again retries the same request.`);
-    }
+    const { key } = attempt.current;
+    const outcome = await runMutation(() => update.mutateAsync({ body, etag, idempotencyKey: key }), {
+      success: `Saved ${silence.slug}.`,
+      failure: 'Not saved: your changes are kept, and saving again retries the same request',
+      placeIssues: (err) => {
+        // A stale version gets its own panel with a way to reload; the rest are fields or a toast.
+        if (err instanceof ApiRequestError && err.status === 412) return (setStale(true), false);
+        if (err instanceof ApiRequestError && err.status === 403) setForbidden(true);
+        return placeServerIssues(setError, err, FORM_FIELDS, ['matchers']);
+      },
+    });
+    if (!outcome.ok) return;
+    attempt.current = null;
+    onClose();
   };
 
   const reload = async () => {
@@ -118,7 +117,7 @@ export function EditSilenceDialog({
   return (
     <Dialog
       open
-      onOpenChange={(open) => !open && onClose()}
+      onOpenChange={(open) => !open && guard.requestClose()}
       title={silence?.state === 'expired' || readOnlyReason ? 'Silence' : 'Edit silence'}
       description={
         silence ? (
@@ -159,7 +158,6 @@ export function EditSilenceDialog({
               </Button>
             </div>
           )}
-          {failure && <ErrorState title="Not saved" message={failure} />}
 
           <Controller
             control={control}
@@ -193,6 +191,7 @@ export function EditSilenceDialog({
           <MatcherEditor
             control={control}
             register={register}
+            setValue={form.setValue}
             errors={formState.errors}
             readOnly={!editable('matchers')}
           />
@@ -206,16 +205,20 @@ export function EditSilenceDialog({
             />
           </Field>
 
-          <div className="flex justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="secondary">{readOnlyReason ? 'Close' : 'Cancel'}</Button>
-            </DialogClose>
-            {!readOnlyReason && (
-              <Button type="submit" pending={update.isPending} disabled={stale}>
-                Save changes
-              </Button>
+          <DialogFooter>
+            {guard.prompt ?? (
+              <>
+                <Button variant="secondary" onClick={guard.requestClose}>
+                  {readOnlyReason ? 'Close' : 'Cancel'}
+                </Button>
+                {!readOnlyReason && (
+                  <Button type="submit" pending={update.isPending} disabled={stale}>
+                    Save changes
+                  </Button>
+                )}
+              </>
             )}
-          </div>
+          </DialogFooter>
         </form>
       )}
     </Dialog>

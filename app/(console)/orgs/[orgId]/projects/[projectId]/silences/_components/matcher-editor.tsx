@@ -1,8 +1,16 @@
 'use client';
 
-import { useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from 'react-hook-form';
+import { useEffect, useRef } from 'react';
+import {
+  useFieldArray,
+  useWatch,
+  type Control,
+  type FieldErrors,
+  type UseFormRegister,
+  type UseFormSetValue,
+} from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/field';
+import { FieldError, Input } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
 import {
   EMPTY_MATCH_MESSAGE,
@@ -24,15 +32,29 @@ const OP_OPTIONS = [
 export function MatcherEditor({
   control,
   register,
+  setValue,
   errors,
   readOnly,
 }: {
   control: Control<SilenceFormValues>;
   register: UseFormRegister<SilenceFormValues>;
+  setValue: UseFormSetValue<SilenceFormValues>;
   errors: FieldErrors<SilenceFormValues>;
   readOnly: boolean;
 }) {
-  const { fields, append, remove, update } = useFieldArray({ control, name: 'matchers' });
+  const { fields, append, remove } = useFieldArray({ control, name: 'matchers' });
+  const list = useRef<HTMLUListElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  // After a row is removed focus moves to the Remove button now in its place (or the last row's), and to
+  // "Add matcher" when the one row left cannot be removed: never to the page.
+  const removedAt = useRef<number | null>(null);
+  useEffect(() => {
+    if (removedAt.current === null) return;
+    const buttons = list.current?.querySelectorAll<HTMLButtonElement>('button[data-remove-matcher]') ?? [];
+    const next = buttons[Math.min(removedAt.current, buttons.length - 1)];
+    removedAt.current = null;
+    (next && !next.disabled ? next : addButton.current)?.focus();
+  }, [fields.length]);
   const matchers = useWatch({ control, name: 'matchers' }) ?? [];
   const allMatchEmpty =
     matchers.length > 0 &&
@@ -46,12 +68,16 @@ export function MatcherEditor({
         Regular expressions are RE2 and match the whole label value. At least one matcher must not match the empty
         string.
       </p>
-      <ul className="space-y-2">
+      <ul ref={list} className="space-y-3">
         {fields.map((field, index) => {
           const rowErrors = errors.matchers?.[index];
           const id = `matcher-${index}`;
           return (
-            <li key={field.id} className="grid grid-cols-[1fr_8.5rem_1.4fr_auto] items-start gap-2" data-testid={id}>
+            <li
+              key={field.id}
+              className="grid grid-cols-2 items-start gap-2 sm:grid-cols-[1fr_8.5rem_1.4fr_auto]"
+              data-testid={id}
+            >
               <div className="space-y-1">
                 <label htmlFor={`${id}-label`} className="block text-xs font-medium text-slate-700">
                   Label
@@ -64,13 +90,7 @@ export function MatcherEditor({
                   aria-describedby={`${id}-label-error`}
                   {...register(`matchers.${index}.label`)}
                 />
-                <p
-                  id={`${id}-label-error`}
-                  className="min-h-4 text-xs text-red-700"
-                  role={rowErrors?.label ? 'alert' : undefined}
-                >
-                  {rowErrors?.label?.message}
-                </p>
+                <FieldError compact id={`${id}-label-error`} message={rowErrors?.label?.message} />
               </div>
               <div className="text-xs [&_label]:text-xs">
                 <Select
@@ -79,7 +99,10 @@ export function MatcherEditor({
                   value={matchers[index]?.op}
                   options={OP_OPTIONS}
                   disabled={readOnly}
-                  onValueChange={(op) => update(index, { ...matchers[index], op: op as Matcher['op'] })}
+                  // setValue, not the field array's update: that remounts the row and drops focus.
+                  onValueChange={(op) =>
+                    setValue(`matchers.${index}.op`, op as Matcher['op'], { shouldDirty: true, shouldValidate: true })
+                  }
                 />
               </div>
               <div className="space-y-1">
@@ -95,20 +118,18 @@ export function MatcherEditor({
                   className="font-mono"
                   {...register(`matchers.${index}.value`)}
                 />
-                <p
-                  id={`${id}-value-error`}
-                  className="min-h-4 text-xs text-red-700"
-                  role={rowErrors?.value ? 'alert' : undefined}
-                >
-                  {rowErrors?.value?.message}
-                </p>
+                <FieldError compact id={`${id}-value-error`} message={rowErrors?.value?.message} />
               </div>
               {!readOnly && (
                 <Button
                   variant="ghost"
                   size="sm"
                   className="mt-5"
-                  onClick={() => remove(index)}
+                  data-remove-matcher=""
+                  onClick={() => {
+                    removedAt.current = index;
+                    remove(index);
+                  }}
                   disabled={fields.length === 1}
                   aria-label={`Remove matcher ${index + 1}`}
                 >
@@ -119,15 +140,10 @@ export function MatcherEditor({
           );
         })}
       </ul>
-      <p
-        id="matchers-error"
-        className="min-h-5 text-sm text-red-700"
-        role={listError || allMatchEmpty ? 'alert' : undefined}
-      >
-        {listError ?? (allMatchEmpty ? EMPTY_MATCH_MESSAGE : '')}
-      </p>
+      <FieldError id="matchers-error" message={listError ?? (allMatchEmpty ? EMPTY_MATCH_MESSAGE : undefined)} />
       {!readOnly && (
         <Button
+          ref={addButton}
           variant="secondary"
           size="sm"
           onClick={() => append({ label: '', op: '=', value: '' })}

@@ -1,16 +1,17 @@
 'use client';
 
 import { Tabs } from 'radix-ui';
-import { useEffect, useState } from 'react';
-import { Button } from '@/components/ui/button';
-import { Badge, EmptyState, ErrorState, TableSkeleton } from '@/components/ui/states';
+import { useState } from 'react';
+import { useNow } from '@/components/console/time';
+import { LoadMore } from '@/components/console/load-more';
 import { useConsoleUser } from '@/components/console/user-context';
-import { useMembers } from '@/lib/members/queries';
-import { SILENCE_STATES, type Silence, type SilenceState } from '@/lib/silences/schema';
-import { useSilences } from '@/lib/silences/queries';
+import { Button } from '@/components/ui/button';
+import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
+import type { Silence, SilenceState } from '@/lib/silences/schema';
+import { useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
 import { EditSilenceDialog } from './edit-silence-dialog';
 import { localTime, timeLeft } from './format';
-import { DataTable } from '@/components/ui/data-table';
 
 const STATE_LABEL: Record<SilenceState, string> = { active: 'Active', scheduled: 'Scheduled', expired: 'Expired' };
 const TAB_ORDER: SilenceState[] = ['active', 'scheduled', 'expired'];
@@ -25,41 +26,42 @@ export function MatcherChip({ matcher }: { matcher: Silence['matchers'][number] 
   );
 }
 
-/** Re-renders every minute so "ends in 3 hours" stays true while the page is open. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
-function useCreatorName(orgId: string) {
+/** Who made a silence: "You", or the name the API resolved (shown to anyone who can see the silence). */
+function useAuthorName() {
   const user = useConsoleUser();
-  // Only admins may list members; everyone else sees the creator's kind and id.
-  const members = useMembers(orgId);
-  return (ref: Silence['createdBy']) => {
-    if (ref.type === 'user' && ref.id === user.id) return 'You';
-    const member = members.data?.items.find((m) => m.userId === ref.id);
-    return member ? member.name : `${ref.type === 'bot' ? 'Bot' : 'User'} ${ref.id.slice(0, 8)}`;
-  };
+  return (ref: Silence['createdBy']) =>
+    ref.type === 'user' && ref.id === user.id ? 'You' : ref.type === 'bot' ? `${ref.name} (bot)` : ref.name;
 }
 
-function SilenceRows({
-  silences,
+/** One tab: that state's silences, paged by the server. */
+function SilenceList({
+  orgId,
+  projectId,
+  state,
+  canEdit,
   onOpen,
-  creatorName,
-  now,
 }: {
-  silences: Silence[];
+  orgId: string;
+  projectId: string;
+  state: SilenceState;
+  canEdit: boolean;
   onOpen: (id: string) => void;
-  creatorName: (ref: Silence['createdBy']) => string;
-  now: number;
 }) {
+  const list = useSilences(orgId, projectId, state);
+  const authorName = useAuthorName();
+  const now = useNow();
+  if (list.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
+  if (list.isError) return <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />;
+  if (list.items.length === 0) return <EmptyState title={`No ${state} silences`} />;
+  const action = (s: Silence) => (canEdit && s.state !== 'expired' ? 'Edit' : 'View');
   return (
-    <DataTable caption="Silences" columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}>
-      {silences.map((s) => (
+    <DataTable
+      caption={`${STATE_LABEL[state]} silences`}
+      columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}
+      minWidth="48rem"
+      footer={<LoadMore list={list} />}
+    >
+      {list.items.map((s) => (
         <tr key={s.id} data-silence-id={s.id}>
           <td className="px-4 py-3">
             <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
@@ -84,17 +86,17 @@ function SilenceRows({
           <td className="max-w-[14rem] px-4 py-3 text-slate-900">
             <p className="line-clamp-2">{s.comment}</p>
           </td>
-          <td className="whitespace-nowrap px-4 py-3 text-slate-700">{creatorName(s.createdBy)}</td>
-          <td className="px-4 py-3 text-right">
+          <td className="whitespace-nowrap px-4 py-3 text-slate-700">{authorName(s.createdBy)}</td>
+          <ActionsCell>
             <Button
               variant="secondary"
               size="sm"
               onClick={() => onOpen(s.id)}
-              aria-label={`${s.state === 'expired' ? 'View' : 'Edit'} silence: ${s.comment}`}
+              aria-label={`${action(s)} silence: ${s.comment}`}
             >
-              {s.state === 'expired' ? 'View' : 'Edit'}
+              {action(s)}
             </Button>
-          </td>
+          </ActionsCell>
         </tr>
       ))}
     </DataTable>
@@ -102,31 +104,33 @@ function SilenceRows({
 }
 
 export function SilencesView({ orgId, projectId }: { orgId: string; projectId: string }) {
-  const silences = useSilences(orgId, projectId);
+  const counts = useSilenceCounts(orgId, projectId);
+  const canUpdate = useCanUpdateSilences(orgId, projectId);
   const [openId, setOpenId] = useState<string | null>(null);
   const [tab, setTab] = useState<SilenceState>('active');
-  const creatorName = useCreatorName(orgId);
-  const now = useNow();
 
-  if (silences.isPending) return <TableSkeleton rows={3} columns={6} label="Loading silences" />;
-  if (silences.isError) {
-    const notOffered = 'status' in silences.error && silences.error.status === 404;
+  if (counts.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
+  if (counts.isError) {
+    const notOffered = 'status' in counts.error && counts.error.status === 404;
     return notOffered ? (
       <EmptyState title="Alerting is off for this project">
         Silences exist only in projects with alerting switched on.
       </EmptyState>
     ) : (
-      <ErrorState message={silences.error.message} onRetry={() => void silences.refetch()} />
+      <ErrorState message={counts.error.message} onRetry={() => void counts.refetch()} />
     );
   }
-  const byState = Object.fromEntries(
-    SILENCE_STATES.map((state) => [state, silences.data.items.filter((s) => s.state === state)]),
-  ) as Record<SilenceState, Silence[]>;
 
   return (
     <>
+      {canUpdate === false && (
+        <ReadOnlyNote>
+          Read-only: changing silences needs the <code className="font-mono text-xs">obs.silences.update</code>{' '}
+          permission on this project.
+        </ReadOnlyNote>
+      )}
       <Tabs.Root value={tab} onValueChange={(v) => setTab(v as SilenceState)}>
-        <Tabs.List aria-label="Silences by state" className="mb-4 flex gap-1 border-b border-slate-200">
+        <Tabs.List aria-label="Silences by state" className="mb-4 flex gap-1 overflow-x-auto border-b border-slate-200">
           {TAB_ORDER.map((state) => (
             <Tabs.Trigger
               key={state}
@@ -135,18 +139,20 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
             >
               {STATE_LABEL[state]}
               <Badge tone={state === 'active' ? 'green' : state === 'scheduled' ? 'indigo' : 'slate'}>
-                {byState[state].length}
+                {counts.data[state]}
               </Badge>
             </Tabs.Trigger>
           ))}
         </Tabs.List>
         {TAB_ORDER.map((state) => (
           <Tabs.Content key={state} value={state} className="focus:outline-none">
-            {byState[state].length === 0 ? (
-              <EmptyState title={`No ${state} silences`} />
-            ) : (
-              <SilenceRows silences={byState[state]} onOpen={setOpenId} creatorName={creatorName} now={now} />
-            )}
+            <SilenceList
+              orgId={orgId}
+              projectId={projectId}
+              state={state}
+              canEdit={canUpdate === true}
+              onOpen={setOpenId}
+            />
           </Tabs.Content>
         ))}
       </Tabs.Root>

@@ -1,7 +1,9 @@
 'use client';
 
-import type { ReactNode } from 'react';
-import { Dialog } from '@/components/ui/dialog';
+import { useState, type ReactNode } from 'react';
+import { useDiscardGuard } from '@/components/console/discard-guard';
+import { Dialog, DialogClose, DialogFooter } from '@/components/ui/dialog';
+import { Button } from '@/components/ui/button';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/target';
 import { HealthBadge, StateBadge, TimeAgo, exactTime } from './display';
@@ -38,20 +40,20 @@ export function SubscriptionDialog({
   subscription: sub,
   canEdit,
   onClose,
-  onSaved,
 }: {
   orgId: string;
   projectId: string;
   subscription: Subscription;
   canEdit: boolean;
   onClose: () => void;
-  onSaved: (slug: string) => void;
 }) {
   const target = knownTarget(sub.target);
+  const [dirty, setDirty] = useState(false);
+  const guard = useDiscardGuard(dirty, onClose);
   return (
     <Dialog
       open
-      onOpenChange={(open) => !open && onClose()}
+      onOpenChange={(open) => !open && guard.requestClose()}
       title={`Subscription ${sub.slug}`}
       description={sub.resourceName}
     >
@@ -98,12 +100,27 @@ export function SubscriptionDialog({
         </Row>
       </dl>
       {canEdit ? (
-        <SubscriptionForm orgId={orgId} projectId={projectId} subscription={sub} onCancel={onClose} onSaved={onSaved} />
+        <SubscriptionForm
+          orgId={orgId}
+          projectId={projectId}
+          subscription={sub}
+          onCancel={guard.requestClose}
+          onDone={onClose}
+          onDirtyChange={setDirty}
+          discardPrompt={guard.prompt}
+        />
       ) : (
-        <p className="mt-4 text-sm text-slate-600">
-          You can view this subscription. Changing it needs the{' '}
-          <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
-        </p>
+        <>
+          <p className="mt-4 text-sm text-slate-600">
+            You can view this subscription. Changing it needs the{' '}
+            <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
+          </p>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="secondary">Close</Button>
+            </DialogClose>
+          </DialogFooter>
+        </>
       )}
     </Dialog>
   );

@@ -1,12 +1,14 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { DialogClose } from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
+import { runMutation } from '@/components/console/feedback';
+import { placeServerIssues } from '@/components/console/form-issues';
 import { Field, Input, describedBy } from '@/components/ui/field';
-import { ApiRequestError } from '@/lib/api-client';
 import { useUpdateSubscription } from '@/lib/subscriptions/queries';
 import {
   BATCH_SIZE,
@@ -23,7 +25,6 @@ type FormOutput = z.output<typeof updateSubscriptionBody>;
 
 const FIELDS = ['batchSize', 'maxConcurrency', 'target.url', 'target.timeoutSeconds'] as const;
 type FieldName = (typeof FIELDS)[number];
-const isField = (path: string): path is FieldName => (FIELDS as readonly string[]).includes(path);
 
 function defaultsOf(sub: Subscription): FormInput {
   const target = knownTarget(sub.target);
@@ -59,13 +60,19 @@ export function SubscriptionForm({
   projectId,
   subscription: sub,
   onCancel,
-  onSaved,
+  onDone,
+  onDirtyChange,
+  discardPrompt,
 }: {
   orgId: string;
   projectId: string;
   subscription: Subscription;
+  /** Cancel: asks first when there are unsaved changes (the dialog's discard guard). */
   onCancel: () => void;
-  onSaved: (slug: string) => void;
+  /** Saved, or nothing to save: closes at once. */
+  onDone: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+  discardPrompt: ReactNode;
 }) {
   const update = useUpdateSubscription(orgId, projectId);
   const form = useForm<FormInput, unknown, FormOutput>({
@@ -74,28 +81,18 @@ export function SubscriptionForm({
   });
   const target = knownTarget(sub.target);
   const errorOf = (name: FieldName) => form.getFieldState(name, form.formState).error?.message;
+  const { isDirty } = form.formState;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
 
   const submit = form.handleSubmit(async (values) => {
     const changes = changesOf(values, sub);
-    if (Object.keys(changes).length === 0) return onCancel();
-    try {
-      await update.mutateAsync({ id: sub.id, changes });
-      onSaved(sub.slug);
-    } catch (err) {
-      const issues = err instanceof ApiRequestError ? err.issues : [];
-      const elsewhere: string[] = [];
-      for (const issue of issues) {
-        if (isField(issue.path))
-          form.setError(issue.path, { type: 'server', message: issue.message }, { shouldFocus: true });
-        else elsewhere.push(issue.message);
-      }
-      if (issues.length === 0 || elsewhere.length > 0) {
-        form.setError('root', {
-          type: 'server',
-          message: elsewhere.join(' ') || (err instanceof Error ? err.message : 'The change was not saved.'),
-        });
-      }
-    }
+    if (Object.keys(changes).length === 0) return onDone();
+    const outcome = await runMutation(() => update.mutateAsync({ id: sub.id, changes }), {
+      success: `Saved ${sub.slug}.`,
+      failure: `Could not save ${sub.slug}`,
+      placeIssues: (error) => placeServerIssues(form.setError, error, FIELDS),
+    });
+    if (outcome.ok) onDone();
   });
 
   const numberField = (
@@ -129,7 +126,7 @@ export function SubscriptionForm({
       className="mt-6 space-y-4 border-t border-slate-200 pt-4"
       aria-label={`Edit ${sub.slug}`}
     >
-      <div className="grid grid-cols-2 gap-4">
+      <div className="grid gap-4 sm:grid-cols-2">
         {numberField(
           'batchSize',
           'Batch size',
@@ -160,7 +157,7 @@ export function SubscriptionForm({
               {...form.register('target.url')}
             />
           </Field>
-          <div className="w-1/2 pr-2">
+          <div className="sm:w-1/2 sm:pr-2">
             {numberField(
               'target.timeoutSeconds',
               'Timeout (seconds)',
@@ -175,19 +172,18 @@ export function SubscriptionForm({
           This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.
         </p>
       )}
-      {form.formState.errors.root?.message && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {form.formState.errors.root.message}
-        </p>
-      )}
-      <div className="flex justify-end gap-3">
-        <DialogClose asChild>
-          <Button variant="secondary">Cancel</Button>
-        </DialogClose>
-        <Button type="submit" pending={form.formState.isSubmitting}>
-          Save changes
-        </Button>
-      </div>
+      <DialogFooter>
+        {discardPrompt ?? (
+          <>
+            <Button variant="secondary" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit" pending={form.formState.isSubmitting}>
+              Save changes
+            </Button>
+          </>
+        )}
+      </DialogFooter>
     </form>
   );
 }

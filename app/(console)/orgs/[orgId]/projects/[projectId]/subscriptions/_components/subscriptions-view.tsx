@@ -1,7 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
+import { LoadMore } from '@/components/console/load-more';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useSubscriptions } from '@/lib/subscriptions/queries';
 import { SubscriptionDialog } from './subscription-dialog';
@@ -11,10 +12,9 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
   const subscriptions = useSubscriptions(orgId, projectId);
   const permissions = usePermissions(orgId);
   const [openId, setOpenId] = useState<string | null>(null);
-  const [saved, setSaved] = useState<string | null>(null);
 
   const canEdit = hasGrant(permissions.data, 'queues.subscriptions.update', projectId) ?? false;
-  const open = subscriptions.data?.find((s) => s.id === openId) ?? null;
+  const open = subscriptions.items.find((s) => s.id === openId) ?? null;
 
   return (
     <>
@@ -23,23 +23,16 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
         description="Deliveries from a queue to a target: how many messages per batch, how many batches at once, and where they go."
       />
       {permissions.isSuccess && !canEdit && (
-        <p className="mb-4 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700">
+        <ReadOnlyNote>
           Read-only: changing subscriptions needs the{' '}
           <code className="font-mono text-xs">queues.subscriptions.update</code> permission on this project.
-        </p>
+        </ReadOnlyNote>
       )}
       {permissions.isError && (
         <p className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
           Could not check your permissions, so this page is read-only for now.
         </p>
       )}
-      <p
-        role="status"
-        aria-live="polite"
-        className={saved ? 'mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-800' : 'sr-only'}
-      >
-        {saved}
-      </p>
       {subscriptions.isPending ? (
         <TableSkeleton rows={3} columns={7} label="Loading subscriptions" />
       ) : subscriptions.isError ? (
@@ -48,17 +41,15 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           message={subscriptions.error.message}
           onRetry={() => subscriptions.refetch()}
         />
-      ) : subscriptions.data.length === 0 ? (
+      ) : subscriptions.items.length === 0 ? (
         <EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>
       ) : (
         <SubscriptionsTable
-          items={subscriptions.data}
+          items={subscriptions.items}
           canEdit={canEdit}
           permissionKnown={!permissions.isPending}
-          onOpen={(sub) => {
-            setSaved(null);
-            setOpenId(sub.id);
-          }}
+          onOpen={(sub) => setOpenId(sub.id)}
+          footer={<LoadMore list={subscriptions} />}
         />
       )}
       {open && (
@@ -69,10 +60,6 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           subscription={open}
           canEdit={canEdit}
           onClose={() => setOpenId(null)}
-          onSaved={(slug) => {
-            setOpenId(null);
-            setSaved(`Saved ${slug}.`);
-          }}
         />
       )}
     </>

@@ -1,0 +1,142 @@
+'use client';
+
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { shortDate, useNow } from '@/components/console/time';
+import { useConsoleUser } from '@/components/console/user-context';
+import { Badge, ErrorState, PageHeader } from '@/components/ui/states';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { useApiKeys } from '@/lib/api-keys/queries';
+import { useOrganizations, useProjects } from '@/lib/orgs/queries';
+import type { Project } from '@/lib/orgs/schema';
+import { useSilenceCounts } from '@/lib/silences/queries';
+import { useSubscriptions } from '@/lib/subscriptions/queries';
+import { RecentAuditEvents } from './recent-audit-events';
+
+const SOON_MS = 7 * 86_400_000;
+
+/** One panel of the overview: a title linking to the page that deals with it, and what needs attention. */
+function AttentionCard({ title, href, children }: { title: string; href: string; children: ReactNode }) {
+  return (
+    <section className="rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label={title}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+        <Link href={href} className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+          Open <span className="sr-only">{title}</span>
+          <span aria-hidden="true"> →</span>
+        </Link>
+      </div>
+      <div className="mt-3 text-sm text-slate-700">{children}</div>
+    </section>
+  );
+}
+
+const Quiet = ({ children }: { children: ReactNode }) => <p className="text-slate-500">{children}</p>;
+
+function ExpiringKeys({ orgId }: { orgId: string }) {
+  const me = useConsoleUser();
+  const permissions = usePermissions(orgId);
+  const everyone = hasGrant(permissions.data, 'apiKeys.list') === true;
+  const keys = useApiKeys(orgId, everyone ? 'all' : 'me');
+  const now = useNow();
+  const soon = keys.items.filter((k) => !k.expired && k.expiresAt !== null && Date.parse(k.expiresAt) - now < SOON_MS);
+  return (
+    <AttentionCard title="API keys expiring within 7 days" href={`/orgs/${orgId}/api-keys`}>
+      {keys.isPending ? (
+        <Quiet>Loading…</Quiet>
+      ) : keys.isError ? (
+        <ErrorState title="Could not load API keys" message={keys.error.message} />
+      ) : soon.length === 0 ? (
+        <Quiet>No key expires in the next 7 days.</Quiet>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {soon.map((k) => (
+            <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="min-w-0 truncate font-medium text-slate-900">
+                {k.name} <span className="font-mono text-xs text-slate-600">{k.prefix}…</span>
+              </span>
+              <span className="text-slate-600">
+                {k.owner.type === 'user' && k.owner.id === me.id ? 'You' : k.owner.name} · expires{' '}
+                {shortDate(k.expiresAt!)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AttentionCard>
+  );
+}
+
+function FailingSubscriptions({ orgId, project }: { orgId: string; project: Project }) {
+  const subscriptions = useSubscriptions(orgId, project.id);
+  const failing = subscriptions.items.filter((s) => s.status.health === 'failing');
+  return (
+    <AttentionCard
+      title={`Failing subscriptions in ${project.name}`}
+      href={`/orgs/${orgId}/projects/${project.id}/subscriptions`}
+    >
+      {subscriptions.isPending ? (
+        <Quiet>Loading…</Quiet>
+      ) : subscriptions.isError ? (
+        <ErrorState title="Could not load subscriptions" message={subscriptions.error.message} />
+      ) : failing.length === 0 ? (
+        <Quiet>Every subscription is healthy.</Quiet>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {failing.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span className="font-mono text-xs text-slate-900">{s.slug}</span>
+              <span className="text-red-700">
+                {s.status.lastError ? `${s.status.lastError.status} · ${s.status.lastError.class}` : 'Failing'}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </AttentionCard>
+  );
+}
+
+function SilenceSummary({ orgId, project }: { orgId: string; project: Project }) {
+  const counts = useSilenceCounts(orgId, project.id, project.alertingEnabled);
+  if (!project.alertingEnabled) return null;
+  return (
+    <AttentionCard title={`Silences in ${project.name}`} href={`/orgs/${orgId}/projects/${project.id}/silences`}>
+      {counts.isPending ? (
+        <Quiet>Loading…</Quiet>
+      ) : counts.isError ? (
+        <ErrorState title="Could not load silences" message={counts.error.message} />
+      ) : (
+        <p className="flex flex-wrap gap-3">
+          <span>
+            <Badge tone="green">{counts.data.active}</Badge> active
+          </span>
+          <span>
+            <Badge tone="indigo">{counts.data.scheduled}</Badge> scheduled
+          </span>
+        </p>
+      )}
+    </AttentionCard>
+  );
+}
+
+/** The organization's home (where signing in lands): what needs attention, each linking to its page. */
+export function Overview({ orgId }: { orgId: string }) {
+  const org = useOrganizations().items.find((o) => o.id === orgId);
+  const projects = useProjects(orgId);
+  return (
+    <>
+      <PageHeader title="Overview" description={org ? `What needs attention in ${org.name}.` : undefined} />
+      <div className="grid gap-4 xl:grid-cols-2">
+        <ExpiringKeys orgId={orgId} />
+        {projects.items.map((p) => (
+          <FailingSubscriptions key={`subs-${p.id}`} orgId={orgId} project={p} />
+        ))}
+        {projects.items.map((p) => (
+          <SilenceSummary key={`silences-${p.id}`} orgId={orgId} project={p} />
+        ))}
+        <RecentAuditEvents orgId={orgId} />
+      </div>
+    </>
+  );
+}

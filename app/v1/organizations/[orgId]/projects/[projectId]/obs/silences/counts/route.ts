@@ -1,0 +1,10 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { countSilencesOp } from '@/lib/silences/operations';
+import { countSilences } from '@/lib/silences/service';
+
+export const GET = route(countSilencesOp, async ({ params }) =>
+  json(await countSilences({ organizationId: params.orgId, projectId: params.projectId })),
+);
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(countSilencesOp);

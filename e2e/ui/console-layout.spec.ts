@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { consolePages, signInAs } from '../support/console';
+
+/** The page never scrolls sideways, and every row action lies inside the window without scrolling. */
+async function expectReflow(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('main h1').first()).toBeVisible();
+  await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${path} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+  const actions = page.locator('td button');
+  for (let i = 0; i < (await actions.count()); i++) {
+    const box = (await actions.nth(i).boundingBox())!;
+    expect(box.x, `${path}: action ${i} starts off screen`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${path}: action ${i} ends off screen`).toBeLessThanOrEqual(innerWidth);
+  }
+}
+
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 320, height: 640 },
+]) {
+  test(`at ${viewport.width}×${viewport.height} no page scrolls sideways and every row action is on screen`, async ({
+    page,
+    demo,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signInAs(page, 'ada@acme.test');
+    for (const path of Object.values(consolePages(demo))) await expectReflow(page, path);
+    // Row actions still work from there: the sticky column's button opens its dialog.
+    await page.goto(consolePages(demo).subscriptions);
+    await page
+      .getByRole('button', { name: /^Edit qsb_/ })
+      .first()
+      .click();
+    await expect(page.getByRole('dialog', { name: /^Subscription / })).toBeVisible();
+  });
+}
+
+test('on a phone the navigation is a menu; following a link closes it', async ({ page, demo }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, 'ada@acme.test');
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
+  const menu = page.getByRole('button', { name: 'Menu' });
+  await menu.click();
+  const panel = page.getByRole('dialog', { name: 'Menu' });
+  await panel.getByRole('link', { name: 'Members' }).click();
+  await expect(page).toHaveURL(`/orgs/${demo.acme}/members`);
+  await expect(panel).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeVisible();
+  await menu.click();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeFocused();
+});
+
+test('dead ends: unknown pages are styled with a way back, an unknown project is only "Not found", a favicon', async ({
+  page,
+  demo,
+  request,
+}) => {
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${demo.acme}/no-such-page`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the overview' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+
+  await page.goto('/no-such-page');
+  await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to the console' })).toBeVisible();
+
+  for (const section of ['subscriptions', 'silences']) {
+    await page.goto(`/orgs/${demo.acme}/projects/${randomUUID()}/${section}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+    await expect(page.getByText(/Read-only|needs the/)).toHaveCount(0);
+  }
+  const icon = await request.get('/icon.svg');
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()['content-type']).toContain('image/svg+xml');
+  await page.goto(`/orgs/${demo.acme}`);
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', /icon\.svg/);
+});
+
+test('the overview shows what needs attention, each linking to its page', async ({ page, demo }) => {
+  await signInAs(page, 'ada@acme.test');
+  await expect(page).toHaveURL(`/orgs/${demo.acme}`);
+  const failing = page.getByRole('region', { name: 'Failing subscriptions in Production' });
+  await expect(failing.getByText(/^qsb_/)).toHaveCount(1);
+  await expect(page.getByRole('region', { name: 'Failing subscriptions in Staging' })).toContainText(
+    'Every subscription is healthy.',
+  );
+  const silences = page.getByRole('region', { name: 'Silences in Production' });
+  await expect(silences).toContainText(/\d+ active/);
+  await expect(silences).toContainText(/\d+ scheduled/);
+  // Staging has alerting off: no silences panel.
+  await expect(page.getByRole('region', { name: 'Silences in Staging' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'API keys expiring within 7 days' })).toBeVisible();
+  await silences.getByRole('link', { name: /Open/ }).click();
+  await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/silences`);
+});
+
+test('policy bindings show their project on the members and bots pages', async ({ page, demo }) => {
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${demo.acme}/members`);
+  const bob = page.getByRole('row', { name: /Bob Builder/ });
+  await expect(bob).toContainText('BasicAccess');
+  await expect(bob).toContainText('QueuesEditor in Production');
+  await expect(bob).toContainText('SilencesEditor in Production');
+  await expect(page.getByRole('row', { name: /Ada Lovelace/ })).not.toContainText(/ in (Production|Staging)/);
+  await page.goto(`/orgs/${demo.acme}/bots`);
+  await expect(page.getByRole('row', { name: /deploy-bot/ })).toContainText('QueuesEditor in Production');
+});
+
+test('a read-only user sees a banner, View instead of Edit, and authors by name', async ({ page, demo }) => {
+  await signInAs(page, 'cy@acme.test');
+  await page.goto(consolePages(demo).silences);
+  await expect(page.getByRole('note')).toContainText('obs.silences.update');
+  const rows = page.locator('tr[data-silence-id]');
+  await expect(rows.first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Edit silence/ })).toHaveCount(0);
+  await expect(rows.first().getByRole('button', { name: /^View silence/ })).toBeVisible();
+  await expect(rows.first()).toContainText('Ada Lovelace');
+  await expect(page.getByText(/User [0-9a-f]{8}/)).toHaveCount(0);
+});
+
+test('tab counts come from the server, and each tab pages its own state', async ({ page, demo, as }) => {
+  const cy = await as('cy');
+  const counts = (await (
+    await cy.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences/counts`)
+  ).json()) as Record<string, number>;
+  await signInAs(page, 'cy@acme.test');
+  await page.goto(consolePages(demo).silences);
+  for (const [tab, state] of [
+    ['Active', 'active'],
+    ['Scheduled', 'scheduled'],
+    ['Expired', 'expired'],
+  ] as const) {
+    await expect(page.getByRole('tab', { name: new RegExp(`^${tab}`) })).toHaveText(`${tab}${counts[state]}`);
+  }
+});

@@ -1,0 +1,50 @@
+'use client';
+
+import { useInfiniteQuery, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { apiGet } from '../api-client';
+import type { Page } from '../http/pagination';
+
+export const PAGE_SIZE = 50;
+
+/**
+ * The console's one way to read a list: the API's own pages, fetched as the person asks for more
+ * ("Load more", `LoadMore` in components/console). Counts shown beside a list come from the server,
+ * never from the pages loaded so far.
+ */
+export function usePagedList<T>(
+  queryKey: QueryKey,
+  path: string,
+  params: Record<string, string | undefined> = {},
+  options: { enabled?: boolean; pageSize?: number } = {},
+) {
+  const query = useInfiniteQuery({
+    queryKey,
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const search = new URLSearchParams({ limit: String(options.pageSize ?? PAGE_SIZE) });
+      for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, value);
+      if (pageParam) search.set('cursor', pageParam);
+      return apiGet<Page<T>>(`${path}?${search}`);
+    },
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: options.enabled ?? true,
+  });
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] };
+}
+
+export type PagedList<T> = ReturnType<typeof usePagedList<T>>;
+
+/** Replaces one item, wherever it sits in the loaded pages, with the server's answer to a change. */
+export function replaceInPages<T extends { id: string }>(client: QueryClient, queryKey: QueryKey, saved: T): void {
+  client.setQueryData<InfiniteData<Page<T>>>(
+    queryKey,
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({
+          ...page,
+          items: page.items.map((item) => (item.id === saved.id ? saved : item)),
+        })),
+      },
+  );
+}
