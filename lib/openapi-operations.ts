@@ -1,6 +1,7 @@
 import { defineOperation, type Operation } from './http/operation';
 import { accessOperations } from './access/operations';
 import { apiKeyOperations } from './api-keys/operations';
+import { auditOperations } from './audit/operations';
 import { botOperations } from './bots/operations';
 import { memberOperations } from './members/operations';
 import { scimOperations } from './scim/operations';
@@ -31,4 +32,5 @@ export const allOperations: Operation[] = [
   ...subscriptionOperations,
   ...silenceOperations,
   ...deviceAuthorizationOperations,
+  ...auditOperations,
 ];

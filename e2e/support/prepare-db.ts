@@ -67,6 +67,10 @@ for (const [email, name] of [
   ['dan@acme.test', 'Dan Removed'],
   ['eve@acme.test', 'Eve Leaving'],
   ['sam@acme.test', 'Sam Provisioned'],
+  // The audit log's tests (e2e/api/audit.spec.ts): removed, leaving, suspended over SCIM.
+  ['ria@acme.test', 'Ria Removed'],
+  ['lea@acme.test', 'Lea Leaving'],
+  ['sue@acme.test', 'Sue Suspended'],
 ]) {
   const [user] = await db
     .insert(t.users)
@@ -90,6 +94,37 @@ if (ciBot)
   await db
     .insert(t.policyBindings)
     .values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
+
+// Sue belongs to a second organization too: events about a user go to every organization they are in.
+const sue = await userId('sue@acme.test');
+const [initech] = await db.insert(t.organizations).values({ name: 'Initech' }).returning();
+await db.insert(t.memberships).values({ organizationId: initech.id, userId: sue });
+// Ivy administers Initech (to read its log); Aud reads Acme's log with the Auditor policy alone.
+const passwordHash = await hashPassword('correct-horse-battery');
+const [ivy, aud] = await db
+  .insert(t.users)
+  .values([
+    { email: 'ivy@initech.test', name: 'Ivy Admin', passwordHash },
+    { email: 'aud@acme.test', name: 'Aud Itor', passwordHash },
+  ])
+  .returning();
+await db.insert(t.memberships).values([
+  { organizationId: initech.id, userId: ivy.id },
+  { organizationId: acme.id, userId: aud.id },
+]);
+await db.insert(t.policyBindings).values([
+  { organizationId: initech.id, principalType: 'user', principalId: ivy.id, policy: 'OrganizationAdmin' },
+  { organizationId: acme.id, principalType: 'user', principalId: aud.id, policy: 'Auditor' },
+]);
+const [auditBot] = await db
+  .insert(t.bots)
+  .values({ organizationId: globex.id, name: 'audit-bot' })
+  .onConflictDoNothing()
+  .returning();
+if (auditBot)
+  await db
+    .insert(t.policyBindings)
+    .values({ organizationId: globex.id, principalType: 'bot', principalId: auditBot.id, policy: 'BasicAccess' });
 
 // OAuth access tokens as the CLI's device login would issue them, to show what suspension does to them.
 async function oauthAccessToken(email: string) {

@@ -63,29 +63,27 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       principalId: userId,
       policy,
     });
-    await tx
-      .insert(t.policyBindings)
-      .values([
-        userBinding(ada.id, 'OrganizationAdmin'),
-        userBinding(bob.id, 'BasicAccess'),
-        userBinding(bob.id, 'QueuesEditor', production.id),
-        userBinding(bob.id, 'SilencesEditor', production.id),
-        userBinding(cy.id, 'BasicAccess'),
-        {
-          organizationId: acme.id,
-          projectId: null,
-          principalType: 'bot',
-          principalId: deployBot.id,
-          policy: 'BasicAccess',
-        },
-        {
-          organizationId: acme.id,
-          projectId: production.id,
-          principalType: 'bot',
-          principalId: deployBot.id,
-          policy: 'QueuesEditor',
-        },
-      ]);
+    await tx.insert(t.policyBindings).values([
+      userBinding(ada.id, 'OrganizationAdmin'),
+      userBinding(bob.id, 'BasicAccess'),
+      userBinding(bob.id, 'QueuesEditor', production.id),
+      userBinding(bob.id, 'SilencesEditor', production.id),
+      userBinding(cy.id, 'BasicAccess'),
+      {
+        organizationId: acme.id,
+        projectId: null,
+        principalType: 'bot',
+        principalId: deployBot.id,
+        policy: 'BasicAccess',
+      },
+      {
+        organizationId: acme.id,
+        projectId: production.id,
+        principalType: 'bot',
+        principalId: deployBot.id,
+        policy: 'QueuesEditor',
+      },
+    ]);
 
     const [globex] = await tx.insert(t.organizations).values({ name: 'Globex' }).returning();
     const [globexProject] = await tx

@@ -14,6 +14,8 @@ import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from 
 import type { Permission } from '../auth/policies';
 import type { Operation } from './operation';
 import type { Principal } from '../auth/principal';
+import { auditSource } from '../audit/source';
+import type { AuditSource } from '../audit/types';
 
 type AnyZod = z.ZodType;
 type Out<S> = S extends AnyZod ? z.output<S> : undefined;
@@ -31,6 +33,8 @@ export type RouteContext<P, Q, B> = {
   authorize: (permission: Permission, scope?: { projectId?: string | null }) => Promise<void>;
   /** Whether the caller has the permission, for handlers whose rule depends on the request. */
   can: (permission: Permission, scope?: { projectId?: string | null }) => Promise<boolean>;
+  /** Who and from where, for the audit event of a change (lib/audit/record.ts). */
+  audit: AuditSource;
 };
 
 export type Handler<P, Q, B> = (ctx: RouteContext<P, Q, B>) => Promise<Response>;
@@ -75,9 +79,22 @@ function finish(res: Response, requestId: string): Response {
   return res;
 }
 
-function queryObject(req: NextRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of req.nextUrl.searchParams) if (!(key in out)) out[key] = value;
+/** Whether a query field takes every occurrence of its parameter (`action=a&action=b`): an array schema. */
+function repeatable(field: unknown): boolean {
+  let schema = field as { type?: string; unwrap?: () => unknown } | undefined;
+  while (schema && schema.type !== 'array' && typeof schema.unwrap === 'function')
+    schema = schema.unwrap() as typeof schema;
+  return schema?.type === 'array';
+}
+
+/** The query as an object: the first occurrence of each parameter, or all of them for array fields. */
+function queryObject(req: NextRequest, schema: AnyZod): Record<string, string | string[]> {
+  const shape = 'shape' in schema ? (schema as unknown as z.ZodObject).shape : {};
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of req.nextUrl.searchParams) {
+    if (repeatable(shape[key])) out[key] = [...((out[key] as string[] | undefined) ?? []), value];
+    else if (!(key in out)) out[key] = value;
+  }
   return out;
 }
 
@@ -159,7 +176,7 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
       if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
       const query = config.query
-        ? config.query.safeParse(queryObject(req))
+        ? config.query.safeParse(queryObject(req, config.query))
         : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(zodIssues(query.error));
       const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
@@ -183,6 +200,7 @@ export function route<P extends AnyZod | undefined, Q extends AnyZod | undefined
           project,
           authorize,
           can,
+          audit: auditSource({ principal, req, requestId }),
         });
       // After authorization and validation: a replay still needs the same principal and a valid request.
       const res =

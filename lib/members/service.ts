@@ -2,9 +2,11 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { removeBindingsOf } from '../access/service';
-import { revokeKeysOf } from '../api-keys/service';
+import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
+import { recordAuditEvents } from '../audit/record';
+import type { AuditSource } from '../audit/types';
 
 /** Whether someone other than `userId` is still an active OrganizationAdmin of the organization. */
 async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
@@ -56,7 +58,7 @@ export async function endMembership(
   organizationId: string,
   userId: string,
   reason: 'member_removed' | 'member_left',
-  byId: string,
+  source: AuditSource,
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
@@ -66,8 +68,9 @@ export async function endMembership(
       .where(eq(t.organizations.id, organizationId))
       .for('update');
     const [membership] = await tx
-      .select({ userId: t.memberships.userId })
+      .select({ userId: t.memberships.userId, name: t.users.name, email: t.users.email })
       .from(t.memberships)
+      .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     if (!membership) throw notFound('No such member.');
     if ((await isAdmin(tx, organizationId, userId)) && !(await hasOtherAdmin(tx, organizationId, userId))) {
@@ -77,8 +80,20 @@ export async function endMembership(
     await tx
       .delete(t.memberships)
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
-    const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
-    return { revokedKeys };
+    const revoked = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, {
+      organizationId,
+      byId: source.actor.id,
+    });
+    await recordAuditEvents(tx, [
+      {
+        ...source,
+        organizationId,
+        action: reason === 'member_left' ? 'member.left' : 'member.removed',
+        target: { type: 'user', id: userId, name: `${membership.name} <${membership.email}>` },
+      },
+      ...revoked.map((key) => keyRevokedEvent(key, reason, source)),
+    ]);
+    return { revokedKeys: revoked.length };
   });
   // After the commit: cached memberships, grants and keys of this user must not outlive it.
   invalidateAuthCaches();

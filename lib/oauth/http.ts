@@ -5,6 +5,8 @@ import type { Principal } from '../auth/principal';
 import { anonymousLimiter } from '../http/rate-limit';
 import { newRequestId } from '../http/route';
 import { clientAddress } from '../http/client-address';
+import { auditContext } from '../audit/source';
+import type { AuditContext } from '../audit/types';
 import { isDatabaseUnavailable } from '../db/errors';
 import { OAuthError } from './service';
 
@@ -26,7 +28,7 @@ function oauthJson(body: unknown, status: number, requestId: string, headers: Re
  */
 export function oauthEndpoint(
   name: string,
-  handler: (form: URLSearchParams) => Promise<{ body: unknown; status?: number }>,
+  handler: (form: URLSearchParams, context: AuditContext) => Promise<{ body: unknown; status?: number }>,
 ) {
   return async (req: NextRequest): Promise<Response> => {
     const requestId = newRequestId();
@@ -45,7 +47,7 @@ export function oauthEndpoint(
         throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
       }
       const form = new URLSearchParams((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
-      const { body, status } = await handler(form);
+      const { body, status } = await handler(form, auditContext(req, requestId));
       return oauthJson(body, status ?? 200, requestId);
     } catch (err) {
       if (err instanceof OAuthError) {

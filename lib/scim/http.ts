@@ -6,12 +6,16 @@ import { apiLimiter } from '../http/rate-limit';
 import { isDatabaseUnavailable } from '../db/errors';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
+import { auditContext, identityProviderActor } from '../audit/source';
+import type { AuditSource } from '../audit/types';
 
 const SCIM_MAX_BODY = 256 * 1024;
 
 export type ScimContext = {
   req: NextRequest;
   organizationId: string;
+  /** The identity provider (by its token's prefix) and the request, for audit events. */
+  audit: AuditSource;
   baseUrl: string;
   params: Record<string, string>;
   body: () => unknown;
@@ -64,6 +68,10 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
       res = await handler({
         req,
         organizationId: scope.organizationId,
+        audit: {
+          actor: identityProviderActor({ id: scope.tokenId, prefix: scope.prefix }),
+          context: auditContext(req, requestId),
+        },
         baseUrl: baseUrl.replace(/\/$/, ''),
         params: next?.params ? await next.params : {},
         body,

@@ -27,12 +27,10 @@ export const httpsTarget = z
   .object({ kind: z.literal('https'), url: httpsUrl, timeoutSeconds })
   .meta({ id: 'HttpsTarget' });
 export const workflowTarget = z.object({ kind: z.literal('workflow'), workflowId }).meta({ id: 'WorkflowTarget' });
-const unknownTarget = z
-  .looseObject({ kind: z.string() })
-  .meta({
-    id: 'UnknownTarget',
-    description: 'A target of a kind this version does not know; clients show it as unknown.',
-  });
+const unknownTarget = z.looseObject({ kind: z.string() }).meta({
+  id: 'UnknownTarget',
+  description: 'A target of a kind this version does not know; clients show it as unknown.',
+});
 
 const targetKindError = {
   error: 'The target kind must be "https" or "workflow", the kind the subscription already has.',

@@ -2,9 +2,9 @@ import { createApiKeyOp, listApiKeysOp } from '@/lib/api-keys/operations';
 import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
 import { json, route } from '@/lib/http/route';
 
-export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize }) => {
+export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize, audit }) => {
   await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');
-  const created = await createApiKey(params.orgId, principal, body);
+  const created = await createApiKey(params.orgId, principal, body, audit);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
 

@@ -2,7 +2,7 @@ import { json, route } from '@/lib/http/route';
 import { createScimTokenOp } from '@/lib/scim/operations';
 import { createScimToken } from '@/lib/scim/service';
 
-export const POST = route(createScimTokenOp, async ({ params, principal }) => {
-  const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null);
+export const POST = route(createScimTokenOp, async ({ params, principal, audit }) => {
+  const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null, audit);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });

@@ -2,7 +2,7 @@ import { noContent, route } from '@/lib/http/route';
 import { removeMemberOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
 
-export const DELETE = route(removeMemberOp, async ({ params, principal }) => {
-  await endMembership(params.orgId, params.userId, 'member_removed', principal.id);
+export const DELETE = route(removeMemberOp, async ({ params, audit }) => {
+  await endMembership(params.orgId, params.userId, 'member_removed', audit);
   return noContent();
 });

@@ -9,13 +9,14 @@ export const GET = route(getSilenceOp, async ({ params }) => {
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });
 
-export const PATCH = route(updateSilenceOp, async ({ req, params, body, principal }) => {
+export const PATCH = route(updateSilenceOp, async ({ req, params, body, principal, audit }) => {
   const silence = await updateSilence({
     scope: { organizationId: params.orgId, projectId: params.projectId },
     silenceId: params.silenceId,
     body,
     ifMatch: req.headers.get('if-match'),
     principal,
+    source: audit,
   });
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });

@@ -1,0 +1,7 @@
+import { listAuditEventsOp } from '@/lib/audit/operations';
+import { listAuditEvents } from '@/lib/audit/service';
+import { json, route } from '@/lib/http/route';
+
+export const GET = route(listAuditEventsOp, async ({ params, query }) =>
+  json(await listAuditEvents(params.orgId, query)),
+);

@@ -1,0 +1,5 @@
+import { verifyAuditEventsOp } from '@/lib/audit/operations';
+import { verifyAuditChain } from '@/lib/audit/verify';
+import { json, route } from '@/lib/http/route';
+
+export const GET = route(verifyAuditEventsOp, async ({ params }) => json(await verifyAuditChain(params.orgId)));
