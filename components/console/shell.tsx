@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { EmptyState } from '@/components/ui/states';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 
 type NavItem = { href: string; label: string };
@@ -31,6 +32,7 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
   const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
+  const permissions = usePermissions(orgId);
 
   const org = orgs.data?.items.find((o) => o.id === orgId);
   const orgMissing = orgs.isSuccess && !org;
@@ -41,6 +43,7 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
     { href: `/orgs/${orgId}/api-keys`, label: 'API keys' },
     { href: `/orgs/${orgId}/members`, label: 'Members' },
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
+    ...(hasGrant(permissions.data, 'auditLog.read') ? [{ href: `/orgs/${orgId}/audit`, label: 'Audit log' }] : []),
   ];
   const projectNav: NavItem[] = projectId
     ? [

@@ -132,3 +132,25 @@ test('no plaintext key or SCIM token is in the database files or the server log'
   expect((await still.get('/v1/organizations')).status()).toBe(401);
   await still.dispose();
 });
+
+test('no audit event or export line contains a secret or a password, in either format', async ({
+  as,
+  demo,
+  fixtures,
+}) => {
+  const all = [...secrets, ...Object.values(fixtures.keys), ...Object.values(oauthTokens()), 'correct-horse-battery'];
+  const ada = await as('ada');
+  const events = await ada.get(`/v1/organizations/${demo.acme}/audit-events?limit=100&action=api_key.*`);
+  const revoked = ((await events.json()) as { items: { action: string; target: { name: string } }[] }).items;
+  // The log does name these keys, by name and prefix: the absence below is of their secrets only.
+  expect(revoked.some((e) => e.action === 'api_key.revoked' && e.target.name.includes('cy before removal'))).toBe(true);
+  for (const format of ['ndjson', 'csv']) {
+    const exported = await (
+      await ada.get(`/v1/organizations/${demo.acme}/audit-events/export?format=${format}`)
+    ).text();
+    expect(exported.length).toBeGreaterThan(1000);
+    for (const secret of all) expect(exported.includes(secret)).toBe(false);
+  }
+  const log = readFileSync(serverLog, 'utf8');
+  for (const secret of all) expect(log.includes(secret)).toBe(false);
+});
