@@ -21,16 +21,14 @@ export async function measureKeyVerification(): Promise<number> {
     const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
     const [ada] = await db.select().from(t.users).where(eq(t.users.email, 'ada@acme.test'));
     const key = generateApiKey();
-    await db
-      .insert(t.apiKeys)
-      .values({
-        organizationId: acme.id,
-        name: 'verify',
-        prefix: displayPrefix(key),
-        secretHash: sha256Hex(key),
-        ownerType: 'user',
-        ownerId: ada.id,
-      });
+    await db.insert(t.apiKeys).values({
+      organizationId: acme.id,
+      name: 'verify',
+      prefix: displayPrefix(key),
+      secretHash: sha256Hex(key),
+      ownerType: 'user',
+      ownerId: ada.id,
+    });
     if (!(await principalForApiKey(key))) throw new Error('the key did not verify');
     const deadline = performance.now() + 2000;
     let n = 0;
