@@ -62,11 +62,13 @@ export async function endMembership(
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
+    // NO KEY UPDATE: a mutex among removals that still lets a concurrent audit write check its foreign key
+    // (KEY SHARE) on this row; FOR UPDATE would deadlock against a writer holding the chain head.
     await tx
       .select({ id: t.organizations.id })
       .from(t.organizations)
       .where(eq(t.organizations.id, organizationId))
-      .for('update');
+      .for('no key update');
     const [membership] = await tx
       .select({ userId: t.memberships.userId, name: t.users.name, email: t.users.email })
       .from(t.memberships)
