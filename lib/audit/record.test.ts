@@ -12,10 +12,12 @@ import { pruneAuditEvents } from './retention';
 import { verifyAuditChain } from './verify';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-audit-'));
-beforeAll(() => {
+// Opening and migrating the database belongs to the hook (its longer timeout), not to the first test.
+beforeAll(async () => {
   process.env.DATA_DIR = dir;
   process.env.SEED_DEMO = '0';
   delete process.env.DATABASE_URL;
+  await getDb();
 });
 afterAll(async () => {
   await closeDb();
