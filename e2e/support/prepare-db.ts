@@ -96,26 +96,27 @@ if (ciBot)
     .values({ organizationId: globex.id, principalType: 'bot', principalId: ciBot.id, policy: 'BasicAccess' });
 
 // Sue belongs to a second organization too: events about a user go to every organization they are in.
-const sue = await userId('sue@acme.test');
-const [initech] = await db.insert(t.organizations).values({ name: 'Initech' }).returning();
-await db.insert(t.memberships).values({ organizationId: initech.id, userId: sue });
-// Ivy administers Initech (to read its log); Aud reads Acme's log with the Auditor policy alone.
-const passwordHash = await hashPassword('correct-horse-battery');
+// Ivy administers it (to read its log); Aud reads Acme's log with the Auditor policy alone. Once per database.
 const [ivy, aud] = await db
   .insert(t.users)
   .values([
-    { email: 'ivy@initech.test', name: 'Ivy Admin', passwordHash },
-    { email: 'aud@acme.test', name: 'Aud Itor', passwordHash },
+    { email: 'ivy@initech.test', name: 'Ivy Admin', passwordHash: await hashPassword('correct-horse-battery') },
+    { email: 'aud@acme.test', name: 'Aud Itor', passwordHash: await hashPassword('correct-horse-battery') },
   ])
+  .onConflictDoNothing()
   .returning();
-await db.insert(t.memberships).values([
-  { organizationId: initech.id, userId: ivy.id },
-  { organizationId: acme.id, userId: aud.id },
-]);
-await db.insert(t.policyBindings).values([
-  { organizationId: initech.id, principalType: 'user', principalId: ivy.id, policy: 'OrganizationAdmin' },
-  { organizationId: acme.id, principalType: 'user', principalId: aud.id, policy: 'Auditor' },
-]);
+if (ivy && aud) {
+  const [initech] = await db.insert(t.organizations).values({ name: 'Initech' }).returning();
+  await db.insert(t.memberships).values([
+    { organizationId: initech.id, userId: await userId('sue@acme.test') },
+    { organizationId: initech.id, userId: ivy.id },
+    { organizationId: acme.id, userId: aud.id },
+  ]);
+  await db.insert(t.policyBindings).values([
+    { organizationId: initech.id, principalType: 'user', principalId: ivy.id, policy: 'OrganizationAdmin' },
+    { organizationId: acme.id, principalType: 'user', principalId: aud.id, policy: 'Auditor' },
+  ]);
+}
 const [auditBot] = await db
   .insert(t.bots)
   .values({ organizationId: globex.id, name: 'audit-bot' })
