@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { apiKeysCommand } from './commands/api-keys';
+import { auditCommand } from './commands/audit';
 import { loginCommand, logoutCommand } from './commands/auth';
 import { orgsCommand } from './commands/orgs';
 import { CliError } from './errors';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   program.addCommand(logoutCommand());
   program.addCommand(orgsCommand());
   program.addCommand(new Command('iam').description('Identity and access').addCommand(apiKeysCommand()));
+  program.addCommand(auditCommand());
   return program;
 }
 

@@ -1,6 +1,7 @@
 import { defineOperation, type Operation } from './http/operation';
 import { accessOperations } from './access/operations';
 import { apiKeyOperations } from './api-keys/operations';
+import { auditOperations } from './audit/operations';
 import { botOperations } from './bots/operations';
 import { memberOperations } from './members/operations';
 import { scimOperations } from './scim/operations';
@@ -34,4 +35,5 @@ export const allOperations: Operation[] = [
   ...silenceOperations,
   ...deviceAuthorizationOperations,
   ...sessionOperations,
+  ...auditOperations,
 ];

@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
 import { NotFoundPanel } from './not-found-panel';
+import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
 
@@ -34,6 +35,7 @@ function Navigation({ orgId }: { orgId: string }) {
   const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
+  const permissions = usePermissions(orgId);
   const org = orgs.items.find((o) => o.id === orgId);
   const projectId = params.projectId ?? projects.items[0]?.id;
   const section = pathname.split('/')[5] ?? 'subscriptions';
@@ -56,6 +58,7 @@ function Navigation({ orgId }: { orgId: string }) {
     { href: `/orgs/${orgId}/api-keys`, label: 'API keys' },
     { href: `/orgs/${orgId}/members`, label: 'Members' },
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
+    ...(hasGrant(permissions.data, 'auditLog.read') ? [{ href: `/orgs/${orgId}/audit`, label: 'Audit log' }] : []),
   ];
   const projectNav: NavItem[] = projectId
     ? [

@@ -2,6 +2,9 @@ import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, sessionFor, test } from '../fixtures';
 import { E2E } from '../support/env';
 import { spawnServer, type Spawned } from '../support/spawn-server';
+import pg from 'pg';
+import { auditEvents, newestSeq, verifyChain } from '../support/audit';
+import { subPath, subsPath, type Sub } from '../support/subscriptions';
 
 // Several stateless instances on one PostgreSQL: what one instance does, the other must honour.
 test.describe('two instances on one PostgreSQL', () => {
@@ -83,5 +86,49 @@ test.describe('two instances on one PostgreSQL', () => {
       bobB.patch(path, { data: { comment: 'race B' }, headers: { 'If-Match': current } }),
     ]);
     expect(raced.map((r) => r.status()).sort()).toEqual([200, 412]);
+  });
+
+  test('audit writers on both instances at once leave one gapless chain that verifies; an edited event is found', async ({
+    demo,
+  }) => {
+    const adaA = await ctx(sessionFor('ada', a.url));
+    // Not deploy-bot: its window of 30 requests went to the rate-limit test above.
+    const adaB = await ctx(sessionFor('ada', b.url));
+    const bobA = await ctx(sessionFor('bob', a.url));
+    const subs = (await (await adaA.get(`${subsPath(demo.acme, demo.production)}?limit=10`)).json()).items as Sub[];
+    const sub = subs.find((s) => s.target.kind === 'https')!;
+    const before = await newestSeq(adaA, demo.acme);
+    // 24 changes, alternating instances and principals, all in flight together.
+    const writes = Array.from({ length: 24 }, (_, i) =>
+      (i % 2 ? adaB : bobA).patch(subPath(sub), { data: { batchSize: (i % 10) + 1 } }),
+    );
+    for (const res of await Promise.all(writes)) expect(res.status()).toBe(200);
+    const events = await auditEvents(adaA, demo.acme, `&targetId=${sub.id}`);
+    const seqs = events.filter((e) => e.seq > before).map((e) => e.seq);
+    expect(seqs.length).toBeGreaterThan(0);
+    const all = (await auditEvents(adaA, demo.acme)).filter((e) => e.seq > before).map((e) => e.seq);
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => before + all.length - i));
+    const verified = await verifyChain(adaA, demo.acme);
+    expect(verified.firstBrokenSeq).toBeNull();
+    expect(verified.verified).toBe(before + all.length);
+
+    // Tampering: one stored event edited in the database; verify names its seq, and passes once it is restored.
+    const target = seqs[Math.floor(seqs.length / 2)];
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+    const where = 'organization_id = $1 and seq = $2';
+    const [{ changes }] = (await pool.query(`select changes from audit_events where ${where}`, [demo.acme, target]))
+      .rows;
+    try {
+      await pool.query(`update audit_events set changes = '[]'::jsonb where ${where}`, [demo.acme, target]);
+      expect(await verifyChain(adaA, demo.acme)).toEqual({ verified: target - 1, firstBrokenSeq: target });
+    } finally {
+      await pool.query(`update audit_events set changes = $3::jsonb where ${where}`, [
+        demo.acme,
+        target,
+        JSON.stringify(changes),
+      ]);
+      await pool.end();
+    }
+    expect((await verifyChain(adaA, demo.acme)).firstBrokenSeq).toBeNull();
   });
 });

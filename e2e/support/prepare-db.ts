@@ -71,6 +71,10 @@ for (const [org, email, name] of [
   [acme, 'sam@acme.test', 'Sam Provisioned'],
   [acme, 'ray@acme.test', 'Ray Transient'],
   [globex, 'una@globex.test', 'Una Suspended'],
+  // The audit log's tests (e2e/api/audit.spec.ts): removed, leaving, suspended over SCIM.
+  [acme, 'ria@acme.test', 'Ria Removed'],
+  [acme, 'lea@acme.test', 'Lea Leaving'],
+  [acme, 'sue@acme.test', 'Sue Suspended'],
 ] as const) {
   const [user] = await db
     .insert(t.users)
@@ -91,6 +95,38 @@ for (const name of ['ci-bot', 'retiring-bot']) {
       .insert(t.policyBindings)
       .values({ organizationId: globex.id, principalType: 'bot', principalId: bot.id, policy: 'BasicAccess' });
 }
+
+// Sue belongs to a second organization too: events about a user go to every organization they are in.
+// Ivy administers it (to read its log); Aud reads Acme's log with the Auditor policy alone. Once per database.
+const [ivy, aud] = await db
+  .insert(t.users)
+  .values([
+    { email: 'ivy@initech.test', name: 'Ivy Admin', passwordHash: await hashPassword('correct-horse-battery') },
+    { email: 'aud@acme.test', name: 'Aud Itor', passwordHash: await hashPassword('correct-horse-battery') },
+  ])
+  .onConflictDoNothing()
+  .returning();
+if (ivy && aud) {
+  const [initech] = await db.insert(t.organizations).values({ name: 'Initech' }).returning();
+  await db.insert(t.memberships).values([
+    { organizationId: initech.id, userId: await userId('sue@acme.test') },
+    { organizationId: initech.id, userId: ivy.id },
+    { organizationId: acme.id, userId: aud.id },
+  ]);
+  await db.insert(t.policyBindings).values([
+    { organizationId: initech.id, principalType: 'user', principalId: ivy.id, policy: 'OrganizationAdmin' },
+    { organizationId: acme.id, principalType: 'user', principalId: aud.id, policy: 'Auditor' },
+  ]);
+}
+const [auditBot] = await db
+  .insert(t.bots)
+  .values({ organizationId: globex.id, name: 'audit-bot' })
+  .onConflictDoNothing()
+  .returning();
+if (auditBot)
+  await db
+    .insert(t.policyBindings)
+    .values({ organizationId: globex.id, principalType: 'bot', principalId: auditBot.id, policy: 'BasicAccess' });
 
 // OAuth access tokens as the CLI's device login would issue them, to show what suspension does to them.
 async function oauthAccessToken(email: string) {

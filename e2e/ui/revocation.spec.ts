@@ -143,3 +143,34 @@ test('no plaintext key or SCIM token is in the database files or the server log'
   expect((await still.get('/v1/organizations')).status()).toBe(401);
   await still.dispose();
 });
+
+test('no audit event or export line contains a secret or a password, in either format', async ({
+  as,
+  demo,
+  fixtures,
+}) => {
+  const ada = await as('ada');
+  const own = await createKey(ada, demo.acme, { name: 'audit secret search' });
+  expect((await ada.delete(`/v1/organizations/${demo.acme}/api-keys/${own.apiKey.id}`)).status()).toBe(204);
+  const all = [
+    own.secret,
+    ...secrets,
+    ...Object.values(fixtures.keys),
+    ...Object.values(oauthTokens()),
+    'correct-horse-battery',
+  ];
+  const events = await ada.get(`/v1/organizations/${demo.acme}/audit-events?limit=100&action=api_key.*`);
+  const items = ((await events.json()) as { items: { action: string; target: { name: string } }[] }).items;
+  // The log does name this key, by name and prefix: the absence below is of its secret only.
+  expect(items.some((e) => e.action === 'api_key.revoked' && e.target.name.includes('audit secret search'))).toBe(true);
+  for (const format of ['ndjson', 'csv']) {
+    const exported = await (
+      await ada.get(`/v1/organizations/${demo.acme}/audit-events/export?format=${format}`)
+    ).text();
+    expect(exported.length).toBeGreaterThan(1000);
+    for (const secret of all) expect(exported.includes(secret)).toBe(false);
+  }
+  const log = readFileSync(serverLog, 'utf8');
+  for (const secret of all) expect(log.includes(secret)).toBe(false);
+  await ada.dispose();
+});

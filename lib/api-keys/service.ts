@@ -8,6 +8,8 @@ import { afterCursor, toPage, type Page, type PageQuery } from '../http/paginati
 import type { ApiKey, CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
+import { recordAuditEvent } from '../audit/record';
+import type { AuditEventInput, AuditSource } from '../audit/types';
 
 const DAY_MS = 86_400_000;
 
@@ -42,6 +44,7 @@ export async function createApiKey(
   organizationId: string,
   creator: Principal,
   input: { name: string; expiresInDays?: number | null; botId?: string },
+  source: AuditSource,
   now = new Date(),
 ): Promise<CreatedApiKey> {
   const db = await getDb();
@@ -79,6 +82,13 @@ export async function createApiKey(
         expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
       })
       .returning();
+    await recordAuditEvent(tx, {
+      ...source,
+      organizationId,
+      action: 'api_key.created',
+      target: apiKeyTarget(row),
+      reason: owner.type === 'bot' ? `for bot ${owner.name}` : null,
+    });
     return { apiKey: toApiKey({ ...row, ownerName: owner.name }, now), secret };
   });
 }
@@ -142,19 +152,49 @@ export async function findApiKeyOwner(organizationId: string, keyId: string): Pr
 }
 
 /** Revokes one key; 404 when it was revoked meanwhile, so two concurrent revokes cannot both succeed. */
-export async function revokeApiKey(organizationId: string, keyId: string, by: Principal): Promise<void> {
+export async function revokeApiKey(
+  organizationId: string,
+  keyId: string,
+  by: Principal,
+  source: AuditSource,
+): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
     const revoked = await tx
       .update(t.apiKeys)
       .set({ revokedAt: new Date(), revokedReason: 'revoked', revokedById: by.id })
       .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
-      .returning({ id: t.apiKeys.id });
+      .returning(revokedKeyColumns);
     if (revoked.length === 0) throw notFound('No such API key.');
     await bumpAuthEpoch(tx);
+    await recordAuditEvent(tx, keyRevokedEvent(revoked[0], 'revoked', source));
   });
   // The very next request with this key must be refused, even where it was cached.
   invalidateAuthCaches();
+}
+
+const revokedKeyColumns = {
+  id: t.apiKeys.id,
+  organizationId: t.apiKeys.organizationId,
+  name: t.apiKeys.name,
+  prefix: t.apiKeys.prefix,
+};
+export type RevokedKey = { id: string; organizationId: string; name: string; prefix: string };
+
+/** An API key as the target of an event: its name and display prefix, never its secret. */
+export function apiKeyTarget(key: { id: string; name: string; prefix: string }) {
+  return { type: 'api_key', id: key.id, name: `${key.name} (${key.prefix}…)` };
+}
+
+/** The `api_key.revoked` event of one key, with the cause as its reason. */
+export function keyRevokedEvent(key: RevokedKey, reason: RevocationReason, source: AuditSource): AuditEventInput {
+  return {
+    ...source,
+    organizationId: key.organizationId,
+    action: 'api_key.revoked',
+    target: apiKeyTarget(key),
+    reason,
+  };
 }
 
 /**
@@ -166,7 +206,7 @@ export async function revokeKeysOf(
   owner: Owner,
   reason: RevocationReason,
   { organizationId, byId = null }: { organizationId?: string; byId?: string | null } = {},
-): Promise<number> {
+): Promise<RevokedKey[]> {
   const revoked = await tx
     .update(t.apiKeys)
     .set({ revokedAt: new Date(), revokedReason: reason, revokedById: byId })
@@ -178,6 +218,6 @@ export async function revokeKeysOf(
         isNull(t.apiKeys.revokedAt),
       ),
     )
-    .returning({ id: t.apiKeys.id });
-  return revoked.length;
+    .returning(revokedKeyColumns);
+  return revoked;
 }

@@ -8,13 +8,16 @@ import * as t from '../db/schema';
 import { recordAuditEvent, recordAuditEvents } from './record';
 import { SYSTEM_ACTOR } from './source';
 import type { AuditEventInput } from './types';
+import { pruneAuditEvents } from './retention';
 import { verifyAuditChain } from './verify';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-audit-'));
-beforeAll(() => {
+// Opening and migrating the database belongs to the hook (its longer timeout), not to the first test.
+beforeAll(async () => {
   process.env.DATA_DIR = dir;
   process.env.SEED_DEMO = '0';
   delete process.env.DATABASE_URL;
+  await getDb();
 });
 afterAll(async () => {
   await closeDb();
@@ -74,5 +77,22 @@ describe('recordAuditEvent', () => {
     expect(await verifyAuditChain(org)).toEqual({ verified: 2, firstBrokenSeq: 3 });
     await db.delete(t.auditEvents).where(and(eq(t.auditEvents.organizationId, org), eq(t.auditEvents.seq, 3)));
     expect((await verifyAuditChain(org)).firstBrokenSeq).toBe(3);
+  });
+
+  it('prunes events past retention behind a checkpoint, and what remains still verifies', async () => {
+    const db = await getDb();
+    const org = await newOrg('Audit retention');
+    const now = new Date('2031-06-01T00:00:00.000Z');
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    for (const [n, days] of [500, 450, 401, 10, 1].entries())
+      await db.transaction((tx) => recordAuditEvent(tx, input(org, n), daysAgo(days)));
+    await pruneAuditEvents(now, 400);
+    const left = await db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org));
+    expect(left.map((r) => r.seq).sort()).toEqual([4, 5]);
+    expect(await verifyAuditChain(org)).toEqual({ verified: 2, firstBrokenSeq: null });
+    await db.transaction((tx) => recordAuditEvent(tx, input(org, 9), now));
+    expect(await verifyAuditChain(org)).toEqual({ verified: 3, firstBrokenSeq: null });
+    await pruneAuditEvents(now, 400);
+    expect(await verifyAuditChain(org)).toEqual({ verified: 3, firstBrokenSeq: null });
   });
 });

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import { eventJsonAroundSeq, GENESIS_HASH, type HashedEvent } from './chain';
 import type { AuditEventInput } from './types';
+
+type UserEventInput = Omit<AuditEventInput, 'organizationId'>;
 
 // PostgreSQL's jsonb refuses U+0000 in strings; a user agent or comment may carry one.
 function withoutNul<T>(value: T): T {
@@ -54,4 +57,28 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
 export async function recordAuditEvents(tx: DbOrTx, inputs: AuditEventInput[], now = new Date()): Promise<void> {
   const ordered = [...inputs].sort((a, b) => (a.organizationId < b.organizationId ? -1 : 1));
   for (const input of ordered) await recordAuditEvent(tx, input, now);
+}
+
+/** The organizations a user belongs to now: where events about the user rather than one organization go. */
+export async function organizationsOfUser(tx: DbOrTx, userId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ organizationId: t.memberships.organizationId })
+    .from(t.memberships)
+    .where(eq(t.memberships.userId, userId));
+  return rows.map((r) => r.organizationId);
+}
+
+/** An event about a user (sign-in, device login, OAuth revocation), written to each of their organizations. */
+export async function recordUserAuditEvent(
+  tx: DbOrTx,
+  userId: string,
+  input: UserEventInput,
+  now = new Date(),
+): Promise<void> {
+  const organizations = await organizationsOfUser(tx, userId);
+  await recordAuditEvents(
+    tx,
+    organizations.map((organizationId) => ({ ...input, organizationId })),
+    now,
+  );
 }

@@ -2,11 +2,12 @@ import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPassword } from './password';
 import { randomUUID } from 'node:crypto';
-import { endSession, findUserByEmail } from './service';
+import { endSession, findUserByEmail, recordSignIn } from './service';
 import { signInLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
 import { noteDatabaseFailure } from '../db/errors';
 import { textProblem } from '../http/text';
+import { auditContext } from '../audit/source';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
 
@@ -33,7 +34,13 @@ const providers: AuthOptions['providers'] = [
       if (!(await signInLimiter.allow(`email:${email}`))) throw tooMany();
       const user = await findUserByEmail(email).catch(noteDatabaseFailure);
       const ok = await verifyPassword(user?.passwordHash ?? null, password);
-      if (!user || !ok || user.status !== 'active') return null;
+      if (!user) return null;
+      const context = auditContext({ headers: new Headers(req?.headers as Record<string, string> | undefined) }, null);
+      if (!ok || user.status !== 'active') {
+        await recordSignIn(user, 'failed', ok ? 'user_suspended' : 'wrong_password', context);
+        return null;
+      }
+      await recordSignIn(user, 'succeeded', 'password', context);
       return { id: user.id, email: user.email, name: user.name, sv: user.sessionVersion } as never;
     },
   }),
@@ -77,7 +84,11 @@ export const authOptions: AuthOptions = {
       if (account?.provider === 'credentials') return true;
       // SSO signs in only people the organization already provisioned (SCIM or an admin), and only while active.
       const known = user.email ? await findUserByEmail(user.email).catch(noteDatabaseFailure) : null;
-      return Boolean(known && known.status === 'active');
+      if (!known) return false;
+      const context = { requestId: null, ip: null, userAgent: null };
+      if (known.status === 'active') await recordSignIn(known, 'succeeded', 'single_sign_on', context);
+      else await recordSignIn(known, 'failed', 'user_suspended', context);
+      return known.status === 'active';
     },
     async jwt({ token, user, account }) {
       const claims = token as typeof token & SessionClaims;

@@ -6,6 +6,9 @@ import type { Permission } from './policies';
 import type { Principal } from './principal';
 import { authCache, invalidateAuthCaches } from './cache';
 import { bumpAuthEpoch, validateAuthCaches } from './epoch';
+import { recordUserAuditEvent } from '../audit/record';
+import { userActor } from '../audit/source';
+import type { AuditContext } from '../audit/types';
 
 /**
  * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key
@@ -255,4 +258,26 @@ export async function findUserByEmail(email: string) {
   const db = await getDb();
   const [user] = await db.select().from(t.users).where(eq(t.users.email, email.trim().toLowerCase())).limit(1);
   return user ?? null;
+}
+
+/**
+ * A sign-in's audit event, in each of the user's organizations: succeeded (`reason`: how), or failed for a
+ * known email (`reason`: why). The attempted password goes nowhere.
+ */
+export async function recordSignIn(
+  user: { id: string; name: string },
+  outcome: 'succeeded' | 'failed',
+  reason: string,
+  context: AuditContext,
+): Promise<void> {
+  const db = await getDb();
+  await db.transaction((tx) =>
+    recordUserAuditEvent(tx, user.id, {
+      actor: { ...userActor(user), via: outcome === 'succeeded' ? 'session' : null },
+      context,
+      action: outcome === 'succeeded' ? 'sign_in.succeeded' : 'sign_in.failed',
+      target: { type: 'user', id: user.id, name: user.name },
+      reason,
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useMemo } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
@@ -29,7 +30,9 @@ export function usePagedList<T>(
     getNextPageParam: (last) => last.nextCursor,
     enabled: options.enabled ?? true,
   });
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) ?? [] };
+  // Memoized on the pages, so a list's items keep their identity between renders until a page changes.
+  const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
+  return { ...query, items };
 }
 
 export type PagedList<T> = ReturnType<typeof usePagedList<T>>;

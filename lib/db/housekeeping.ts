@@ -1,13 +1,19 @@
 import { lt } from 'drizzle-orm';
 import { getDb } from './client';
 import { purgeExpiredIdempotencyRecords } from './idempotency';
+import { pruneAuditEvents } from '../audit/retention';
 import * as t from './schema';
 
 const EVERY_MS = 15 * 60_000;
 
-/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, ended sessions past expiry. */
+/**
+ * Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, ended
+ * sessions past expiry, and audit events past AUDIT_RETENTION_DAYS (behind a checkpoint, so the rest of each
+ * chain still verifies).
+ */
 export async function purgeExpired(now = new Date()): Promise<void> {
   await purgeExpiredIdempotencyRecords(now);
+  await pruneAuditEvents(now);
   const db = await getDb();
   // rate-limiter-flexible reuses a key's row; rows of keys not seen for an hour (old client addresses) go.
   await db.delete(t.rateLimits).where(lt(t.rateLimits.expire, now.getTime() - 3_600_000));

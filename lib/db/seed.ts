@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/password';
 import { newSlug } from '../slug';
 import type { Db } from './client';
 import * as t from './schema';
+import { seedAuditHistory } from './seed-audit';
 
 export const DEMO_PASSWORD = 'correct-horse-battery';
 
@@ -118,34 +119,37 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       updatedAt: new Date(now - 10 + n),
       ...values,
     });
-    await tx.insert(t.subscriptions).values([
-      sub(production, 0, {}),
-      sub(production, 1, {
-        state: 'paused',
-        batchSize: 5,
-        maxConcurrency: 4,
-        target: { kind: 'https', url: 'https://billing.example.com/webhooks/invoices', timeoutSeconds: 10 },
-        health: 'failing',
-        lastSuccessAt: new Date(now - 3 * DAY),
-        lastError: {
-          at: new Date(now - 2 * HOUR).toISOString(),
-          class: 'http_status',
-          message: 'Target answered 503 Service Unavailable',
-          status: 503,
-        },
-      }),
-      sub(production, 2, {
-        batchSize: 1,
-        maxConcurrency: 1,
-        target: { kind: 'workflow', workflowId: '0b6f3a52-6a55-4c1e-9d0e-5d2a8f1c7e41' },
-      }),
-      sub(staging, 3, {
-        target: { kind: 'https', url: 'https://staging-hooks.example.com/orders', timeoutSeconds: 30 },
-      }),
-      sub(globexProject, 4, {
-        target: { kind: 'https', url: 'https://hooks.globex.example/ingest', timeoutSeconds: 15 },
-      }),
-    ]);
+    const [orders, failing] = await tx
+      .insert(t.subscriptions)
+      .values([
+        sub(production, 0, {}),
+        sub(production, 1, {
+          state: 'paused',
+          batchSize: 5,
+          maxConcurrency: 4,
+          target: { kind: 'https', url: 'https://billing.example.com/webhooks/invoices', timeoutSeconds: 10 },
+          health: 'failing',
+          lastSuccessAt: new Date(now - 3 * DAY),
+          lastError: {
+            at: new Date(now - 2 * HOUR).toISOString(),
+            class: 'http_status',
+            message: 'Target answered 503 Service Unavailable',
+            status: 503,
+          },
+        }),
+        sub(production, 2, {
+          batchSize: 1,
+          maxConcurrency: 1,
+          target: { kind: 'workflow', workflowId: '0b6f3a52-6a55-4c1e-9d0e-5d2a8f1c7e41' },
+        }),
+        sub(staging, 3, {
+          target: { kind: 'https', url: 'https://staging-hooks.example.com/orders', timeoutSeconds: 30 },
+        }),
+        sub(globexProject, 4, {
+          target: { kind: 'https', url: 'https://hooks.globex.example/ingest', timeoutSeconds: 15 },
+        }),
+      ])
+      .returning();
 
     const silence = (p: typeof production, n: number, values: Partial<typeof t.silences.$inferInsert>) => ({
       organizationId: p.organizationId,
@@ -163,35 +167,40 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       updatedAt: new Date(now - 2 * DAY + n),
       ...values,
     });
-    await tx.insert(t.silences).values([
-      silence(production, 0, {
-        comment: 'Database failover drill',
-        matchers: [
-          { label: 'alertname', op: '=~', value: 'Postgres.*' },
-          { label: 'env', op: '=', value: 'production' },
-        ],
-        startsAt: new Date(now + 7 * DAY),
-        endsAt: new Date(now + 7 * DAY + 4 * HOUR),
-      }),
-      silence(production, 1, {
-        comment: 'Checkout latency under investigation (INC-1234)',
-        matchers: [
-          { label: 'service', op: '=', value: 'checkout' },
-          { label: 'severity', op: '!=', value: 'critical' },
-        ],
-      }),
-      silence(production, 2, {
-        comment: 'Load test last week',
-        matchers: [{ label: 'team', op: '=', value: 'payments' }],
-        startsAt: new Date(now - 9 * DAY),
-        endsAt: new Date(now - 8 * DAY),
-      }),
-      silence(staging, 3, { comment: 'Staging is noisy during the migration' }),
-      silence(globexProject, 4, {
-        comment: 'Globex batch window',
-        matchers: [{ label: 'job', op: '=', value: 'batch' }],
-      }),
-    ]);
+    const [, investigation] = await tx
+      .insert(t.silences)
+      .values([
+        silence(production, 0, {
+          comment: 'Database failover drill',
+          matchers: [
+            { label: 'alertname', op: '=~', value: 'Postgres.*' },
+            { label: 'env', op: '=', value: 'production' },
+          ],
+          startsAt: new Date(now + 7 * DAY),
+          endsAt: new Date(now + 7 * DAY + 4 * HOUR),
+        }),
+        silence(production, 1, {
+          comment: 'Checkout latency under investigation (INC-1234)',
+          matchers: [
+            { label: 'service', op: '=', value: 'checkout' },
+            { label: 'severity', op: '!=', value: 'critical' },
+          ],
+        }),
+        silence(production, 2, {
+          comment: 'Load test last week',
+          matchers: [{ label: 'team', op: '=', value: 'payments' }],
+          startsAt: new Date(now - 9 * DAY),
+          endsAt: new Date(now - 8 * DAY),
+        }),
+        silence(staging, 3, { comment: 'Staging is noisy during the migration' }),
+        silence(globexProject, 4, {
+          comment: 'Globex batch window',
+          matchers: [{ label: 'job', op: '=', value: 'batch' }],
+        }),
+      ])
+      .returning();
+    const acmeIds = { acmeId: acme.id, productionId: production.id };
+    await seedAuditHistory(tx, { ...acmeIds, ada, bob, cy, deployBot, orders, failing, investigation }, now);
     return true;
   });
 }

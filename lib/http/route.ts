@@ -14,6 +14,8 @@ import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from 
 import type { Permission } from '../auth/policies';
 import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
+import { auditSource } from '../audit/source';
+import type { AuditSource } from '../audit/types';
 
 type AnyZod = z.ZodType;
 type Out<S> = S extends AnyZod ? z.output<S> : undefined;
@@ -33,6 +35,8 @@ export type RouteContext<P, Q, B, H = undefined> = {
   authorize: (permission: Permission, scope?: { projectId?: string | null }) => Promise<void>;
   /** Whether the caller has the permission, for handlers whose rule depends on the request. */
   can: (permission: Permission, scope?: { projectId?: string | null }) => Promise<boolean>;
+  /** Who and from where, for the audit event of a change (lib/audit/record.ts). */
+  audit: AuditSource;
 };
 
 export type Handler<P, Q, B, H = undefined> = (ctx: RouteContext<P, Q, B, H>) => Promise<Response>;
@@ -170,6 +174,7 @@ export function route<
           project: tenant?.project ?? null,
           authorize,
           can,
+          audit: auditSource({ principal, req, requestId }),
         });
       // After authorization and validation: a replay still needs the same principal and a valid request.
       if (!config.idempotent || !tenant) return run();

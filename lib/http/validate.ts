@@ -18,11 +18,22 @@ export function validateInput<S extends z.ZodType>(schema: S, value: unknown): V
   return { success: false, issues: uniqueIssues([...shared, ...(parsed.success ? [] : zodIssues(parsed.error))]) };
 }
 
+/** Whether a query field takes every occurrence of its parameter: an array schema, however wrapped. */
+function repeatable(field: unknown): boolean {
+  let schema = field as { type?: string; unwrap?: () => unknown } | undefined;
+  while (schema && schema.type !== 'array' && typeof schema.unwrap === 'function')
+    schema = schema.unwrap() as typeof schema;
+  return schema?.type === 'array';
+}
+
 /** A query string against its schema: strict decoding (lib/http/form.ts), the first value of each name. */
 export function validateQuery<S extends z.ZodType>(schema: S, search: string): Validated<z.output<S>> {
   const { params, issues } = decodeForm(search);
-  // The first value of each name; fromEntries makes `__proto__` an own key, as JSON.parse does.
-  const values = Object.fromEntries([...params].reverse());
+  // The first value of each name, or all of them for array fields (`action=a&action=b`); fromEntries makes
+  // `__proto__` an own key, as JSON.parse does.
+  const shape: Record<string, unknown> = 'shape' in schema ? (schema as unknown as z.ZodObject).shape : {};
+  const values: Record<string, string | string[]> = Object.fromEntries([...params].reverse());
+  for (const name of Object.keys(values)) if (repeatable(shape[name])) values[name] = params.getAll(name);
   const result = validateInput(schema, values);
   if (issues.length === 0) return result;
   return { success: false, issues: uniqueIssues([...issues, ...result.issues]) };

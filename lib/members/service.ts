@@ -2,10 +2,12 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsOf, removeBindingsOf } from '../access/service';
-import { revokeKeysOf } from '../api-keys/service';
+import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../http/errors';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
+import { recordAuditEvents } from '../audit/record';
+import type { AuditSource } from '../audit/types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
 
@@ -99,18 +101,21 @@ export async function endMembership(
   organizationId: string,
   userId: string,
   reason: 'member_removed' | 'member_left',
-  byId: string,
+  source: AuditSource,
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
+    // NO KEY UPDATE: a mutex among removals that still lets a concurrent audit write check its foreign key
+    // (KEY SHARE) on this row; FOR UPDATE would deadlock against a writer holding the chain head.
     await tx
       .select({ id: t.organizations.id })
       .from(t.organizations)
       .where(eq(t.organizations.id, organizationId))
-      .for('update');
+      .for('no key update');
     const [membership] = await tx
-      .select({ userId: t.memberships.userId })
+      .select({ userId: t.memberships.userId, name: t.users.name, email: t.users.email })
       .from(t.memberships)
+      .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     if (!membership) throw notFound('No such member.');
     if ((await isAdmin(tx, organizationId, userId)) && !(await hasOtherAdmin(tx, organizationId, userId))) {
@@ -120,9 +125,21 @@ export async function endMembership(
     await tx
       .delete(t.memberships)
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
-    const revokedKeys = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, { organizationId, byId });
+    const revoked = await revokeKeysOf(tx, { type: 'user', id: userId }, reason, {
+      organizationId,
+      byId: source.actor.id,
+    });
     await bumpAuthEpoch(tx);
-    return { revokedKeys };
+    await recordAuditEvents(tx, [
+      {
+        ...source,
+        organizationId,
+        action: reason === 'member_left' ? 'member.left' : 'member.removed',
+        target: { type: 'user', id: userId, name: `${membership.name} <${membership.email}>` },
+      },
+      ...revoked.map((key) => keyRevokedEvent(key, reason, source)),
+    ]);
+    return { revokedKeys: revoked.length };
   });
   // After the commit: cached memberships, grants and keys of this user must not outlive it.
   invalidateAuthCaches();

@@ -4,6 +4,8 @@ import { ApiError, notFound } from '../http/errors';
 import { decodeForm } from '../http/form';
 import { anonymousLimiter } from '../http/rate-limit';
 import { serve, type Protocol } from '../http/request';
+import { auditContext } from '../audit/source';
+import type { AuditContext } from '../audit/types';
 import { OAuthError } from './service';
 import { clientAddress } from '../http/public-origin';
 
@@ -46,11 +48,11 @@ const oauthProtocol: Protocol = {
  */
 export function oauthEndpoint(
   name: string,
-  handler: (form: URLSearchParams) => Promise<{ body: unknown; status?: number }>,
+  handler: (form: URLSearchParams, context: AuditContext) => Promise<{ body: unknown; status?: number }>,
 ) {
   const protocol = { ...oauthProtocol, name: `oauth ${name}` };
   return (req: NextRequest): Promise<Response> =>
-    serve(protocol, async () => {
+    serve(protocol, async (requestId) => {
       const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
       if (retryAfter !== null) {
         return oauthJson(
@@ -66,7 +68,7 @@ export function oauthEndpoint(
       const { params: form, issues } = decodeForm((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
       if (issues.length > 0)
         throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
-      const { body, status } = await handler(form);
+      const { body, status } = await handler(form, auditContext(req, requestId));
       return oauthJson(body, status ?? 200);
     });
 }

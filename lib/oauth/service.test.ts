@@ -7,6 +7,7 @@ import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { principalForOAuthToken } from '../auth/service';
+import type { AuditSource } from '../audit/types';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,
@@ -27,6 +28,10 @@ import {
 // The device-grant state machine against the real schema on an embedded database; time is passed in, never waited for.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-oauth-'));
 let ada = '';
+const source: AuditSource = {
+  actor: { type: 'user', id: null, name: 'Ada', via: 'session', credential: null },
+  context: { requestId: 'req_test', ip: '127.0.0.1', userAgent: 'vitest' },
+};
 const T0 = new Date('2030-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
@@ -84,9 +89,9 @@ describe('device authorization grant', () => {
     expect((await findPendingDeviceAuthorization(userCode.toLowerCase().replace('-', ''), at(1)))?.clientName).toBe(
       'svc CLI',
     );
-    expect((await decideDeviceAuthorization(userCode, ada, 'approved', at(2)))?.status).toBe('approved');
+    expect((await decideDeviceAuthorization(userCode, ada, 'approved', source, at(2)))?.status).toBe('approved');
     expect(await findPendingDeviceAuthorization(userCode, at(3))).toBeNull();
-    expect(await decideDeviceAuthorization(userCode, ada, 'denied', at(3))).toBeNull();
+    expect(await decideDeviceAuthorization(userCode, ada, 'denied', source, at(3))).toBeNull();
 
     const tokens = await exchangeDeviceCode(deviceCode, 'svc-cli', at(5));
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS });
@@ -99,11 +104,13 @@ describe('device authorization grant', () => {
 
   it('answers access_denied after a denial and expired_token after the code expires', async () => {
     const denied = await createDeviceAuthorization('svc-cli', T0);
-    await decideDeviceAuthorization(denied.userCode, ada, 'denied', at(1));
+    await decideDeviceAuthorization(denied.userCode, ada, 'denied', source, at(1));
     expect(await oauthError(exchangeDeviceCode(denied.deviceCode, 'svc-cli', at(5)))).toBe('access_denied');
 
     const late = await createDeviceAuthorization('svc-cli', T0);
-    expect(await decideDeviceAuthorization(late.userCode, ada, 'approved', at(DEVICE_CODE_TTL_SECONDS))).toBeNull();
+    expect(
+      await decideDeviceAuthorization(late.userCode, ada, 'approved', source, at(DEVICE_CODE_TTL_SECONDS)),
+    ).toBeNull();
     expect(await findPendingDeviceAuthorization(late.userCode, at(DEVICE_CODE_TTL_SECONDS))).toBeNull();
     expect(await oauthError(exchangeDeviceCode(late.deviceCode, 'svc-cli', at(DEVICE_CODE_TTL_SECONDS)))).toBe(
       'expired_token',
@@ -118,14 +125,14 @@ describe('device authorization grant', () => {
 
 async function login(now = T0) {
   const { deviceCode, userCode } = await createDeviceAuthorization('svc-cli', now);
-  await decideDeviceAuthorization(userCode, ada, 'approved', now);
+  await decideDeviceAuthorization(userCode, ada, 'approved', source, now);
   return exchangeDeviceCode(deviceCode, 'svc-cli', now);
 }
 
 describe('refresh and revocation', () => {
   it('rotates the refresh token and retires the old access token', async () => {
     const first = await login();
-    const second = await refreshTokens(first.refresh_token, 'svc-cli', at(60));
+    const second = await refreshTokens(first.refresh_token, 'svc-cli', source.context, at(60));
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(await principalForOAuthToken(first.access_token, at(61))).toBeNull();
     expect((await principalForOAuthToken(second.access_token, at(61)))?.id).toBe(ada);
@@ -133,18 +140,24 @@ describe('refresh and revocation', () => {
 
   it('revokes the whole login when a used refresh token comes back (it leaked)', async () => {
     const first = await login();
-    const second = await refreshTokens(first.refresh_token, 'svc-cli', at(60));
-    expect(await oauthError(refreshTokens(first.refresh_token, 'svc-cli', at(70)))).toBe('invalid_grant');
+    const second = await refreshTokens(first.refresh_token, 'svc-cli', source.context, at(60));
+    expect(await oauthError(refreshTokens(first.refresh_token, 'svc-cli', source.context, at(70)))).toBe(
+      'invalid_grant',
+    );
     expect(await principalForOAuthToken(second.access_token, at(71))).toBeNull();
-    expect(await oauthError(refreshTokens(second.refresh_token, 'svc-cli', at(72)))).toBe('invalid_grant');
+    expect(await oauthError(refreshTokens(second.refresh_token, 'svc-cli', source.context, at(72)))).toBe(
+      'invalid_grant',
+    );
   });
 
   it('revoking either token ends both; unknown tokens are not an error', async () => {
     const tokens = await login();
-    await revokeToken('not-a-token', 'svc-cli', at(1));
-    await revokeToken(tokens.refresh_token, 'svc-cli', at(1));
+    await revokeToken('not-a-token', 'svc-cli', source.context, at(1));
+    await revokeToken(tokens.refresh_token, 'svc-cli', source.context, at(1));
     expect(await principalForOAuthToken(tokens.access_token, at(2))).toBeNull();
-    expect(await oauthError(refreshTokens(tokens.refresh_token, 'svc-cli', at(2)))).toBe('invalid_grant');
+    expect(await oauthError(refreshTokens(tokens.refresh_token, 'svc-cli', source.context, at(2)))).toBe(
+      'invalid_grant',
+    );
   });
 
   it("stops a suspended user's tokens and refuses to refresh them", async () => {
@@ -153,7 +166,9 @@ describe('refresh and revocation', () => {
     await db.update(t.users).set({ status: 'suspended' }).where(eq(t.users.id, ada));
     try {
       expect(await principalForOAuthToken(tokens.access_token, at(1))).toBeNull();
-      expect(await oauthError(refreshTokens(tokens.refresh_token, 'svc-cli', at(1)))).toBe('invalid_grant');
+      expect(await oauthError(refreshTokens(tokens.refresh_token, 'svc-cli', source.context, at(1)))).toBe(
+        'invalid_grant',
+      );
     } finally {
       await db.update(t.users).set({ status: 'active' }).where(eq(t.users.id, ada));
     }

@@ -6,6 +6,9 @@ import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
+import { recordUserAuditEvent } from '../audit/record';
+import { SYSTEM_ACTOR, userActor } from '../audit/source';
+import type { AuditContext, AuditSource } from '../audit/types';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,
@@ -171,6 +174,40 @@ export async function exchangeDeviceCode(
   });
 }
 
+/**
+ * Ends a login (both of its tokens) in one transaction with its audit event, in each of the user's
+ * organizations; a login already ended writes nothing. `byUser`: the user logged out; otherwise the
+ * service ended it (a refresh token presented twice).
+ */
+async function endLogin(
+  grantId: string,
+  now: Date,
+  audit: { context: AuditContext; byUser: boolean; reason: string | null },
+): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const revoked = await tx
+      .update(t.oauthTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(t.oauthTokens.grantId, grantId), isNull(t.oauthTokens.revokedAt)))
+      .returning({ userId: t.oauthTokens.userId, clientId: t.oauthTokens.clientId });
+    if (revoked.length === 0) return;
+    const [user] = await tx
+      .select({ id: t.users.id, name: t.users.name })
+      .from(t.users)
+      .where(eq(t.users.id, revoked[0].userId));
+    const clientId = revoked[0].clientId;
+    await recordUserAuditEvent(tx, user.id, {
+      actor: audit.byUser ? userActor(user, 'oauth') : SYSTEM_ACTOR,
+      context: audit.context,
+      action: 'oauth_login.revoked',
+      target: { type: 'oauth_login', id: grantId, name: OAUTH_CLIENTS[clientId]?.name ?? clientId },
+      reason: audit.reason,
+    });
+  });
+  invalidateAuthCaches();
+}
+
 async function revokeGrant(db: DbOrTx, grantId: string, now: Date): Promise<void> {
   await db
     .update(t.oauthTokens)
@@ -188,6 +225,7 @@ async function revokeGrant(db: DbOrTx, grantId: string, now: Date): Promise<void
 export async function refreshTokens(
   refreshToken: string | null,
   clientIdParam: string | null,
+  context: AuditContext,
   now = new Date(),
 ): Promise<TokenSet> {
   const clientId = requireClient(clientIdParam);
@@ -200,8 +238,9 @@ export async function refreshTokens(
     .where(and(eq(t.oauthTokens.tokenHash, sha256Hex(refreshToken)), eq(t.oauthTokens.kind, 'refresh')))
     .limit(1);
   if (!token || token.clientId !== clientId) throw invalid;
+  const reused = { context, byUser: false, reason: 'refresh_token_reused' };
   if (token.revokedAt) {
-    await revokeGrant(db, token.grantId, now);
+    await endLogin(token.grantId, now, reused);
     throw invalid;
   }
   if (token.expiresAt <= now || !(await userIsActive(db, token.userId))) throw invalid;
@@ -219,14 +258,19 @@ export async function refreshTokens(
   invalidateAuthCaches();
   if (!rotated) {
     // Another request used this refresh token first: treat it as reuse.
-    await revokeGrant(db, token.grantId, now);
+    await endLogin(token.grantId, now, reused);
     throw invalid;
   }
   return rotated;
 }
 
 /** RFC 7009: revoking either token of a login revokes both. Unknown tokens are not an error. */
-export async function revokeToken(token: string | null, clientIdParam: string | null, now = new Date()): Promise<void> {
+export async function revokeToken(
+  token: string | null,
+  clientIdParam: string | null,
+  context: AuditContext,
+  now = new Date(),
+): Promise<void> {
   const clientId = requireClient(clientIdParam);
   if (!token) throw new OAuthError('invalid_request', 'token is required.');
   const db = await getDb();
@@ -235,7 +279,7 @@ export async function revokeToken(token: string | null, clientIdParam: string | 
     .from(t.oauthTokens)
     .where(eq(t.oauthTokens.tokenHash, sha256Hex(token)))
     .limit(1);
-  if (row && row.clientId === clientId) await revokeGrant(db, row.grantId, now);
+  if (row && row.clientId === clientId) await endLogin(row.grantId, now, { context, byUser: true, reason: null });
 }
 
 const pendingByUserCode = (normalized: string, now: Date) =>
@@ -268,20 +312,37 @@ export async function findPendingDeviceAuthorization(
   return row ? present(row, normalized) : null;
 }
 
-/** Approves (for this user) or denies a pending login, once. Null when there is no pending login by that code. */
+/**
+ * Approves (for this user) or denies a pending login, once, with its audit event in each of the user's
+ * organizations. Null when there is no pending login by that code.
+ */
 export async function decideDeviceAuthorization(
   userCode: string,
   userId: string,
   decision: 'approved' | 'denied',
+  source: AuditSource,
   now = new Date(),
 ): Promise<DeviceAuthorizationView | null> {
   const normalized = normalizeUserCode(userCode);
   if (!normalized) return null;
   const db = await getDb();
-  const [row] = await db
-    .update(t.oauthDeviceCodes)
-    .set({ status: decision, userId })
-    .where(pendingByUserCode(normalized, now))
-    .returning();
-  return row ? present(row, normalized) : null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(t.oauthDeviceCodes)
+      .set({ status: decision, userId })
+      .where(pendingByUserCode(normalized, now))
+      .returning();
+    if (!row) return null;
+    await recordUserAuditEvent(
+      tx,
+      userId,
+      {
+        ...source,
+        action: decision === 'approved' ? 'device_login.approved' : 'device_login.denied',
+        target: { type: 'device_login', id: row.id, name: row.clientName ?? row.clientId },
+      },
+      now,
+    );
+    return present(row, normalized);
+  });
 }

@@ -9,12 +9,16 @@ import { apiLimiter } from '../http/rate-limit';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
 import { publicOrigin } from '../http/public-origin';
+import { auditContext, identityProviderActor } from '../audit/source';
+import type { AuditSource } from '../audit/types';
 
 const SCIM_MAX_BODY = 256 * 1024;
 
 export type ScimContext = {
   req: NextRequest;
   organizationId: string;
+  /** The identity provider (by its token's prefix) and the request, for audit events. */
+  audit: AuditSource;
   baseUrl: string;
   params: Record<string, string>;
   body: () => unknown;
@@ -59,7 +63,7 @@ function scimError(error: ScimError): Response {
 /** SCIM routes: a per-organization bearer token, SCIM's own error format, and the request id on every answer. */
 export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
   return async (req: NextRequest, next: { params: Promise<Record<string, string>> }): Promise<Response> => {
-    const res = await serve(scimProtocol, async () => {
+    const res = await serve(scimProtocol, async (requestId) => {
       const text = await readBody(req, SCIM_MAX_BODY);
       const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
       const scope = match ? await organizationForScimToken(match[1]) : null;
@@ -91,6 +95,10 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
       return handler({
         req,
         organizationId: scope.organizationId,
+        audit: {
+          actor: identityProviderActor({ id: scope.tokenId, prefix: scope.prefix }),
+          context: auditContext(req, requestId),
+        },
         baseUrl: publicOrigin(req),
         params: next?.params ? await next.params : {},
         body,

@@ -3,7 +3,9 @@ import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
-import { revokeKeysOf } from '../api-keys/service';
+import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
+import { organizationsOfUser, recordAuditEvent, recordAuditEvents } from '../audit/record';
+import type { AuditEventInput, AuditSource } from '../audit/types';
 import type { ScimUserRow } from './resource';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -14,7 +16,7 @@ const TOKEN_PREFIX = 'scim_';
  * Issues the organization's SCIM bearer token, replacing any earlier one (an identity provider holds one).
  * Only its SHA-256 is stored; the plaintext is returned once.
  */
-export async function createScimToken(organizationId: string, createdByUserId: string | null) {
+export async function createScimToken(organizationId: string, createdByUserId: string | null, source: AuditSource) {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const db = await getDb();
   return db.transaction(async (tx) => {
@@ -33,6 +35,12 @@ export async function createScimToken(organizationId: string, createdByUserId: s
         createdAt: now,
       })
       .returning();
+    await recordAuditEvent(tx, {
+      ...source,
+      organizationId,
+      action: 'scim_token.created',
+      target: { type: 'scim_token', id: row.id, name: `${row.prefix}…` },
+    });
     return { id: row.id, prefix: row.prefix, createdAt: row.createdAt.toISOString(), token };
   });
 }
@@ -40,11 +48,11 @@ export async function createScimToken(organizationId: string, createdByUserId: s
 /** The organization a SCIM bearer token acts for, or null. */
 export async function organizationForScimToken(
   token: string,
-): Promise<{ organizationId: string; tokenId: string } | null> {
+): Promise<{ organizationId: string; tokenId: string; prefix: string } | null> {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const db = await getDb();
   const [row] = await db
-    .select({ organizationId: t.scimTokens.organizationId, tokenId: t.scimTokens.id })
+    .select({ organizationId: t.scimTokens.organizationId, tokenId: t.scimTokens.id, prefix: t.scimTokens.prefix })
     .from(t.scimTokens)
     .where(and(eq(t.scimTokens.tokenHash, sha256Hex(token)), isNull(t.scimTokens.revokedAt)))
     .limit(1);
@@ -104,15 +112,17 @@ export async function findScimUser(organizationId: string, userId: string): Prom
 /**
  * Applies what an identity provider sent. Suspension, in one transaction: status, a session version bump
  * (every session ends), and every API key and OAuth token of the user revoked. Reactivation restores nothing.
+ * A change of status is audited in every organization the user belongs to, each revoked key in its own.
  */
 export async function updateScimUser(
   userId: string,
   change: { active?: boolean; externalId?: string | null },
+  source: AuditSource,
 ): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
     const [user] = await tx
-      .select({ status: t.users.status })
+      .select({ status: t.users.status, name: t.users.name, email: t.users.email })
       .from(t.users)
       .where(eq(t.users.id, userId))
       .for('update');
@@ -132,14 +142,24 @@ export async function updateScimUser(
           : {}),
       })
       .where(eq(t.users.id, userId));
+    const events: AuditEventInput[] = [];
     if (change.active === false) {
-      await revokeKeysOf(tx, { type: 'user', id: userId }, 'scim_suspended');
+      const revoked = await revokeKeysOf(tx, { type: 'user', id: userId }, 'scim_suspended');
+      events.push(...revoked.map((key) => keyRevokedEvent(key, 'scim_suspended', source)));
       await tx
         .update(t.oauthTokens)
         .set({ revokedAt: now })
         .where(and(eq(t.oauthTokens.userId, userId), isNull(t.oauthTokens.revokedAt)));
     }
     await bumpAuthEpoch(tx);
+    const status = change.active === undefined ? user.status : change.active ? 'active' : 'suspended';
+    if (status !== user.status) {
+      const target = { type: 'user', id: userId, name: `${user.name} <${user.email}>` };
+      const action = status === 'active' ? 'user.reactivated' : 'user.suspended';
+      for (const organizationId of await organizationsOfUser(tx, userId))
+        events.push({ ...source, organizationId, action, target });
+    }
+    await recordAuditEvents(tx, events);
   });
   // Suspension ends sessions, keys and tokens now; reactivation lets sessions (not keys) work again now.
   invalidateAuthCaches();

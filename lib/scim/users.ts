@@ -118,15 +118,15 @@ export function patchChanges(current: ScimUser, payload: unknown): { active?: bo
 }
 
 /** PATCH /scim/v2/Users/{id}: applies the operations to the user's SCIM form and keeps what changed. */
-export async function patchUser({ organizationId, baseUrl, params, body }: ScimContext): Promise<Response> {
+export async function patchUser({ organizationId, baseUrl, params, body, audit }: ScimContext): Promise<Response> {
   const row = await userOr404(organizationId, params.id);
   const { active, externalId } = patchChanges(toScimUser(row, baseUrl), body());
-  if (active !== undefined || externalId !== undefined) await updateScimUser(row.id, { active, externalId });
+  if (active !== undefined || externalId !== undefined) await updateScimUser(row.id, { active, externalId }, audit);
   return scimJson(toScimUser(await userOr404(organizationId, row.id), baseUrl));
 }
 
 /** PUT /scim/v2/Users/{id}: the provider's full view of the user; `active` and `externalId` are applied. */
-export async function replaceUser({ organizationId, baseUrl, params, body }: ScimContext): Promise<Response> {
+export async function replaceUser({ organizationId, baseUrl, params, body, audit }: ScimContext): Promise<Response> {
   const row = await userOr404(organizationId, params.id);
   const user = body();
   if (typeof user !== 'object' || user === null || Array.isArray(user))
@@ -134,6 +134,6 @@ export async function replaceUser({ organizationId, baseUrl, params, body }: Sci
   const fields = user as Record<string, unknown>;
   const active = activeOf(fields.active);
   const externalId = externalIdOf(fields.externalId);
-  if (active !== undefined || externalId !== undefined) await updateScimUser(row.id, { active, externalId });
+  if (active !== undefined || externalId !== undefined) await updateScimUser(row.id, { active, externalId }, audit);
   return scimJson(toScimUser(await userOr404(organizationId, row.id), baseUrl));
 }

@@ -1,4 +1,7 @@
 import { and, desc, eq, getTableColumns, gt, inArray, lte, ne, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { changesBetween } from '../audit/changes';
+import { recordAuditEvent } from '../audit/record';
+import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
@@ -120,50 +123,83 @@ function refusedFieldIssues(state: SilenceState, sent: SilenceField[]): Issue[] 
     .map((field) => ({ path: field, message: `${ARTICLE[state]} silence cannot change ${field}: ${why}.` }));
 }
 
-const sameMatchers = (a: SilenceRow['matchers'], b: SilenceRow['matchers']) =>
-  JSON.stringify(a.map(({ label, op, value }) => [label, op, value])) ===
-  JSON.stringify(b.map(({ label, op, value }) => [label, op, value]));
+type UpdateInput = {
+  scope: SilenceScope;
+  silenceId: string;
+  body: UpdateSilenceBody;
+  ifMatch: string | null;
+  principal: Pick<Principal, 'type' | 'id'>;
+  source: AuditSource;
+};
+
+/** What an update may change, as an event's `changes` compare it (times as the API writes them). */
+const changeable = (row: Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 'endsAt'>) => ({
+  comment: row.comment,
+  matchers: row.matchers.map(({ label, op, value }) => ({ label, op, value })),
+  startsAt: formatInstant(row.startsAt),
+  endsAt: formatInstant(row.endsAt),
+});
+
+function updatedEvent(source: AuditSource, row: SilenceRow, changes: AuditChange[]): AuditEventInput {
+  return {
+    ...source,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    action: 'silence.updated',
+    target: { type: 'silence', id: row.id, name: row.slug },
+    changes,
+  };
+}
 
 /**
  * The common edit, a new comment, in one statement: it applies only when everything the full path checks
  * already holds (in scope, If-Match names the version, not expired, the comment differs). When it matches
  * no row, the full path runs and answers exactly why (404, 412, 409, or no change).
  */
-async function updateCommentOnly(
-  input: {
-    scope: SilenceScope;
-    silenceId: string;
-    body: UpdateSilenceBody;
-    ifMatch: string | null;
-    principal: Pick<Principal, 'type' | 'id'>;
-  },
-  now: Date,
-): Promise<Silence | null> {
+async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence | null> {
   const { comment, ...rest } = input.body;
   if (comment === undefined || Object.values(rest).some((v) => v !== undefined)) return null;
   const versions = ifMatchVersions(input.ifMatch);
   if (versions !== null && versions.length === 0) return null;
   const db = await getDb();
-  const [updated] = await db
-    .update(t.silences)
-    .set({
-      comment,
-      version: sql`${t.silences.version} + 1`,
-      updatedAt: now,
-      updatedByType: input.principal.type,
-      updatedById: input.principal.id,
-    })
-    .where(
-      and(
-        inScope(input.scope),
-        eq(t.silences.id, input.silenceId),
-        gt(t.silences.endsAt, now),
-        ne(t.silences.comment, comment),
-        versions === null ? undefined : inArray(t.silences.version, versions),
-      ),
-    )
-    .returning(silenceColumns);
-  return updated ? toSilence(updated, now) : null;
+  return db.transaction(async (tx) => {
+    // The CTE locks the row and hands back the comment being replaced, for the event: RETURNING sees only the new.
+    const previous = tx.$with('previous').as(
+      tx
+        .select({ previousComment: sql<string>`${t.silences.comment}`.as('previous_comment') })
+        .from(t.silences)
+        .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
+        .for('update'),
+    );
+    const [updated] = await tx
+      .with(previous)
+      .update(t.silences)
+      .set({
+        comment,
+        version: sql`${t.silences.version} + 1`,
+        updatedAt: now,
+        updatedByType: input.principal.type,
+        updatedById: input.principal.id,
+      })
+      .from(previous)
+      .where(
+        and(
+          inScope(input.scope),
+          eq(t.silences.id, input.silenceId),
+          gt(t.silences.endsAt, now),
+          ne(t.silences.comment, comment),
+          versions === null ? undefined : inArray(t.silences.version, versions),
+        ),
+      )
+      .returning({ ...silenceColumns, previousComment: previous.previousComment });
+    if (!updated) return null;
+    const { previousComment, ...row } = updated;
+    await recordAuditEvent(
+      tx,
+      updatedEvent(input.source, row, [{ field: 'comment', from: previousComment, to: comment }]),
+    );
+    return toSilence(row, now);
+  });
 }
 
 /**
@@ -171,14 +207,7 @@ async function updateCommentOnly(
  * The row is locked and the UPDATE is conditional on the version read, so of two requests naming
  * the same ETag exactly one wins, on PGlite and across instances on PostgreSQL.
  */
-export async function updateSilence(input: {
-  scope: SilenceScope;
-  silenceId: string;
-  body: UpdateSilenceBody;
-  ifMatch: string | null;
-  principal: Pick<Principal, 'type' | 'id'>;
-  now?: Date;
-}): Promise<Silence> {
+export async function updateSilence(input: UpdateInput & { now?: Date }): Promise<Silence> {
   const now = input.now ?? new Date();
   const db = await getDb();
   const fast = await updateCommentOnly(input, now);
@@ -211,12 +240,8 @@ export async function updateSilence(input: {
       ]);
     }
     const next = { comment: body.comment ?? row.comment, matchers: body.matchers ?? row.matchers, startsAt, endsAt };
-    const changed =
-      next.comment !== row.comment ||
-      !sameMatchers(next.matchers, row.matchers) ||
-      next.startsAt.getTime() !== row.startsAt.getTime() ||
-      next.endsAt.getTime() !== row.endsAt.getTime();
-    if (!changed) return toSilence(row, now);
+    const changes = changesBetween(changeable(row), changeable(next));
+    if (changes.length === 0) return toSilence(row, now);
 
     const [updated] = await tx
       .update(t.silences)
@@ -230,6 +255,7 @@ export async function updateSilence(input: {
       .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
       .returning(silenceColumns);
     if (!updated) throw new ApiError('precondition_failed');
+    await recordAuditEvent(tx, updatedEvent(input.source, updated, changes));
     return toSilence(updated, now);
   });
 }

@@ -1,4 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { changesBetween } from '../audit/changes';
+import { recordAuditEvent } from '../audit/record';
+import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
@@ -76,9 +79,10 @@ export async function updateSubscription(
   scope: SubscriptionScope,
   id: string,
   update: SubscriptionUpdate,
+  source: AuditSource,
 ): Promise<Subscription> {
   const { target } = update;
-  if (!target) return updateNumbers(scope, id, update);
+  if (!target) return updateNumbers(scope, id, update, source);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
@@ -102,30 +106,78 @@ export async function updateSubscription(
       .set({ ...changes, updatedAt })
       .where(inScope(scope, id))
       .returning();
+    await recordAuditEvent(tx, updatedEvent(source, updated, rowChanges(row, updated, CHANGE_FIELDS)));
     return toSubscription(updated);
   });
 }
 
+/** The fields a PATCH may change, as they appear in an event's `changes` (`target.url`). */
+const CHANGE_FIELDS = ['batchSize', 'maxConcurrency', 'target'] as const;
+
+function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): AuditChange[] {
+  const pick = (row: Row) => Object.fromEntries(fields.map((f) => [f, row[f]]));
+  return changesBetween(pick(before), pick(after));
+}
+
+function updatedEvent(source: AuditSource, row: Row, changes: AuditChange[]): AuditEventInput {
+  return {
+    ...source,
+    organizationId: row.organizationId,
+    projectId: row.projectId,
+    action: 'subscription.updated',
+    target: { type: 'subscription', id: row.id, name: row.slug },
+    changes,
+  };
+}
+
 /**
- * Batch size and concurrency need nothing from the current row, so they change in one statement, atomic
- * without a transaction: absent fields keep their value, and `updatedAt` moves only when a value differs.
+ * Batch size and concurrency need nothing from the current row to validate, so they change in one
+ * statement that also returns the previous values (row locked by the CTE), then the audit event: two
+ * statements in one transaction. Absent fields keep their value; `updatedAt` moves only when a value differs.
  */
-async function updateNumbers(scope: SubscriptionScope, id: string, update: SubscriptionUpdate): Promise<Subscription> {
+async function updateNumbers(
+  scope: SubscriptionScope,
+  id: string,
+  update: SubscriptionUpdate,
+  source: AuditSource,
+): Promise<Subscription> {
   if (update.batchSize === undefined && update.maxConcurrency === undefined) return getSubscription(scope, id);
   const db = await getDb();
   const batchSize = sql<number>`coalesce(${update.batchSize ?? null}::integer, ${t.subscriptions.batchSize})`;
   const maxConcurrency = sql<number>`coalesce(${update.maxConcurrency ?? null}::integer, ${t.subscriptions.maxConcurrency})`;
-  const [updated] = await db
-    .update(t.subscriptions)
-    .set({
-      batchSize,
-      maxConcurrency,
-      // Strictly later than the previous value, so a change is always visible in updatedAt.
-      updatedAt: sql`case when (${t.subscriptions.batchSize}, ${t.subscriptions.maxConcurrency}) is distinct from (${batchSize}, ${maxConcurrency})
+  return db.transaction(async (tx) => {
+    const previous = tx.$with('previous').as(
+      tx
+        .select({
+          previousBatchSize: sql<number>`${t.subscriptions.batchSize}`.as('previous_batch_size'),
+          previousMaxConcurrency: sql<number>`${t.subscriptions.maxConcurrency}`.as('previous_max_concurrency'),
+        })
+        .from(t.subscriptions)
+        .where(inScope(scope, id))
+        .for('update'),
+    );
+    const [updated] = await tx
+      .with(previous)
+      .update(t.subscriptions)
+      .set({
+        batchSize,
+        maxConcurrency,
+        // Strictly later than the previous value, so a change is always visible in updatedAt.
+        updatedAt: sql`case when (${t.subscriptions.batchSize}, ${t.subscriptions.maxConcurrency}) is distinct from (${batchSize}, ${maxConcurrency})
         then greatest(${new Date().toISOString()}::timestamptz, ${t.subscriptions.updatedAt} + interval '1 millisecond') else ${t.subscriptions.updatedAt} end`,
-    })
-    .where(inScope(scope, id))
-    .returning();
-  if (!updated) throw notFound('Subscription not found.');
-  return toSubscription(updated);
+      })
+      .from(previous)
+      .where(inScope(scope, id))
+      .returning({
+        ...getTableColumns(t.subscriptions),
+        previousBatchSize: previous.previousBatchSize,
+        previousMaxConcurrency: previous.previousMaxConcurrency,
+      });
+    if (!updated) throw notFound('Subscription not found.');
+    const { previousBatchSize, previousMaxConcurrency, ...row } = updated;
+    const before = { batchSize: previousBatchSize, maxConcurrency: previousMaxConcurrency };
+    const changes = changesBetween(before, { batchSize: row.batchSize, maxConcurrency: row.maxConcurrency });
+    if (changes.length > 0) await recordAuditEvent(tx, updatedEvent(source, row, changes));
+    return toSubscription(row);
+  });
 }

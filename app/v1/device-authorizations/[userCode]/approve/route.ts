@@ -4,8 +4,8 @@ import { approveDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal }) => {
-  const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'approved');
+export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal, audit }) => {
+  const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'approved', audit);
   if (!authorization) throw deviceCodeGone();
   return json(authorization);
 });

@@ -4,8 +4,8 @@ import { denyDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route(denyDeviceAuthorizationOp, async ({ params, principal }) => {
-  const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'denied');
+export const POST = route(denyDeviceAuthorizationOp, async ({ params, principal, audit }) => {
+  const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'denied', audit);
   if (!authorization) throw deviceCodeGone();
   return json(authorization);
 });

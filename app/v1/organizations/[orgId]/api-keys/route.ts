@@ -3,9 +3,9 @@ import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
 import { json, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize }) => {
+export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize, audit }) => {
   await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');
-  const created = await createApiKey(params.orgId, principal, body);
+  const created = await createApiKey(params.orgId, principal, body, audit);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
 

@@ -3,8 +3,8 @@ import { createScimTokenOp } from '@/lib/scim/operations';
 import { createScimToken } from '@/lib/scim/service';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route(createScimTokenOp, async ({ params, principal }) => {
-  const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null);
+export const POST = route(createScimTokenOp, async ({ params, principal, audit }) => {
+  const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null, audit);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });
 

@@ -4,11 +4,11 @@ import { notFound } from '@/lib/http/errors';
 import { noContent, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const DELETE = route(revokeApiKeyOp, async ({ params, principal, authorize }) => {
+export const DELETE = route(revokeApiKeyOp, async ({ params, principal, authorize, audit }) => {
   const owner = await findApiKeyOwner(params.orgId, params.keyId);
   if (!owner) throw notFound('No such API key.');
   if (owner.type !== principal.type || owner.id !== principal.id) await authorize('apiKeys.delete');
-  await revokeApiKey(params.orgId, params.keyId, principal);
+  await revokeApiKey(params.orgId, params.keyId, principal, audit);
   return noContent();
 });
 

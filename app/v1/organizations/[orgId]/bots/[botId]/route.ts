@@ -3,8 +3,8 @@ import { deleteBot } from '@/lib/bots/service';
 import { noContent, route } from '@/lib/http/route';
 import { otherMethods } from '@/lib/http/methods';
 
-export const DELETE = route(deleteBotOp, async ({ params, principal }) => {
-  await deleteBot(params.orgId, params.botId, principal.id);
+export const DELETE = route(deleteBotOp, async ({ params, audit }) => {
+  await deleteBot(params.orgId, params.botId, audit);
   return noContent();
 });
 

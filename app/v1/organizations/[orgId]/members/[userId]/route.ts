@@ -3,8 +3,8 @@ import { removeMemberOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
 import { otherMethods } from '@/lib/http/methods';
 
-export const DELETE = route(removeMemberOp, async ({ params, principal }) => {
-  await endMembership(params.orgId, params.userId, 'member_removed', principal.id);
+export const DELETE = route(removeMemberOp, async ({ params, audit }) => {
+  await endMembership(params.orgId, params.userId, 'member_removed', audit);
   return noContent();
 });
 

@@ -4,10 +4,10 @@ import { leaveOrganizationOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
 import { otherMethods } from '@/lib/http/methods';
 
-export const POST = route(leaveOrganizationOp, async ({ params, principal }) => {
+export const POST = route(leaveOrganizationOp, async ({ params, principal, audit }) => {
   if (principal.type !== 'user')
     throw new ApiError('access_denied', 'Bots are not members and cannot leave an organization.');
-  await endMembership(params.orgId, principal.id, 'member_left', principal.id);
+  await endMembership(params.orgId, principal.id, 'member_left', audit);
   return noContent();
 });
 

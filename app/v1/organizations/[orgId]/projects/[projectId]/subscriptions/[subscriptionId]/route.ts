@@ -7,12 +7,13 @@ export const GET = route(getSubscriptionOp, async ({ params }) =>
   json(await getSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId)),
 );
 
-export const PATCH = route(updateSubscriptionOp, async ({ params, body }) =>
+export const PATCH = route(updateSubscriptionOp, async ({ params, body, audit }) =>
   json(
     await updateSubscription(
       { organizationId: params.orgId, projectId: params.projectId },
       params.subscriptionId,
       body,
+      audit,
     ),
   ),
 );

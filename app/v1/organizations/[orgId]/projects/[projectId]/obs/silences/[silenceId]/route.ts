@@ -10,13 +10,14 @@ export const GET = route(getSilenceOp, async ({ params }) => {
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });
 
-export const PATCH = route(updateSilenceOp, async ({ params, body, headers, principal }) => {
+export const PATCH = route(updateSilenceOp, async ({ params, body, headers, principal, audit }) => {
   const silence = await updateSilence({
     scope: { organizationId: params.orgId, projectId: params.projectId },
     silenceId: params.silenceId,
     body,
     ifMatch: headers['If-Match'] ?? null,
     principal,
+    source: audit,
   });
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });

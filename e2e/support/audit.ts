@@ -1,0 +1,35 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+import type { AuditEvent } from '../../lib/audit/types';
+
+export type { AuditEvent };
+
+export const auditPath = (orgId: string) => `/v1/organizations/${orgId}/audit-events`;
+
+export async function auditEvents(ctx: APIRequestContext, orgId: string, query = ''): Promise<AuditEvent[]> {
+  const res = await ctx.get(`${auditPath(orgId)}?limit=100${query}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { items: AuditEvent[] }).items;
+}
+
+/** The newest seq of the organization's log, to read only what a step adds after it. */
+export async function newestSeq(ctx: APIRequestContext, orgId: string): Promise<number> {
+  return (await auditEvents(ctx, orgId, '&limit=1'))[0]?.seq ?? 0;
+}
+
+/** Events written after `seq`, oldest first; without the sign-ins of the sessions a test opens on the way. */
+export async function eventsAfter(
+  ctx: APIRequestContext,
+  orgId: string,
+  seq: number,
+  { signIns = false } = {},
+): Promise<AuditEvent[]> {
+  return (await auditEvents(ctx, orgId))
+    .filter((e) => e.seq > seq && (signIns || !e.action.startsWith('sign_in.')))
+    .reverse();
+}
+
+export async function verifyChain(ctx: APIRequestContext, orgId: string) {
+  const res = await ctx.get(`${auditPath(orgId)}/verify`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as { verified: number; firstBrokenSeq: number | null };
+}
