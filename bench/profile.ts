@@ -16,6 +16,7 @@ function area(url: string, name: string): string {
   if (name === '(garbage collector)') return 'garbage collector';
   if (url === '') return 'native / builtins';
   if (url.startsWith('node:')) return 'Node internals';
+  if (url.startsWith('wasm://')) return '@electric-sql/pglite (WASM)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] === 'next' ? 'Next' : pkg[1];
   if (url.includes('/.next/server/')) return 'server bundle (app, drizzle, zod, …)';

@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -23,10 +24,12 @@ import { measureKeyVerification } from './verify-keys';
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const WARM_UP_SECONDS = 4;
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const FLOOR = '/v1/health/live';
+const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
 
 type Prepared = { adminKey: string; orgId: string; projectId: string; silenceIds: string[]; subscriptionIds: string[] };
 type Server = { child: ChildProcess; base: string };
@@ -43,15 +46,28 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
 
 async function startServer(port: number, env: Record<string, string>): Promise<Server> {
   const profile = process.env.BENCH_CPU_PROF;
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  // Node refuses --cpu-prof in NODE_OPTIONS: a profiled run starts Next itself, as scripts/start.mjs would.
+  const args = profile
+    ? [
+        `--cpu-prof`,
+        `--cpu-prof-dir=${path.resolve(profile)}`,
+        NEXT_BIN,
+        'start',
+        '-p',
+        String(port),
+        '-H',
+        '127.0.0.1',
+      ]
+    : ['scripts/start.mjs'];
+  const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij',
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_REQUESTS: '100000000',
       SEED_DEMO: '0',
-      ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -144,9 +160,10 @@ function hotRoutes(base: string, p: Prepared) {
 
 /** Each route right after its own floor measurement, BENCH_ROUNDS times. */
 async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: string): Promise<Pair[]> {
-  await load('warm-up', { url: `${server.base}${FLOOR}`, duration: 2 });
+  // The JIT needs a few thousand requests: a cold floor costs several times its warm CPU per request.
+  await load('warm-up', { url: `${server.base}${FLOOR}`, duration: WARM_UP_SECONDS });
   const routes = hotRoutes(server.base, p).filter((r) => !only || r.name === only);
-  for (const r of routes) await load('warm-up', { ...r.opts, duration: 2 });
+  for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of routes) {

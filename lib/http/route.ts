@@ -85,10 +85,14 @@ function queryObject(req: NextRequest): Record<string, string> {
   return out;
 }
 
+/** The header names an operation declares, read once per route rather than on every request. */
+function declaredHeaders(schema: AnyZod | undefined): string[] {
+  return schema && 'shape' in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
+}
+
 /** The operation's declared request headers, by their canonical names, so issues name the header (`If-Match`). */
-function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> {
+function headerObject(req: NextRequest, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const names = 'shape' in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
   for (const name of names) {
     const value = req.headers.get(name);
     if (value !== null) out[name] = value;
@@ -129,6 +133,7 @@ export function route<
   if (config.idempotent && config.scope === 'none') {
     throw new Error(`${config.method} ${config.path}: idempotency records belong to an organization`);
   }
+  const headerNames = declaredHeaders(config.headers);
   return (req: NextRequest, next: NextParams): Promise<Response> =>
     serveV1(async (requestId) => {
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
@@ -163,7 +168,7 @@ export function route<
         ? config.query.safeParse(queryObject(req))
         : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(zodIssues(query.error));
-      const headers = config.headers ? config.headers.safeParse(headerObject(req, config.headers)) : undefined;
+      const headers = config.headers ? config.headers.safeParse(headerObject(req, headerNames)) : undefined;
       const issues = headers && !headers.success ? zodIssues(headers.error) : [];
       let body: unknown;
       if (config.body) {
