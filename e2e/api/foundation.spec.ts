@@ -38,7 +38,9 @@ test('a second process on the same DATA_DIR exits at once with a message; the fi
   expect(await (await ada.get(`/v1/organizations/${demo.acme}/projects`)).json()).toEqual(before);
 });
 
-test('an unreachable database: health and the API answer 503 unavailable with Retry-After', async ({ fixtures }) => {
+test('an unreachable database: health and the API answer 503 unavailable with Retry-After, liveness still 200', async ({
+  fixtures,
+}) => {
   const port = E2E.port + 8;
   const server = await start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: String(port) }, 6_000);
   try {
@@ -48,6 +50,10 @@ test('an unreachable database: health and the API answer 503 unavailable with Re
     expect(health.status).toBe(503);
     expect(health.headers.get('retry-after')).toBe('5');
     expect((await health.json()).error.code).toBe('unavailable');
+    // Liveness asks no database: the process is alive, only not ready.
+    const live = await fetch(`${base}/v1/health/live`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: 'ok' });
     const api = await fetch(`${base}/v1/organizations`, {
       headers: { Authorization: `Bearer ${fixtures.keys.deployBot}` },
     });

@@ -10,6 +10,14 @@ test.describe('authentication', () => {
     expect(res.headers()['x-request-id']).toMatch(/^req_/);
   });
 
+  test('liveness needs no credential and answers ok with the skeleton headers', async ({ request }) => {
+    const res = await request.get('/v1/health/live');
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(res.headers()['x-request-id']).toMatch(/^req_/);
+    expect(res.headers()['cache-control']).toBe('no-store');
+  });
+
   test('no credential is 401 unauthenticated', async ({ request }) => {
     await expectError(await request.get('/v1/organizations'), 401, 'unauthenticated');
   });

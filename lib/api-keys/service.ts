@@ -1,10 +1,10 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '../db/client';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { getDb, preparedStatement, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
-import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { ApiKey, CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -93,6 +93,60 @@ export async function createApiKey(
   });
 }
 
+/**
+ * The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for that
+ * page only: joining before the LIMIT made PostgreSQL sort every key of the organization. One prepared
+ * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
+ * a generic plan.
+ */
+function listStatement(byOwner: boolean, afterPosition: boolean) {
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}`;
+  return preparedStatement((db) => {
+    const at = sql.placeholder('at');
+    const id = sql.placeholder('id');
+    const keys = db
+      .select()
+      .from(t.apiKeys)
+      .where(
+        and(
+          eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
+          isNull(t.apiKeys.revokedAt),
+          byOwner
+            ? and(
+                eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
+                eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
+              )
+            : undefined,
+          afterPosition
+            ? or(lt(t.apiKeys.createdAt, at), and(eq(t.apiKeys.createdAt, at), lt(t.apiKeys.id, id)))
+            : undefined,
+        ),
+      )
+      .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
+      .limit(sql.placeholder('limit'))
+      .as('k');
+    return db
+      .select({
+        id: keys.id,
+        name: keys.name,
+        prefix: keys.prefix,
+        ownerType: keys.ownerType,
+        ownerId: keys.ownerId,
+        createdAt: keys.createdAt,
+        expiresAt: keys.expiresAt,
+        lastUsedAt: keys.lastUsedAt,
+        ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
+      })
+      .from(keys)
+      .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
+      .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
+      .orderBy(desc(keys.createdAt), desc(keys.id))
+      .prepare(name);
+  });
+}
+
+const listStatements = [false, true].map((byOwner) => [false, true].map((after) => listStatement(byOwner, after)));
+
 /** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
 export async function listApiKeys(
   organizationId: string,
@@ -100,39 +154,16 @@ export async function listApiKeys(
   page: PageQuery,
   now = new Date(),
 ): Promise<Page<ApiKey>> {
-  const db = await getDb();
-  // The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for
-  // that page only: joining before the LIMIT made PostgreSQL sort every key of the organization.
-  const keys = db
-    .select()
-    .from(t.apiKeys)
-    .where(
-      and(
-        eq(t.apiKeys.organizationId, organizationId),
-        isNull(t.apiKeys.revokedAt),
-        owner ? and(eq(t.apiKeys.ownerType, owner.type), eq(t.apiKeys.ownerId, owner.id)) : undefined,
-        afterCursor(page.cursor, t.apiKeys.createdAt, t.apiKeys.id, 'desc'),
-      ),
-    )
-    .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
-    .limit(page.limit + 1)
-    .as('k');
-  const rows = await db
-    .select({
-      id: keys.id,
-      name: keys.name,
-      prefix: keys.prefix,
-      ownerType: keys.ownerType,
-      ownerId: keys.ownerId,
-      createdAt: keys.createdAt,
-      expiresAt: keys.expiresAt,
-      lastUsedAt: keys.lastUsedAt,
-      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
-    })
-    .from(keys)
-    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
-    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
-    .orderBy(desc(keys.createdAt), desc(keys.id));
+  const position = page.cursor ? decodeCursor(page.cursor) : null;
+  const statement = await listStatements[owner ? 1 : 0][position ? 1 : 0]();
+  const rows = await statement.execute({
+    organizationId,
+    ownerType: owner?.type,
+    ownerId: owner?.id,
+    at: position?.at.toISOString(),
+    id: position?.id,
+    limit: page.limit + 1,
+  });
   return toPage(
     rows,
     page.limit,

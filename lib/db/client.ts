@@ -134,3 +134,18 @@ export async function closeDb(): Promise<void> {
   state.__svcDb = undefined;
   if (current) await (await current).close();
 }
+
+/**
+ * A statement built once per process instead of on every request. Build it with `.prepare(name)` and
+ * `sql.placeholder`: on PostgreSQL node-postgres then parses and plans it once per connection (a named
+ * statement); PGlite's query API has no named statements, so there it saves drizzle's SQL building only.
+ */
+export function preparedStatement<T>(build: (db: Db) => T): () => Promise<T> {
+  let built: { db: Db; statement: T } | undefined;
+  return async () => {
+    const db = await getDb();
+    // A reopened database (tests close and reopen it) needs the statement built again on the new handle.
+    if (built?.db !== db) built = { db, statement: build(db) };
+    return built.statement;
+  };
+}

@@ -84,10 +84,14 @@ function serveV1(run: (requestId: string) => Promise<Response>): Promise<Respons
   });
 }
 
+/** The header names an operation declares, read once per route rather than on every request. */
+function declaredHeaders(schema: AnyZod | undefined): string[] {
+  return schema && 'shape' in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
+}
+
 /** The operation's declared request headers, by their canonical names, so issues name the header (`If-Match`). */
-function headerObject(req: NextRequest, schema: AnyZod): Record<string, string> {
+function headerObject(req: NextRequest, names: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const names = 'shape' in schema ? Object.keys((schema as unknown as z.ZodObject).shape) : [];
   for (const name of names) {
     const value = req.headers.get(name);
     if (value !== null) out[name] = value;
@@ -118,6 +122,7 @@ export function route<
   if (config.idempotent && config.scope === 'none') {
     throw new Error(`${config.method} ${config.path}: idempotency records belong to an organization`);
   }
+  const headerNames = declaredHeaders(config.headers);
   return (req: NextRequest, next: NextParams): Promise<Response> =>
     serveV1(async (requestId) => {
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
@@ -152,7 +157,7 @@ export function route<
         ? validateQuery(config.query, req.nextUrl.search)
         : { success: true as const, data: undefined };
       if (!query.success) throw invalidRequest(query.issues);
-      const headers = config.headers ? validateInput(config.headers, headerObject(req, config.headers)) : undefined;
+      const headers = config.headers ? validateInput(config.headers, headerObject(req, headerNames)) : undefined;
       const issues = headers?.issues ?? [];
       let body: unknown;
       if (config.body) {

@@ -40,4 +40,17 @@ export const healthOp = defineOperation({
   errors: ['unavailable'],
 });
 
-export const orgOperations = [healthOp, listOrganizationsOp, listProjectsOp];
+export const livenessOp = defineOperation({
+  method: 'GET',
+  path: '/v1/health/live',
+  summary: 'Whether the process answers (no database)',
+  description:
+    'Liveness: answers 200 as long as the process serves requests, whatever the database does. ' +
+    '`GET /v1/health` is readiness: it also asks the database.',
+  tags: ['Service'],
+  scope: 'none',
+  credentials: 'public',
+  success: { status: 200, description: 'The process is alive.', schema: z.object({ status: z.literal('ok') }) },
+});
+
+export const orgOperations = [healthOp, livenessOp, listOrganizationsOp, listProjectsOp];

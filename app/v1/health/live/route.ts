@@ -1,0 +1,8 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, publicRoute } from '@/lib/http/route';
+import { livenessOp } from '@/lib/orgs/operations';
+
+// Liveness touches no dependency: a database outage must not make an orchestrator restart healthy processes.
+export const GET = publicRoute(livenessOp, async () => json({ status: 'ok' }));
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(livenessOp);

@@ -1,0 +1,91 @@
+/** The benchmark's tables: each route beside its own floor measurement, and the issue's goals with met/missed. */
+
+export type Figure = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU milliseconds per request of the app's process tree; of the database backends (PostgreSQL only). */
+  appMs: number | null;
+  dbMs: number | null;
+};
+/** A route and the floor measured just before it; `goal` is the least ratio to that floor, null for none. */
+export type Pair = { floor: Figure; route: Figure; goal: number | null };
+
+/** The route's p99 may be at most this many times the floor's. */
+export const P99_LIMIT = 3;
+
+export const ratio = (pair: Pair) => pair.route.rps / pair.floor.rps;
+export const p99Ratio = (pair: Pair) => pair.route.p99 / Math.max(pair.floor.p99, 1);
+
+const ms = (value: number | null) => (value === null ? '-' : value.toFixed(2));
+
+function line(cells: [string, number][]): string {
+  return cells.map(([text, width]) => (width < 0 ? text.padEnd(-width) : text.padStart(width))).join(' ');
+}
+
+function row(f: Figure, r: string, p99r: string): string {
+  return line([
+    [`  ${f.name}`, -46],
+    [f.rps.toFixed(0), 7],
+    [r, 6],
+    [String(f.p50), 7],
+    [String(f.p99), 7],
+    [p99r, 8],
+    [ms(f.appMs), 9],
+    [ms(f.dbMs), 8],
+  ]);
+}
+
+export function printRun(label: string, pairs: Pair[]): void {
+  console.log(`\n${label}: ratio = route req/s ÷ the floor's, measured just before it`);
+  console.log(
+    line([
+      ['route', -46],
+      ['req/s', 7],
+      ['ratio', 6],
+      ['p50 ms', 7],
+      ['p99 ms', 7],
+      ['p99/fl', 8],
+      ['app ms/r', 9],
+      ['db ms/r', 8],
+    ]),
+  );
+  for (const pair of pairs) {
+    console.log(row(pair.floor, '', ''));
+    console.log(row(pair.route, ratio(pair).toFixed(2), `${p99Ratio(pair).toFixed(2)}×`));
+  }
+}
+
+/** Every goal of the issue per database: a route measured several times (BENCH_ROUNDS) shows its range. */
+export function printGoals(results: { label: string; pairs: Pair[] }[]): void {
+  const names = [...new Set(results.flatMap((r) => r.pairs.filter((p) => p.goal !== null).map((p) => p.route.name)))];
+  if (names.length === 0) return;
+  console.log('\nGoals (ratios to the floor in one run; p99 at most 3 × the floor p99)');
+  console.log(line([['goal', -58], ...results.map((r): [string, number] => [r.label, 24])]));
+  const range = (values: number[], digits: number) => {
+    const lo = Math.min(...values).toFixed(digits);
+    const hi = Math.max(...values).toFixed(digits);
+    return lo === hi ? lo : `${lo}-${hi}`;
+  };
+  for (const name of names) {
+    const goal = results.flatMap((r) => r.pairs).find((p) => p.route.name === name)!.goal!;
+    const cell = (pairs: Pair[], value: (p: Pair) => number, met: (v: number) => boolean, suffix = '') => {
+      const values = pairs.filter((p) => p.route.name === name).map(value);
+      if (values.length === 0) return '-';
+      return `${range(values, 2)}${suffix} ${values.every(met) ? 'met' : 'missed'}`;
+    };
+    console.log(
+      line([
+        [`${name}: ratio ≥ ${goal}`, -58],
+        ...results.map((r): [string, number] => [cell(r.pairs, ratio, (v) => v >= goal), 24]),
+      ]),
+    );
+    console.log(
+      line([
+        [`${name}: p99 ≤ ${P99_LIMIT} × floor`, -58],
+        ...results.map((r): [string, number] => [cell(r.pairs, p99Ratio, (v) => v <= P99_LIMIT, '×'), 24]),
+      ]),
+    );
+  }
+}
