@@ -11,6 +11,9 @@ const key = (id: string, name: string, prefix: string): ApiKey => ({
   expiresAt: null,
   lastUsedAt: null,
   expired: false,
+  expiringSoon: false,
+  rolledAt: null,
+  stopsAt: null,
 });
 
 const a = key('11111111-1111-4111-8111-111111111111', 'deploy', 'svc_Ab12');

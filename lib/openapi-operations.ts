@@ -6,6 +6,7 @@ import { memberOperations } from './members/operations';
 import { scimOperations } from './scim/operations';
 import { orgOperations } from './orgs/operations';
 import { deviceAuthorizationOperations } from './oauth/operations';
+import { secretScanningOperations } from './secret-scanning/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
 import { z } from 'zod';
@@ -32,4 +33,5 @@ export const allOperations: Operation[] = [
   ...subscriptionOperations,
   ...silenceOperations,
   ...deviceAuthorizationOperations,
+  ...secretScanningOperations,
 ];

@@ -1,26 +1,27 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
-import type { ApiKey, CreatedApiKey } from './schema';
+import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export type RevocationReason = NonNullable<(typeof t.apiKeys.$inferSelect)['revokedReason']>;
 export type Owner = { type: 'user' | 'bot'; id: string };
 
-type KeyRow = Pick<
+export type KeyRow = Pick<
   typeof t.apiKeys.$inferSelect,
-  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt'
+  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'rolledAt' | 'stopsAt'
 > & {
   ownerName: string | null;
 };
 
-function toApiKey(row: KeyRow, now: Date): ApiKey {
+export function toApiKey(row: KeyRow, now: Date): ApiKey {
+  const expiresIn = row.expiresAt ? row.expiresAt.getTime() - now.getTime() : null;
   return {
     id: row.id,
     name: row.name,
@@ -29,7 +30,10 @@ function toApiKey(row: KeyRow, now: Date): ApiKey {
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
+    expired: expiresIn !== null && expiresIn <= 0,
+    expiringSoon: expiresIn !== null && expiresIn > 0 && expiresIn <= EXPIRING_SOON_DAYS * DAY_MS,
+    rolledAt: row.rolledAt?.toISOString() ?? null,
+    stopsAt: row.stopsAt?.toISOString() ?? null,
   };
 }
 
@@ -82,11 +86,14 @@ export async function createApiKey(
   });
 }
 
-/** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
+/**
+ * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
+ * to keys expiring within 7 days. A rolled key past its `stopsAt` is gone even before housekeeping revokes it.
+ */
 export async function listApiKeys(
   organizationId: string,
   owner: Owner | null,
-  page: PageQuery,
+  page: PageQuery & { expiring?: 'soon' },
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const db = await getDb();
@@ -100,6 +107,13 @@ export async function listApiKeys(
         eq(t.apiKeys.organizationId, organizationId),
         isNull(t.apiKeys.revokedAt),
         owner ? and(eq(t.apiKeys.ownerType, owner.type), eq(t.apiKeys.ownerId, owner.id)) : undefined,
+        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
+        page.expiring === 'soon'
+          ? and(
+              gt(t.apiKeys.expiresAt, now),
+              lte(t.apiKeys.expiresAt, new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS)),
+            )
+          : undefined,
         afterCursor(page.cursor, t.apiKeys.createdAt, t.apiKeys.id, 'desc'),
       ),
     )
@@ -116,6 +130,8 @@ export async function listApiKeys(
       createdAt: keys.createdAt,
       expiresAt: keys.expiresAt,
       lastUsedAt: keys.lastUsedAt,
+      rolledAt: keys.rolledAt,
+      stopsAt: keys.stopsAt,
       ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
     })
     .from(keys)

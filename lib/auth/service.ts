@@ -15,12 +15,16 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
   if (!isWellFormedApiKey(secret)) return null;
   const hash = sha256Hex(secret);
   const found = await apiKeyCache.through(hash, () => lookUpApiKey(hash));
-  // The cache may outlive the key's expiry by up to its TTL: check the instant here, on every request.
-  if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
-  return found.principal;
+  // The cache may outlive the key's expiry or a roll's stopsAt by up to its TTL: check both instants here.
+  return found && keyWorksAt(found, now) ? found.principal : null;
 }
 
-type CachedKey = { principal: Principal; expiresAt: Date | null } | null;
+/** A key works strictly before its expiry and before the end of a roll's grace period (`stopsAt`). */
+export function keyWorksAt(key: { expiresAt: Date | null; stopsAt: Date | null }, now: Date): boolean {
+  return !(key.expiresAt && key.expiresAt <= now) && !(key.stopsAt && key.stopsAt <= now);
+}
+
+type CachedKey = { principal: Principal; expiresAt: Date | null; stopsAt: Date | null } | null;
 const apiKeyCache = authCache<CachedKey>();
 
 async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
@@ -40,6 +44,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       botDeletedAt: t.bots.deletedAt,
       botOrg: t.bots.organizationId,
       expiresAt: t.apiKeys.expiresAt,
+      stopsAt: t.apiKeys.stopsAt,
     })
     .from(t.apiKeys)
     .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
@@ -53,6 +58,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
         eq(t.apiKeys.secretHash, secretHash),
         isNull(t.apiKeys.revokedAt),
         or(isNull(t.apiKeys.expiresAt), gt(t.apiKeys.expiresAt, now)),
+        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
       ),
     )
     .limit(1);
@@ -68,7 +74,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       apiKeyPrefix: row.prefix,
       organizationId: row.organizationId,
     };
-    return { principal, expiresAt: row.expiresAt };
+    return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
   }
   if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
   const principal: Principal = {
@@ -80,7 +86,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     apiKeyPrefix: row.prefix,
     organizationId: row.organizationId,
   };
-  return { principal, expiresAt: row.expiresAt };
+  return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
 }
 
 /** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */

@@ -1,21 +1,30 @@
 import { lt } from 'drizzle-orm';
+import { endRollGraces } from '../api-keys/roll-service';
+import { purgeOldUsage } from '../api-keys/usage-service';
 import { getDb } from './client';
 import { purgeExpiredIdempotencyRecords } from './idempotency';
 import * as t from './schema';
 
 const EVERY_MS = 15 * 60_000;
+// Rolled keys are refused from their stopsAt on by authentication; this only records the revocation.
+const ROLL_GRACE_EVERY_MS = 60_000;
 
-/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over. */
+/** Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, old usage. */
 export async function purgeExpired(now = new Date()): Promise<void> {
   await purgeExpiredIdempotencyRecords(now);
   const db = await getDb();
   // rate-limiter-flexible reuses a key's row; rows of keys not seen for an hour (old client addresses) go.
   await db.delete(t.rateLimits).where(lt(t.rateLimits.expire, now.getTime() - 3_600_000));
+  await purgeOldUsage(now);
 }
 
-/** Runs `purgeExpired` now and every 15 minutes in this process; on several instances each does it, harmlessly. */
+/** Runs the housekeeping now and periodically in this process; on several instances each does it, harmlessly. */
 export function startHousekeeping(): void {
-  const run = () => void purgeExpired().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
-  run();
-  setInterval(run, EVERY_MS).unref();
+  const every = (ms: number, job: () => Promise<unknown>) => {
+    const run = () => void job().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
+    run();
+    setInterval(run, ms).unref();
+  };
+  every(EVERY_MS, () => purgeExpired());
+  every(ROLL_GRACE_EVERY_MS, () => endRollGraces());
 }
