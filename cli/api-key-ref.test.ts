@@ -49,3 +49,13 @@ describe('parseExpiresInDays', () => {
       expect(() => parseExpiresInDays(bad), bad).toThrow(/1 to 365/);
   });
 });
+
+describe('--grace', () => {
+  it('takes seconds or a number with s, m, h or d, up to 7 days', async () => {
+    const { parseGrace } = await import('./commands/api-keys');
+    expect([parseGrace('0'), parseGrace('90s'), parseGrace('15m'), parseGrace('24h'), parseGrace('7d')]).toEqual([
+      0, 90, 900, 86_400, 604_800,
+    ]);
+    for (const bad of ['8d', '604801', '-1', '1.5h', 'soon', '']) expect(() => parseGrace(bad), bad).toThrow(/7 days/);
+  });
+});
