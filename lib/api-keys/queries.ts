@@ -9,16 +9,18 @@ import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
   lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
-  list: (orgId: string, owner: 'all' | 'me') => [...apiKeyKeys.lists(orgId), owner] as const,
+  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false) =>
+    [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any'] as const,
 };
 
-export function useApiKeys(orgId: string, owner: 'all' | 'me') {
+export function useApiKeys(orgId: string, owner: 'all' | 'me', expiringSoon = false) {
   return useInfiniteQuery({
-    queryKey: apiKeyKeys.list(orgId, owner),
+    queryKey: apiKeyKeys.list(orgId, owner, expiringSoon),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const params = new URLSearchParams({ limit: '50' });
       if (owner === 'me') params.set('owner', 'me');
+      if (expiringSoon) params.set('expiring', 'soon');
       if (pageParam) params.set('cursor', pageParam);
       return apiGet<Page<ApiKey>>(`/v1/organizations/${orgId}/api-keys?${params}`);
     },
