@@ -68,6 +68,7 @@ export async function deviceLoginToken(session: APIRequestContext): Promise<stri
     },
   });
   expect(token.status(), await token.text()).toBe(200);
+  const { access_token } = (await token.json()) as { access_token: string };
   await anonymous.dispose();
-  return ((await token.json()) as { access_token: string }).access_token;
+  return access_token;
 }
