@@ -1,17 +1,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bearer, expect, sessionFor, test, type DemoUser } from '../fixtures';
+import { bearer, expect, test } from '../fixtures';
 import { baseURL } from '../support/env';
-import {
-  closedUrl,
-  login,
-  newConfigDir,
-  runCli,
-  savedConfig,
-  savedCredentials,
-  spawnCli,
-  waitForStderr,
-} from '../support/cli';
+import { closedUrl, login, newConfigDir, runCli, savedConfig, savedCredentials } from '../support/cli';
 
 // The real `svc` (node cli/bin/svc.mjs), logged in by approving its device code as a demo user.
 test.describe.configure({ mode: 'serial' });
