@@ -199,6 +199,36 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
+/**
+ * The per-key usage counting (a Map increment on every API-key request) on and off, in one run: the same
+ * authenticated route on the same database, each server measured right after its own no-op.
+ */
+async function measureUsageCounting(dir: string, p: Prepared): Promise<void> {
+  const ratios: Record<string, number> = {};
+  for (const [label, counting] of [
+    ['on', '1'],
+    ['off', '0'],
+  ] as const) {
+    const server = await startServer(3904, { DATA_DIR: dir, API_KEY_USAGE_COUNTING: counting });
+    try {
+      const base = 'http://127.0.0.1:3904';
+      await load('warm-up', { url: `${base}/v1/health`, duration: 2 });
+      const baseline = await load('no-op', { url: `${base}/v1/health` });
+      const route = await load(`GET /v1/organizations (API key), counting ${label}`, {
+        url: `${base}/v1/organizations`,
+        headers: { authorization: `Bearer ${p.adminKey}` },
+      });
+      ratios[label] = route.rps / baseline.rps;
+      console.log(
+        `  usage counting ${label}: ${Math.round(route.rps)} req/s, ratio to no-op ${ratios[label].toFixed(2)}`,
+      );
+    } finally {
+      await stopServer(server);
+    }
+  }
+  console.log(`Usage counting: ratio with ÷ without = ${(ratios.on / ratios.off).toFixed(2)} (1.00 = costs nothing)`);
+}
+
 async function main() {
   if (!existsSync('.next/BUILD_ID')) throw new Error('Run `npm run build` first.');
   console.log(
@@ -214,6 +244,7 @@ async function main() {
     } finally {
       await stopServer(server);
     }
+    await measureUsageCounting(dir, p);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
