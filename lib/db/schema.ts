@@ -15,6 +15,7 @@ import {
   bigint,
   date,
 } from 'drizzle-orm/pg-core';
+import { API_KEY_REVOCATION_REASONS } from '../audit/actions';
 import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
 
 // Every instant is stored with millisecond precision: that is what the API promises to return.
@@ -149,18 +150,8 @@ export const apiKeys = pgTable(
     expiresAt: ts('expires_at'),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
-    revokedReason: text('revoked_reason', {
-      enum: [
-        'revoked',
-        'member_removed',
-        'member_left',
-        'bot_deleted',
-        'scim_suspended',
-        'leaked',
-        'rolled',
-        'roll_grace_ended',
-      ],
-    }),
+    // The audit log's revocation reasons, so a key's reason and its event's can never disagree.
+    revokedReason: text('revoked_reason', { enum: API_KEY_REVOCATION_REASONS }),
     revokedById: uuid('revoked_by_id'),
     // A rolled key works until stopsAt (its grace period), then is refused like an expired one.
     rolledAt: ts('rolled_at'),
