@@ -11,6 +11,9 @@ const key = (id: string, name: string, prefix: string): ApiKey => ({
   expiresAt: null,
   lastUsedAt: null,
   expired: false,
+  expiringSoon: false,
+  rolledAt: null,
+  stopsAt: null,
 });
 
 const a = key('11111111-1111-4111-8111-111111111111', 'deploy', 'svc_Ab12');
@@ -44,5 +47,15 @@ describe('parseExpiresInDays', () => {
     expect(parseExpiresInDays('365')).toBe(365);
     for (const bad of ['0', '366', '-1', '1.5', 'abc', '', ' 7', '1e2'])
       expect(() => parseExpiresInDays(bad), bad).toThrow(/1 to 365/);
+  });
+});
+
+describe('--grace', () => {
+  it('takes seconds or a number with s, m, h or d, up to 7 days', async () => {
+    const { parseGrace } = await import('./commands/api-keys');
+    expect([parseGrace('0'), parseGrace('90s'), parseGrace('15m'), parseGrace('24h'), parseGrace('7d')]).toEqual([
+      0, 90, 900, 86_400, 604_800,
+    ]);
+    for (const bad of ['8d', '604801', '-1', '1.5h', 'soon', '']) expect(() => parseGrace(bad), bad).toThrow(/7 days/);
   });
 });

@@ -8,6 +8,7 @@ import { scimOperations } from './scim/operations';
 import { orgOperations } from './orgs/operations';
 import { deviceAuthorizationOperations } from './oauth/operations';
 import { sessionOperations } from './auth/operations';
+import { secretScanningOperations } from './secret-scanning/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
 import { z } from 'zod';
@@ -36,4 +37,5 @@ export const allOperations: Operation[] = [
   ...deviceAuthorizationOperations,
   ...sessionOperations,
   ...auditOperations,
+  ...secretScanningOperations,
 ];

@@ -27,22 +27,58 @@ function withOrgOptions(command: Command): Command {
 const keysPath = (orgId: string) => `/v1/organizations/${orgId}/api-keys`;
 const shown = (key: ApiKey) => `"${key.name}" (${key.prefix}…)`;
 const owner = (key: ApiKey) => (key.owner.type === 'bot' ? `${key.owner.name} (bot)` : key.owner.name);
-const expiry = (key: ApiKey) =>
-  key.expiresAt ? `${formatInstant(key.expiresAt)}${key.expired ? ' (expired)' : ''}` : 'never';
+/** When the key stops working: a roll's stopsAt, else its expiry, flagged when it is soon or past. */
+const expiry = (key: ApiKey) => {
+  if (key.stopsAt) return `${formatInstant(key.stopsAt)} (rolled)`;
+  if (!key.expiresAt) return 'never';
+  return `${formatInstant(key.expiresAt)}${key.expired ? ' (expired)' : key.expiringSoon ? ' (expiring soon)' : ''}`;
+};
 
-function keysTable(keys: ApiKey[]): string {
+type Usage = { days: { date: string; requests: number }[] };
+const total = (usage: Usage, days: number) => String(usage.days.slice(-days).reduce((n, d) => n + d.requests, 0));
+
+function keysTable(keys: ApiKey[], usage?: Map<string, Usage>): string {
+  const usageHeader = usage ? ['REQUESTS 7D', 'REQUESTS 30D'] : [];
   return table(
-    ['NAME', 'PREFIX', 'OWNER', 'CREATED', 'EXPIRES', 'LAST USED', 'ID'],
-    keys.map((k) => [
-      k.name,
-      `${k.prefix}…`,
-      owner(k),
-      formatInstant(k.createdAt),
-      expiry(k),
-      formatInstant(k.lastUsedAt),
-      k.id,
-    ]),
+    ['NAME', 'PREFIX', 'OWNER', 'CREATED', 'EXPIRES', 'LAST USED', ...usageHeader, 'ID'],
+    keys.map((k) => {
+      const u = usage?.get(k.id);
+      return [
+        k.name,
+        `${k.prefix}…`,
+        owner(k),
+        formatInstant(k.createdAt),
+        expiry(k),
+        formatInstant(k.lastUsedAt),
+        ...(u ? [total(u, 7), total(u, 30)] : []),
+        k.id,
+      ];
+    }),
   );
+}
+
+/** `duration`: seconds, or a number with s, m, h or d (`90s`, `15m`, `24h`, `7d`), at most 7 days. */
+export function parseGrace(value: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(value.trim());
+  const unit = { '': 1, s: 1, m: 60, h: 3_600, d: 86_400 }[match?.[2] ?? ''] ?? 1;
+  const seconds = match ? Number(match[1]) * unit : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds > 604_800)
+    throw new InvalidArgumentError('Must be a duration of at most 7 days: 0, 90s, 15m, 24h or 7d.');
+  return seconds;
+}
+
+/** The one key a reference names among the listed ones; ambiguous prints the matches and changes nothing. */
+async function pickKey(api: ApiClient, org: { id: string; name: string }, ref: string, verb: string) {
+  const match = resolveApiKey(await api.listAll<ApiKey>(keysPath(org.id)), ref);
+  if (match.kind === 'ambiguous') {
+    say(`"${ref}" matches ${match.keys.length} API keys by ${match.by}; nothing was ${verb}. Name one by its id:`);
+    process.stderr.write(keysTable(match.keys));
+    throw new CliError(`Ambiguous API key "${ref}".`);
+  }
+  if (match.kind === 'none' && !looksLikeId(ref))
+    throw new CliError(`No API key in ${org.name} has the id, name or prefix "${ref}".`);
+  // An id not among the keys listed is still sent: the server says whether it is unknown or not yours.
+  return match.kind === 'one' ? { id: match.key.id, key: match.key } : { id: ref, key: null };
 }
 
 async function findBot(api: ApiClient, orgId: string, ref: string): Promise<{ id: string; name: string }> {
@@ -56,7 +92,7 @@ async function findBot(api: ApiClient, orgId: string, ref: string): Promise<{ id
 }
 
 export function apiKeysCommand(): Command {
-  const apiKeys = new Command('api-keys').description('Create, list and delete API keys (credentials for code)');
+  const apiKeys = new Command('api-keys').description('Create, list, roll and delete API keys (credentials for code)');
 
   withOrgOptions(
     apiKeys
@@ -84,14 +120,58 @@ export function apiKeysCommand(): Command {
   });
 
   withOrgOptions(
-    apiKeys.command('list').description('List the API keys you can see (all of the organization with apiKeys.list)'),
-  ).action(async (options: OrgOptions) => {
+    apiKeys
+      .command('list')
+      .description('List the API keys you can see (all of the organization with apiKeys.list)')
+      .option('--expiring-soon', 'only keys that expire within 7 days')
+      .option('--usage', 'add requests made with each key in the last 7 and 30 UTC days'),
+  ).action(async (options: OrgOptions & { expiringSoon?: boolean; usage?: boolean }) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const keys = await api.listAll<ApiKey>(keysPath(org.id));
-    if (options.json) out(`${JSON.stringify(keys, null, 2)}\n`);
-    else if (keys.length === 0) say(`No API keys in ${org.name}.`);
-    else out(keysTable(keys));
+    const keys = await api.listAll<ApiKey>(`${keysPath(org.id)}${options.expiringSoon ? '?expiring=soon' : ''}`);
+    const usage = options.usage
+      ? new Map(
+          await Promise.all(
+            keys.map(
+              async (k) => [k.id, await api.request<Usage>('GET', `${keysPath(org.id)}/${k.id}/usage`)] as const,
+            ),
+          ),
+        )
+      : undefined;
+    if (options.json)
+      out(`${JSON.stringify(usage ? keys.map((k) => ({ ...k, usage: usage.get(k.id) })) : keys, null, 2)}\n`);
+    else if (keys.length === 0)
+      say(`No API keys in ${org.name}${options.expiringSoon ? ' expire within 7 days' : ''}.`);
+    else out(keysTable(keys, usage));
+  });
+
+  withOrgOptions(
+    apiKeys
+      .command('roll')
+      .description('Replace an API key with a new one (printed once on standard output); the old one works for --grace')
+      .argument('<id-or-name-or-prefix>', 'which key')
+      .option(
+        '--grace <duration>',
+        'how long the old key keeps working: 0 (default), 90s, 15m, 24h, up to 7d',
+        parseGrace,
+      ),
+  ).action(async (ref: string, options: OrgOptions & { grace?: number }) => {
+    const api = new ApiClient();
+    const org = await resolveOrganization(api, options.org);
+    const { id } = await pickKey(api, org, ref, 'rolled');
+    const rolled = await api.request<{ apiKey: ApiKey; secret: string; previous: ApiKey }>(
+      'POST',
+      `${keysPath(org.id)}/${encodeURIComponent(id)}/roll`,
+      { gracePeriodSeconds: options.grace ?? 0 },
+    );
+    out(options.json ? `${JSON.stringify(rolled, null, 2)}\n` : `${rolled.secret}\n`);
+    const { apiKey, previous } = rolled;
+    say(`Rolled API key ${shown(previous)}: the new key is ${apiKey.prefix}…; store it now, it is shown only once.`);
+    say(
+      options.grace
+        ? `The old key works until ${formatInstant(previous.stopsAt)}; move your programs to the new one before then.`
+        : 'The old key stopped working now.',
+    );
   });
 
   withOrgOptions(
@@ -103,19 +183,10 @@ export function apiKeysCommand(): Command {
   ).action(async (ref: string, options: OrgOptions) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const match = resolveApiKey(await api.listAll<ApiKey>(keysPath(org.id)), ref);
-    if (match.kind === 'ambiguous') {
-      say(`"${ref}" matches ${match.keys.length} API keys by ${match.by}; nothing was deleted. Name one by its id:`);
-      process.stderr.write(keysTable(match.keys));
-      throw new CliError(`Ambiguous API key "${ref}".`);
-    }
-    if (match.kind === 'none' && !looksLikeId(ref))
-      throw new CliError(`No API key in ${org.name} has the id, name or prefix "${ref}".`);
-    // An id not among the keys listed is still sent: the server says whether it is unknown or not yours to delete.
-    const id = match.kind === 'one' ? match.key.id : ref;
+    const { id, key } = await pickKey(api, org, ref, 'deleted');
     await api.request('DELETE', `${keysPath(org.id)}/${encodeURIComponent(id)}`);
-    if (options.json) out(`${JSON.stringify(match.kind === 'one' ? match.key : { id }, null, 2)}\n`);
-    say(`Deleted API key ${match.kind === 'one' ? shown(match.key) : id}.`);
+    if (options.json) out(`${JSON.stringify(key ?? { id }, null, 2)}\n`);
+    say(`Deleted API key ${key ? shown(key) : id}.`);
   });
 
   return apiKeys;

@@ -21,6 +21,9 @@ test.describe('create', () => {
       expiresAt: expect.any(String),
       lastUsedAt: null,
       expired: false,
+      expiringSoon: false,
+      rolledAt: null,
+      stopsAt: null,
     });
     expect(apiKey.prefix).toMatch(/^svc_[0-9A-Za-z]{4}$/);
 

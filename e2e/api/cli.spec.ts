@@ -1,18 +1,8 @@
 import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { bearer, expect, sessionFor, test, type DemoUser } from '../fixtures';
+import { bearer, expect, test } from '../fixtures';
 import { baseURL } from '../support/env';
-import {
-  closedUrl,
-  LOGIN_LINK,
-  USER_CODE,
-  newConfigDir,
-  runCli,
-  savedConfig,
-  savedCredentials,
-  spawnCli,
-  waitForStderr,
-} from '../support/cli';
+import { closedUrl, login, newConfigDir, runCli, savedConfig, savedCredentials } from '../support/cli';
 
 // The real `svc` (node cli/bin/svc.mjs), logged in by approving its device code as a demo user.
 test.describe.configure({ mode: 'serial' });
@@ -25,21 +15,6 @@ type ListedKey = {
   expiresAt: string | null;
   expired: boolean;
 };
-
-async function login(user: DemoUser, configDir: string) {
-  const cli = spawnCli(['login'], configDir);
-  const [, link] = await waitForStderr(cli, LOGIN_LINK);
-  const [, userCode] = cli.stderrSoFar().match(USER_CODE)!;
-  expect(link).toBe(`${baseURL}/device?user_code=${userCode}`);
-  const session = await sessionFor(user);
-  expect((await session.post(`/v1/device-authorizations/${userCode}/approve`)).status()).toBe(200);
-  await session.dispose();
-  const result = await cli.result;
-  expect(result.code, result.stderr).toBe(0);
-  expect(result.stdout).toBe('');
-  expect(result.stderr).toContain(`Logged in to ${baseURL}`);
-  return result;
-}
 
 async function listKeys(configDir: string, env = {}): Promise<ListedKey[]> {
   const { code, stdout, stderr } = await runCli(['iam', 'api-keys', 'list', '--json'], configDir, env);

@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from '@playwright/test';
+import { sessionFor, type DemoUser } from '../fixtures';
 import { baseURL } from './env';
 
 const SVC = path.resolve('cli/bin/svc.mjs');
@@ -84,4 +86,20 @@ export function savedCredentials(configDir: string): SavedCredentials {
   const credentials = savedConfig(configDir).servers[baseURL]?.credentials;
   if (!credentials) throw new Error('no saved credentials');
   return credentials;
+}
+
+/** `svc login`, approved through the console's endpoint as the given demo user. */
+export async function login(user: DemoUser, configDir: string): Promise<CliResult> {
+  const cli = spawnCli(['login'], configDir);
+  const [, link] = await waitForStderr(cli, LOGIN_LINK);
+  const [, userCode] = cli.stderrSoFar().match(USER_CODE)!;
+  expect(link).toBe(`${baseURL}/device?user_code=${userCode}`);
+  const session = await sessionFor(user);
+  expect((await session.post(`/v1/device-authorizations/${userCode}/approve`)).status()).toBe(200);
+  await session.dispose();
+  const result = await cli.result;
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toContain(`Logged in to ${baseURL}`);
+  return result;
 }

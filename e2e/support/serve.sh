@@ -11,4 +11,7 @@ mkdir -p "$data" "$(dirname "$log")"
 exec > >(tee -a "$log") 2>&1
 export DATA_DIR="$data" PORT="$port" HOST=127.0.0.1 NEXTAUTH_URL="http://127.0.0.1:$port" SEED_DEMO=0 "$@"
 npx tsx e2e/support/prepare-db.ts "$fixtures"
+# A fresh secret-scanning key pair per server start; the tests sign leak reports with its private half.
+SECRET_SCANNING_PUBLIC_KEYS="$(node e2e/support/scanner-key-pair.mjs "$(dirname "$fixtures")/scanner-$port.json" "e2e-$port")"
+export SECRET_SCANNING_PUBLIC_KEYS
 exec node scripts/start.mjs

@@ -1,7 +1,19 @@
+import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../http/operation';
 import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
-import { apiKey, apiKeyParams, createApiKeyBody, createdApiKey, listApiKeysQuery } from './schema';
+import {
+  apiKey,
+  apiKeyLeak,
+  apiKeyParams,
+  apiKeyUsage,
+  createApiKeyBody,
+  createdApiKey,
+  leakParams,
+  listApiKeysQuery,
+  rollApiKeyBody,
+  rolledApiKey,
+} from './schema';
 
 export const createApiKeyOp = defineOperation({
   method: 'POST',
@@ -57,4 +69,79 @@ export const revokeApiKeyOp = defineOperation({
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
 });
 
-export const apiKeyOperations = [createApiKeyOp, listApiKeysOp, revokeApiKeyOp];
+export const rollApiKeyOp = defineOperation({
+  method: 'POST',
+  path: '/v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  summary: 'Roll an API key: a new secret, the old one working for a grace period',
+  description:
+    'Allowed as creating a key for its owner: your own key (`apiKeys.create`) or a bot’s (`bots.createApiKey`); ' +
+    'another user’s key is 403, and a request authenticated by an API key is refused (403). The new key keeps ' +
+    'name, owner and lifetime; the old one works until `stopsAt` = now + grace (0: revoked at once). ' +
+    'Unknown or revoked: 404; expired: 409 `api_key_expired`; already rolled: 409 `api_key_already_rolled`.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: NOT_API_KEYS,
+  params: apiKeyParams,
+  body: rollApiKeyBody,
+  anyPermission: ['apiKeys.create', 'bots.createApiKey'],
+  credentialRefusal: 'API keys cannot roll API keys (a roll creates a key).',
+  success: {
+    status: 201,
+    description: 'The new key and its secret, shown once, and the old key with its `stopsAt`.',
+    schema: rolledApiKey,
+    headers: { 'Cache-Control': 'no-store' },
+  },
+  errors: ['api_key_expired', 'api_key_already_rolled'],
+});
+
+export const apiKeyUsageOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/api-keys/{keyId}/usage',
+  summary: 'Requests made with an API key per UTC day, last 30 days',
+  description:
+    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
+    'Counts are flushed from each instance every few seconds.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: apiKeyParams,
+  success: { status: 200, description: '30 days, oldest first, zeros included.', schema: apiKeyUsage },
+});
+
+export const listApiKeyLeaksOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/api-key-leaks',
+  summary: 'Keys revoked because a leak was reported, until their notice is dismissed',
+  description: 'Your own keys; every key of the organization with `apiKeys.list`.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  success: {
+    status: 200,
+    description: 'Open leak notices, newest first.',
+    schema: z.object({ items: z.array(apiKeyLeak) }),
+  },
+});
+
+export const dismissApiKeyLeakOp = defineOperation({
+  method: 'DELETE',
+  path: '/v1/organizations/{orgId}/api-key-leaks/{keyId}',
+  summary: 'Dismiss a leak notice',
+  description: 'Your own key’s notice, or anyone’s with `apiKeys.delete`. No open notice: 404.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: leakParams,
+  success: { status: 204, description: 'Dismissed for everyone.' },
+});
+
+export const apiKeyOperations = [
+  createApiKeyOp,
+  listApiKeysOp,
+  revokeApiKeyOp,
+  rollApiKeyOp,
+  apiKeyUsageOp,
+  listApiKeyLeaksOp,
+  dismissApiKeyLeakOp,
+];

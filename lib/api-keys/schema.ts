@@ -16,7 +16,35 @@ export const apiKeyParams = z.object({ orgId: z.uuid(), keyId: z.uuid() });
 
 export const listApiKeysQuery = pageQuery.extend({
   owner: z.enum(['me']).optional().meta({ description: '`me`: only the caller’s own keys.' }),
+  expiring: z
+    .enum(['soon'])
+    .optional()
+    .meta({ description: '`soon`: only keys that expire within 7 days (and have not yet).' }),
 });
+
+/** "Expiring soon": within this many days, as the console's badge and filter and the CLI's column say. */
+export const EXPIRING_SOON_DAYS = 7;
+
+/** The roll body, shared by the route and the console's form. */
+export const rollApiKeyBody = z
+  .strictObject({
+    gracePeriodSeconds: z
+      .int('Enter a whole number of seconds.')
+      .min(0)
+      .max(604_800, 'At most 7 days (604800 seconds).')
+      .meta({ description: 'How long the old key keeps working; 0 revokes it at once.' }),
+  })
+  .meta({ id: 'RollApiKey' });
+
+export type RollApiKeyInput = z.input<typeof rollApiKeyBody>;
+
+/** Grace choices of the console's roll dialog, in seconds. */
+export const GRACE_CHOICES = [
+  { seconds: 0, label: 'Now' },
+  { seconds: 3_600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours' },
+  { seconds: 604_800, label: '7 days' },
+] as const;
 
 export const apiKeyOwner = z.object({ type: z.enum(['user', 'bot']), id: z.uuid(), name: z.string() });
 
@@ -30,6 +58,9 @@ export const apiKey = z
     expiresAt: z.iso.datetime().nullable(),
     lastUsedAt: z.iso.datetime().nullable(),
     expired: z.boolean(),
+    expiringSoon: z.boolean().meta({ description: 'Expires within 7 days and has not yet.' }),
+    rolledAt: z.iso.datetime().nullable().meta({ description: 'When a roll replaced this key; null otherwise.' }),
+    stopsAt: z.iso.datetime().nullable().meta({ description: 'A rolled key works until this instant.' }),
   })
   .meta({ id: 'ApiKey' });
 
@@ -37,7 +68,39 @@ export const createdApiKey = z
   .object({ apiKey, secret: z.string().meta({ description: 'The full key. Shown in this response only.' }) })
   .meta({ id: 'CreatedApiKey' });
 
+export const rolledApiKey = z
+  .object({
+    apiKey,
+    secret: z.string().meta({ description: 'The new key. Shown in this response only.' }),
+    previous: apiKey.meta({ description: 'The old key, working until its `stopsAt`.' }),
+  })
+  .meta({ id: 'RolledApiKey' });
+
+export const apiKeyUsage = z
+  .object({
+    days: z.array(z.object({ date: z.iso.date(), requests: z.int().min(0) })).meta({
+      description: 'The last 30 UTC days, oldest first, today last; days without requests are 0.',
+    }),
+  })
+  .meta({ id: 'ApiKeyUsage' });
+
+export const apiKeyLeak = z
+  .object({
+    keyId: z.uuid(),
+    name: z.string(),
+    prefix: z.string(),
+    owner: apiKeyOwner,
+    url: z.string().nullable().meta({ description: 'Where the key was found, as the report said.' }),
+    leakedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'ApiKeyLeak' });
+
+export const leakParams = z.object({ orgId: z.uuid(), keyId: z.uuid() });
+
 export type ApiKey = z.infer<typeof apiKey>;
+export type RolledApiKey = z.infer<typeof rolledApiKey>;
+export type ApiKeyUsage = z.infer<typeof apiKeyUsage>;
+export type ApiKeyLeak = z.infer<typeof apiKeyLeak>;
 export type CreatedApiKey = z.infer<typeof createdApiKey>;
 
 /** Expiry choices of the console form, in days; null is "Never". */

@@ -1,29 +1,30 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { getDb, preparedStatement, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
 import { decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
-import type { ApiKey, CreatedApiKey } from './schema';
+import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditEventInput, AuditSource } from '../audit/types';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export type RevocationReason = NonNullable<(typeof t.apiKeys.$inferSelect)['revokedReason']>;
 export type Owner = { type: 'user' | 'bot'; id: string };
 
-type KeyRow = Pick<
+export type KeyRow = Pick<
   typeof t.apiKeys.$inferSelect,
-  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt'
+  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'rolledAt' | 'stopsAt'
 > & {
   ownerName: string | null;
 };
 
-function toApiKey(row: KeyRow, now: Date): ApiKey {
+export function toApiKey(row: KeyRow, now: Date): ApiKey {
+  const expiresIn = row.expiresAt ? row.expiresAt.getTime() - now.getTime() : null;
   return {
     id: row.id,
     name: row.name,
@@ -32,7 +33,10 @@ function toApiKey(row: KeyRow, now: Date): ApiKey {
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expired: row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime(),
+    expired: expiresIn !== null && expiresIn <= 0,
+    expiringSoon: expiresIn !== null && expiresIn > 0 && expiresIn <= EXPIRING_SOON_DAYS * DAY_MS,
+    rolledAt: row.rolledAt?.toISOString() ?? null,
+    stopsAt: row.stopsAt?.toISOString() ?? null,
   };
 }
 
@@ -99,11 +103,12 @@ export async function createApiKey(
  * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
  * a generic plan.
  */
-function listStatement(byOwner: boolean, afterPosition: boolean) {
-  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}`;
+function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boolean) {
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
   return preparedStatement((db) => {
     const at = sql.placeholder('at');
     const id = sql.placeholder('id');
+    const now = sql.placeholder('now');
     const keys = db
       .select()
       .from(t.apiKeys)
@@ -117,6 +122,9 @@ function listStatement(byOwner: boolean, afterPosition: boolean) {
                 eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
               )
             : undefined,
+          // A rolled key past its stopsAt is gone even before housekeeping revokes it.
+          or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
+          expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
           afterPosition
             ? or(lt(t.apiKeys.createdAt, at), and(eq(t.apiKeys.createdAt, at), lt(t.apiKeys.id, id)))
             : undefined,
@@ -135,6 +143,8 @@ function listStatement(byOwner: boolean, afterPosition: boolean) {
         createdAt: keys.createdAt,
         expiresAt: keys.expiresAt,
         lastUsedAt: keys.lastUsedAt,
+        rolledAt: keys.rolledAt,
+        stopsAt: keys.stopsAt,
         ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
       })
       .from(keys)
@@ -145,23 +155,30 @@ function listStatement(byOwner: boolean, afterPosition: boolean) {
   });
 }
 
-const listStatements = [false, true].map((byOwner) => [false, true].map((after) => listStatement(byOwner, after)));
+const listStatements = [false, true].map((byOwner) =>
+  [false, true].map((after) => [false, true].map((expiring) => listStatement(byOwner, after, expiring))),
+);
 
-/** Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys. */
+/**
+ * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
+ * to keys expiring within 7 days.
+ */
 export async function listApiKeys(
   organizationId: string,
   owner: Owner | null,
-  page: PageQuery,
+  page: PageQuery & { expiring?: 'soon' },
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const position = page.cursor ? decodeCursor(page.cursor) : null;
-  const statement = await listStatements[owner ? 1 : 0][position ? 1 : 0]();
+  const statement = await listStatements[owner ? 1 : 0][position ? 1 : 0][page.expiring === 'soon' ? 1 : 0]();
   const rows = await statement.execute({
     organizationId,
     ownerType: owner?.type,
     ownerId: owner?.id,
     at: position?.at.toISOString(),
     id: position?.id,
+    now: now.toISOString(),
+    soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
     limit: page.limit + 1,
   });
   return toPage(

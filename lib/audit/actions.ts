@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = [
   'user.suspended',
   'user.reactivated',
   'scim_token.created',
+  'scim_token.revoked',
   'subscription.updated',
   'subscription.paused',
   'subscription.resumed',

@@ -68,4 +68,21 @@ describe('lastUsedAt', () => {
     await flushApiKeyUses();
     expect((await lastUsed())?.toISOString()).toBe('2030-01-01T11:00:00.000Z');
   });
+
+  it('counts every request per UTC day, flushed by adding to the stored count', async () => {
+    const db = await getDb();
+    const counts = async () =>
+      (await db.select().from(t.apiKeyUsage).where(eq(t.apiKeyUsage.keyId, keyId)))
+        .map((r) => `${r.day}=${r.requests}`)
+        .sort();
+    const before = await counts();
+    for (let i = 0; i < 3; i++) recordApiKeyUse(keyId, new Date('2030-02-01T23:59:59.000Z'));
+    recordApiKeyUse(keyId, new Date('2030-02-02T00:00:00.000Z'));
+    expect(await counts()).toEqual(before);
+    await flushApiKeyUses();
+    expect(await counts()).toEqual([...before, '2030-02-01=3', '2030-02-02=1'].sort());
+    recordApiKeyUse(keyId, new Date('2030-02-01T12:00:00.000Z'));
+    await flushApiKeyUses();
+    expect(await counts()).toContain('2030-02-01=4');
+  });
 });

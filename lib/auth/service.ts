@@ -20,12 +20,16 @@ export async function principalForApiKey(secret: string, now = new Date()): Prom
   const hash = sha256Hex(secret);
   await validateAuthCaches();
   const found = await apiKeyCache.through(hash, () => lookUpApiKey(hash));
-  // The cache may outlive the key's expiry by up to its TTL: check the instant here, on every request.
-  if (!found || (found.expiresAt && found.expiresAt <= now)) return null;
-  return found.principal;
+  // The cache may outlive the key's expiry or a roll's stopsAt by up to its TTL: check both instants here.
+  return found && keyWorksAt(found, now) ? found.principal : null;
 }
 
-type CachedKey = { principal: Principal; expiresAt: Date | null } | null;
+/** A key works strictly before its expiry and before the end of a roll's grace period (`stopsAt`). */
+export function keyWorksAt(key: { expiresAt: Date | null; stopsAt: Date | null }, now: Date): boolean {
+  return !(key.expiresAt && key.expiresAt <= now) && !(key.stopsAt && key.stopsAt <= now);
+}
+
+type CachedKey = { principal: Principal; expiresAt: Date | null; stopsAt: Date | null } | null;
 const apiKeyCache = authCache<CachedKey>();
 
 async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
@@ -45,6 +49,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       botDeletedAt: t.bots.deletedAt,
       botOrg: t.bots.organizationId,
       expiresAt: t.apiKeys.expiresAt,
+      stopsAt: t.apiKeys.stopsAt,
     })
     .from(t.apiKeys)
     .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
@@ -58,6 +63,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
         eq(t.apiKeys.secretHash, secretHash),
         isNull(t.apiKeys.revokedAt),
         or(isNull(t.apiKeys.expiresAt), gt(t.apiKeys.expiresAt, now)),
+        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
       ),
     )
     .limit(1);
@@ -73,7 +79,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       apiKeyPrefix: row.prefix,
       organizationId: row.organizationId,
     };
-    return { principal, expiresAt: row.expiresAt };
+    return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
   }
   if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
   const principal: Principal = {
@@ -85,7 +91,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     apiKeyPrefix: row.prefix,
     organizationId: row.organizationId,
   };
-  return { principal, expiresAt: row.expiresAt };
+  return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
 }
 
 /** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */

@@ -1,15 +1,19 @@
 import { lt } from 'drizzle-orm';
+import { endRollGraces } from '../api-keys/roll-service';
+import { purgeOldUsage } from '../api-keys/usage-service';
 import { getDb } from './client';
 import { purgeExpiredIdempotencyRecords } from './idempotency';
 import { pruneAuditEvents } from '../audit/retention';
 import * as t from './schema';
 
 const EVERY_MS = 15 * 60_000;
+// Rolled keys are refused from their stopsAt on by authentication; this only records the revocation.
+const ROLL_GRACE_EVERY_MS = 60_000;
 
 /**
  * Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, ended
- * sessions past expiry, and audit events past AUDIT_RETENTION_DAYS (behind a checkpoint, so the rest of each
- * chain still verifies).
+ * sessions past expiry, usage counts past 30 days, and audit events past AUDIT_RETENTION_DAYS (behind a
+ * checkpoint, so the rest of each chain still verifies).
  */
 export async function purgeExpired(now = new Date()): Promise<void> {
   await purgeExpiredIdempotencyRecords(now);
@@ -19,11 +23,16 @@ export async function purgeExpired(now = new Date()): Promise<void> {
   await db.delete(t.rateLimits).where(lt(t.rateLimits.expire, now.getTime() - 3_600_000));
   // A signed-out session past its own expiry is refused anyway: its record is no longer needed.
   await db.delete(t.endedSessions).where(lt(t.endedSessions.expiresAt, now));
+  await purgeOldUsage(now);
 }
 
-/** Runs `purgeExpired` now and every 15 minutes in this process; on several instances each does it, harmlessly. */
+/** Runs the housekeeping now and periodically in this process; on several instances each does it, harmlessly. */
 export function startHousekeeping(): void {
-  const run = () => void purgeExpired().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
-  run();
-  setInterval(run, EVERY_MS).unref();
+  const every = (ms: number, job: () => Promise<unknown>) => {
+    const run = () => void job().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
+    run();
+    setInterval(run, ms).unref();
+  };
+  every(EVERY_MS, () => purgeExpired());
+  every(ROLL_GRACE_EVERY_MS, () => endRollGraces());
 }

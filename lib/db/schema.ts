@@ -13,7 +13,9 @@ import {
   check,
   varchar,
   bigint,
+  date,
 } from 'drizzle-orm/pg-core';
+import { API_KEY_REVOCATION_REASONS } from '../audit/actions';
 import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
 import type { Matcher } from '../silences/matchers';
 
@@ -149,10 +151,16 @@ export const apiKeys = pgTable(
     expiresAt: ts('expires_at'),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
-    revokedReason: text('revoked_reason', {
-      enum: ['revoked', 'member_removed', 'member_left', 'bot_deleted', 'scim_suspended'],
-    }),
+    // The audit log's revocation reasons, so a key's reason and its event's can never disagree.
+    revokedReason: text('revoked_reason', { enum: API_KEY_REVOCATION_REASONS }),
     revokedById: uuid('revoked_by_id'),
+    // A rolled key works until stopsAt (its grace period), then is refused like an expired one.
+    rolledAt: ts('rolled_at'),
+    stopsAt: ts('stops_at'),
+    // A leak report revoked it: where the key was found, shown to its owner until dismissed.
+    leakedAt: ts('leaked_at'),
+    leakUrl: text('leak_url'),
+    leakNoticeDismissedAt: ts('leak_notice_dismissed_at'),
   },
   (t) => [
     uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),
@@ -165,7 +173,28 @@ export const apiKeys = pgTable(
       .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt, t.id)
       .where(sql`${t.revokedAt} is null`),
     check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
+    // The housekeeping's scan for rolled keys whose grace has ended.
+    index('api_keys_stops_idx')
+      .on(t.stopsAt)
+      .where(sql`${t.stopsAt} is not null and ${t.revokedAt} is null`),
+    // The owners' leak notices: few rows, found without scanning the revoked keys.
+    index('api_keys_leak_notice_idx')
+      .on(t.organizationId, t.leakedAt)
+      .where(sql`${t.leakedAt} is not null and ${t.leakNoticeDismissedAt} is null`),
   ],
+);
+
+/** Requests per API key per UTC day, flushed from memory with lastUsedAt; days older than 30 are deleted. */
+export const apiKeyUsage = pgTable(
+  'api_key_usage',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] }), index('api_key_usage_day_idx').on(t.day)],
 );
 
 export type SubscriptionTarget =

@@ -28,6 +28,14 @@ export const ERROR_CODES = {
     status: 409,
     message: "The silence's current state does not accept some of the fields sent.",
   },
+  api_key_expired: {
+    status: 409,
+    message: 'This API key has expired, so there is nothing to roll; create a new key instead.',
+  },
+  api_key_already_rolled: {
+    status: 409,
+    message: 'This API key was already rolled; roll its replacement instead.',
+  },
   precondition_failed: { status: 412, message: 'If-Match does not name the current ETag; nothing changed.' },
   payload_too_large: { status: 413, message: 'The request body is larger than this endpoint accepts.' },
   too_many_requests: { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },

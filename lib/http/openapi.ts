@@ -19,8 +19,24 @@ const COMMON_ERRORS: ErrorCode[] = [
   'unavailable',
 ];
 
+/** Codes of an operation authenticated by a signature: no principal, so no origin, tenant or permission. */
+const SIGNED_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'payload_too_large',
+  'too_many_requests',
+  'internal_error',
+  'unavailable',
+];
+
 function errorResponses(op: Operation) {
-  const codes = [...(op.credentials === 'public' ? ['internal_error' as const] : COMMON_ERRORS), ...(op.errors ?? [])];
+  const common =
+    op.credentials === 'public'
+      ? ['internal_error' as const]
+      : op.credentials === 'signed'
+        ? SIGNED_ERRORS
+        : COMMON_ERRORS;
+  const codes = [...common, ...(op.errors ?? [])];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -54,7 +70,12 @@ export function buildOpenApiDocument(operations: Operation[]) {
           .filter(Boolean)
           .join('\n\n') || undefined,
       tags: op.tags,
-      security: op.credentials === 'public' ? [] : op.credentials.map((kind) => ({ [SECURITY_SCHEME[kind]]: [] })),
+      security:
+        op.credentials === 'public'
+          ? []
+          : op.credentials === 'signed'
+            ? [{ secretScanningSignature: [] }]
+            : op.credentials.map((kind) => ({ [SECURITY_SCHEME[kind]]: [] })),
       'x-tenant-scope': op.scope,
       // zod-openapi reads every key it is given, so absent schemas must be absent keys.
       requestParams: Object.fromEntries(
@@ -91,6 +112,13 @@ export function buildOpenApiDocument(operations: Operation[]) {
           type: 'http',
           scheme: 'bearer',
           description: 'An OAuth access token from the device login (`svc login`).',
+        },
+        secretScanningSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Secret-Scanning-Signature',
+          description:
+            'ECDSA P-256/SHA-256 over the raw body, base64 DER, with `Secret-Scanning-Key-Identifier` naming a key of `SECRET_SCANNING_PUBLIC_KEYS`.',
         },
         session: {
           type: 'apiKey',

@@ -38,8 +38,11 @@ export type Operation<
   description?: string;
   tags: string[];
   scope: Scope;
-  /** `public` takes no credential (health, the document); otherwise the kinds accepted, any other is 403. */
-  credentials: 'public' | readonly CredentialKind[];
+  /**
+   * `public` takes no credential (health, the document); `signed` is authenticated by a signature over the
+   * body instead (secret scanning reports); otherwise the kinds accepted, any other is 403.
+   */
+  credentials: 'public' | 'signed' | readonly CredentialKind[];
   /** The 403 `access_denied` message for a credential kind not in `credentials`. */
   credentialRefusal?: string;
   /** Path parameters; any that fails (a malformed id) is 404, as the spec orders. */

@@ -77,7 +77,7 @@ export function errorResponse(err: unknown, requestId: string): Response {
 }
 
 /** The /v1 skeleton: request id, envelope, and `Cache-Control: no-store` unless the handler chose. */
-function serveV1(run: (requestId: string) => Promise<Response>): Promise<Response> {
+export function serveV1(run: (requestId: string) => Promise<Response>): Promise<Response> {
   return serve(v1, run).then((res) => {
     if (!res.headers.has('cache-control')) res.headers.set('cache-control', 'no-store');
     return res;

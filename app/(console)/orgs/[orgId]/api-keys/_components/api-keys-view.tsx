@@ -10,6 +10,10 @@ import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
 import { Select } from '@/components/ui/select';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
+import { KeyBadges } from './key-badges';
+import { KeyUsageDialog } from './key-usage-dialog';
+import { LeakNotices } from './leak-notices';
+import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
@@ -34,7 +38,10 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   const canRevokeOthers = hasGrant(permissions.data, 'apiKeys.delete') === true;
   const canCreateForBots = hasGrant(permissions.data, 'bots.createApiKey') === true;
   const [ownerFilter, setOwnerFilter] = useState<'all' | 'me'>('all');
-  const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me');
+  const [expiringSoon, setExpiringSoon] = useState(false);
+  const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me', expiringSoon);
+  const [toRoll, setToRoll] = useState<ApiKey | null>(null);
+  const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
   const bots = useBots(orgId);
   const revoke = useRevokeApiKey(orgId);
   const [creating, setCreating] = useState(false);
@@ -58,6 +65,18 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           </Button>
         }
       />
+      <LeakNotices orgId={orgId} />
+      <div className="mb-4 w-56">
+        <Select
+          label="Expiry"
+          value={expiringSoon ? 'soon' : 'any'}
+          options={[
+            { value: 'any', label: 'Any' },
+            { value: 'soon', label: 'Expiring soon' },
+          ]}
+          onValueChange={(v) => setExpiringSoon(v === 'soon')}
+        />
+      </div>
       {isAdmin && (
         <div className="mb-4 w-56">
           <Select
@@ -77,9 +96,11 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
       ) : items.length === 0 ? (
         <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
-          {isAdmin && ownerFilter === 'all'
-            ? 'Nobody in this organization has a key yet.'
-            : 'You have no keys in this organization yet.'}
+          {expiringSoon
+            ? 'No key expires within 7 days.'
+            : isAdmin && ownerFilter === 'all'
+              ? 'Nobody in this organization has a key yet.'
+              : 'You have no keys in this organization yet.'}
         </EmptyState>
       ) : (
         <DataTable
@@ -93,7 +114,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
             return (
               <tr key={key.id}>
                 <th scope="row" className="max-w-xs truncate px-4 py-3 text-left font-medium text-slate-900">
-                  {key.name}
+                  {key.name} <KeyBadges apiKey={key} />
                 </th>
                 <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
                 <td className="px-4 py-3 text-slate-700">
@@ -115,6 +136,14 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   )}
                 </td>
                 <ActionsCell>
+                  <Button variant="ghost" size="sm" aria-label={`Usage of ${key.name}`} onClick={() => setUsageOf(key)}>
+                    Usage
+                  </Button>
+                  {!key.expired && !key.rolledAt && (key.owner.type === 'bot' ? canCreateForBots : own) && (
+                    <Button variant="ghost" size="sm" aria-label={`Roll ${key.name}`} onClick={() => setToRoll(key)}>
+                      Roll
+                    </Button>
+                  )}
                   {(own || canRevokeOthers) && (
                     <Button
                       variant="ghost"
@@ -142,6 +171,16 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           setSecret(created.secret);
         }}
       />
+      <RollApiKeyDialog
+        orgId={orgId}
+        apiKey={toRoll}
+        onOpenChange={(open) => !open && setToRoll(null)}
+        onRolled={(rolled) => {
+          setToRoll(null);
+          setSecret(rolled.secret);
+        }}
+      />
+      <KeyUsageDialog orgId={orgId} apiKey={usageOf} onOpenChange={(open) => !open && setUsageOf(null)} />
       <SecretRevealDialog
         title="Your new API key"
         label="API key"

@@ -1,0 +1,49 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, apiGet } from '../api-client';
+import { apiKeyKeys } from './queries';
+import type { ApiKeyLeak, ApiKeyUsage, RollApiKeyInput, RolledApiKey } from './schema';
+
+/** Query keys of rotation, leaks and usage; never inline string keys. */
+export const rotationKeys = {
+  usage: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'usage', keyId] as const,
+  leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
+};
+
+/** Rolls with a plain request, as creation does: the new secret must never enter a react-query cache. */
+export function useRollApiKey(orgId: string) {
+  const client = useQueryClient();
+  return async (keyId: string, input: RollApiKeyInput): Promise<RolledApiKey> => {
+    const { data } = await apiFetch<RolledApiKey>(`/v1/organizations/${orgId}/api-keys/${keyId}/roll`, {
+      method: 'POST',
+      body: input,
+    });
+    void client.invalidateQueries({ queryKey: apiKeyKeys.lists(orgId) });
+    return data;
+  };
+}
+
+export function useApiKeyUsage(orgId: string, keyId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: rotationKeys.usage(orgId, keyId),
+    queryFn: () => apiGet<ApiKeyUsage>(`/v1/organizations/${orgId}/api-keys/${keyId}/usage`),
+    enabled,
+  });
+}
+
+export function useLeakNotices(orgId: string) {
+  return useQuery({
+    queryKey: rotationKeys.leaks(orgId),
+    queryFn: () => apiGet<{ items: ApiKeyLeak[] }>(`/v1/organizations/${orgId}/api-key-leaks`),
+  });
+}
+
+export function useDismissLeakNotice(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (keyId: string) =>
+      apiFetch<void>(`/v1/organizations/${orgId}/api-key-leaks/${keyId}`, { method: 'DELETE' }),
+    onSettled: () => client.invalidateQueries({ queryKey: rotationKeys.leaks(orgId) }),
+  });
+}
