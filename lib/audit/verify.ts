@@ -1,8 +1,8 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import type { AuditAction } from './actions';
 import { chainVerifier, GENESIS_HASH, type ChainVerification, type HashedEvent } from './chain';
+import { toAuditEvent } from './service';
 
 const BATCH = 1_000;
 
@@ -10,20 +10,7 @@ type Row = typeof t.auditEvents.$inferSelect;
 
 /** A stored row as the hash saw it. */
 export function hashedEventOf(row: Row): HashedEvent & { hash: string } {
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    seq: row.seq,
-    occurredAt: row.occurredAt.toISOString(),
-    action: row.action as AuditAction,
-    actor: row.actor,
-    target: row.target,
-    projectId: row.projectId,
-    changes: row.changes,
-    reason: row.reason,
-    context: row.context,
-    hash: row.hash,
-  };
+  return { ...toAuditEvent(row), organizationId: row.organizationId, hash: row.hash };
 }
 
 /** Walks the organization's chain from its retention checkpoint to its head, a batch at a time. */
