@@ -45,7 +45,7 @@ function stateCondition(state: SilenceState, now: Date): SQL | undefined {
   return lte(t.silences.endsAt, now);
 }
 
-const inScope = (scope: SilenceScope) =>
+export const inScope = (scope: SilenceScope) =>
   and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
 
 /** Newest first; `state` is evaluated against one clock reading for the whole page. */
