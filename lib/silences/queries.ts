@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
-import type { Silence, UpdateSilenceBody } from './schema';
+import type { CreateSilenceBody, Silence, UpdateSilenceBody } from './schema';
 
 const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
 
@@ -24,9 +24,11 @@ export function useSilences(orgId: string, projectId: string) {
 }
 
 /** One silence with the ETag it was read at, which the edit form sends back in If-Match. */
-export function useSilence(orgId: string, projectId: string, silenceId: string) {
+export function useSilence(orgId: string, projectId: string, silenceId: string | null) {
   return useQuery({
-    queryKey: silenceKeys.one(orgId, projectId, silenceId),
+    queryKey: silenceKeys.one(orgId, projectId, silenceId ?? ''),
+    // A new silence (no id yet) has nothing to load.
+    enabled: silenceId !== null,
     queryFn: async () => {
       const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`);
       return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
@@ -53,6 +55,45 @@ export function useUpdateSilence(orgId: string, projectId: string, silenceId: st
       void client.invalidateQueries({ queryKey: silenceKeys.list(orgId, projectId) });
     },
   });
+}
+
+/** POST a new silence under one Idempotency-Key per submission; the list then shows it. */
+export function useCreateSilence(orgId: string, projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { body: CreateSilenceBody; idempotencyKey: string }) =>
+      (
+        await apiFetch<Silence>(base(orgId, projectId), {
+          method: 'POST',
+          body: input.body,
+          headers: { 'Idempotency-Key': input.idempotencyKey },
+        })
+      ).data,
+    onSuccess: () => void client.invalidateQueries({ queryKey: silenceKeys.list(orgId, projectId) }),
+  });
+}
+
+/** DELETE ends the silence now, if it is still the version the form loaded (If-Match). */
+export function useExpireSilence(orgId: string, projectId: string, silenceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { etag: string }) => {
+      const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`, {
+        method: 'DELETE',
+        headers: { 'If-Match': input.etag },
+      });
+      return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
+    },
+    onSuccess: (result) => {
+      client.setQueryData(silenceKeys.one(orgId, projectId, silenceId), result);
+      void client.invalidateQueries({ queryKey: silenceKeys.list(orgId, projectId) });
+    },
+  });
+}
+
+/** Whether the caller may create silences here; null while unknown. */
+export function useCanCreateSilences(orgId: string, projectId: string): boolean | null {
+  return hasGrant(usePermissions(orgId).data, 'obs.silences.create', projectId) ?? null;
 }
 
 /** Whether the caller may change silences here; null while unknown. */

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
@@ -31,16 +31,29 @@ export function useSubscriptions(orgId: string, projectId: string) {
   return useQuery({ queryKey: subscriptionKeys.list(orgId, projectId), queryFn: () => fetchAll(orgId, projectId) });
 }
 
+/** A changed subscription (the whole resource the API answered) replaces its row in the cached list. */
+function replaceInList(client: QueryClient, orgId: string, projectId: string, saved: Subscription): void {
+  client.setQueryData<Subscription[]>(subscriptionKeys.list(orgId, projectId), (items) =>
+    items?.map((item) => (item.id === saved.id ? saved : item)),
+  );
+}
+
 /** PATCH one subscription; the answer (the whole changed resource) replaces it in the list without a refetch. */
 export function useUpdateSubscription(orgId: string, projectId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, changes }: { id: string; changes: SubscriptionUpdate }) =>
       (await apiFetch<Subscription>(`${basePath(orgId, projectId)}/${id}`, { method: 'PATCH', body: changes })).data,
-    onSuccess: (saved) => {
-      client.setQueryData<Subscription[]>(subscriptionKeys.list(orgId, projectId), (items) =>
-        items?.map((item) => (item.id === saved.id ? saved : item)),
-      );
-    },
+    onSuccess: (saved) => replaceInList(client, orgId, projectId, saved),
+  });
+}
+
+/** Pause or resume; the answer replaces the subscription in the list, so its state badge follows. */
+export function useSetSubscriptionState(orgId: string, projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, action }: { id: string; action: 'pause' | 'resume' }) =>
+      (await apiFetch<Subscription>(`${basePath(orgId, projectId)}/${id}/${action}`, { method: 'POST' })).data,
+    onSuccess: (saved) => replaceInList(client, orgId, projectId, saved),
   });
 }

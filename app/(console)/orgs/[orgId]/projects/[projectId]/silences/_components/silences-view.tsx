@@ -7,8 +7,8 @@ import { Badge, EmptyState, ErrorState, TableSkeleton } from '@/components/ui/st
 import { useConsoleUser } from '@/components/console/user-context';
 import { useMembers } from '@/lib/orgs/queries';
 import { SILENCE_STATES, type Silence, type SilenceState } from '@/lib/silences/schema';
-import { useSilences } from '@/lib/silences/queries';
-import { EditSilenceDialog } from './edit-silence-dialog';
+import { useCanCreateSilences, useSilences } from '@/lib/silences/queries';
+import { SilenceDialog, type SilenceDialogTarget } from './edit-silence-dialog';
 import { localTime, timeLeft } from './format';
 import { DataTable } from '@/components/ui/data-table';
 
@@ -49,11 +49,14 @@ function useCreatorName(orgId: string) {
 function SilenceRows({
   silences,
   onOpen,
+  onRecreate,
   creatorName,
   now,
 }: {
   silences: Silence[];
   onOpen: (id: string) => void;
+  /** Offered on expired silences when the caller may create. */
+  onRecreate: ((from: Silence) => void) | null;
   creatorName: (ref: Silence['createdBy']) => string;
   now: number;
 }) {
@@ -85,7 +88,17 @@ function SilenceRows({
             <p className="line-clamp-2">{s.comment}</p>
           </td>
           <td className="whitespace-nowrap px-4 py-3 text-slate-700">{creatorName(s.createdBy)}</td>
-          <td className="px-4 py-3 text-right">
+          <td className="space-x-2 whitespace-nowrap px-4 py-3 text-right">
+            {s.state === 'expired' && onRecreate && (
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => onRecreate(s)}
+                aria-label={`Recreate silence: ${s.comment}`}
+              >
+                Recreate
+              </Button>
+            )}
             <Button
               variant="secondary"
               size="sm"
@@ -103,8 +116,11 @@ function SilenceRows({
 
 export function SilencesView({ orgId, projectId }: { orgId: string; projectId: string }) {
   const silences = useSilences(orgId, projectId);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [opened, setOpened] = useState<SilenceDialogTarget | null>(null);
+  const [announced, setAnnounced] = useState<string | null>(null);
   const [tab, setTab] = useState<SilenceState>('active');
+  const canCreate = useCanCreateSilences(orgId, projectId) === true;
+  const recreate = (from: Silence) => setOpened({ kind: 'new', from });
   const creatorName = useCreatorName(orgId);
   const now = useNow();
 
@@ -125,6 +141,16 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
 
   return (
     <>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <p role="status" aria-live="polite" className={announced ? 'text-sm text-green-800' : 'sr-only'}>
+          {announced}
+        </p>
+        {canCreate && (
+          <Button className="ml-auto" onClick={() => setOpened({ kind: 'new' })}>
+            New silence
+          </Button>
+        )}
+      </div>
       <Tabs.Root value={tab} onValueChange={(v) => setTab(v as SilenceState)}>
         <Tabs.List aria-label="Silences by state" className="mb-4 flex gap-1 border-b border-slate-200">
           {TAB_ORDER.map((state) => (
@@ -145,13 +171,32 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
             {byState[state].length === 0 ? (
               <EmptyState title={`No ${state} silences`} />
             ) : (
-              <SilenceRows silences={byState[state]} onOpen={setOpenId} creatorName={creatorName} now={now} />
+              <SilenceRows
+                silences={byState[state]}
+                onOpen={(silenceId) => setOpened({ kind: 'edit', silenceId })}
+                onRecreate={canCreate ? recreate : null}
+                creatorName={creatorName}
+                now={now}
+              />
             )}
           </Tabs.Content>
         ))}
       </Tabs.Root>
-      {openId && (
-        <EditSilenceDialog orgId={orgId} projectId={projectId} silenceId={openId} onClose={() => setOpenId(null)} />
+      {opened && (
+        <SilenceDialog
+          // A recreate replaces the open silence with a new form, so the form starts afresh.
+          key={opened.kind === 'edit' ? opened.silenceId : `new-${opened.from?.comment ?? ''}`}
+          orgId={orgId}
+          projectId={projectId}
+          target={opened}
+          onClose={() => setOpened(null)}
+          onRecreate={recreate}
+          onSaved={(silence, verb) => {
+            setOpened(null);
+            setTab(silence.state);
+            setAnnounced(`${verb} silence ${silence.slug}: it is ${silence.state}.`);
+          }}
+        />
       )}
     </>
   );

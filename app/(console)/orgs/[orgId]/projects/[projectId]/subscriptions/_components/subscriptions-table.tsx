@@ -13,11 +13,14 @@ export function SubscriptionsTable({
   canEdit,
   permissionKnown,
   onOpen,
+  onToggleState,
 }: {
   items: Subscription[];
   canEdit: boolean;
   permissionKnown: boolean;
   onOpen: (subscription: Subscription) => void;
+  /** Asks to pause an active subscription or resume a paused one (the caller confirms first). */
+  onToggleState: (subscription: Subscription) => void;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
@@ -31,7 +34,7 @@ export function SubscriptionsTable({
           <col className="w-16" />
           <col className="w-28" />
           <col className="w-40" />
-          <col className="w-20" />
+          <col className="w-44" />
         </colgroup>
         <thead className="border-b border-slate-200 bg-slate-50">
           <tr>
@@ -87,7 +90,17 @@ export function SubscriptionsTable({
                   Last success <TimeAgo iso={sub.status.lastSuccessAt} />
                 </p>
               </td>
-              <td className={`${cell} text-right`}>
+              <td className={`${cell} space-x-2 whitespace-nowrap text-right`}>
+                {canEdit && (sub.state === 'active' || sub.state === 'paused') && (
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => onToggleState(sub)}
+                    aria-label={`${sub.state === 'active' ? 'Pause' : 'Resume'} ${sub.slug}`}
+                  >
+                    {sub.state === 'active' ? 'Pause' : 'Resume'}
+                  </Button>
+                )}
                 {permissionKnown && (
                   <Button
                     variant="secondary"

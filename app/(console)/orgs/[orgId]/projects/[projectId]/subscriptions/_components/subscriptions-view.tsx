@@ -1,9 +1,12 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { useSubscriptions } from '@/lib/subscriptions/queries';
+import { ApiRequestError } from '@/lib/api-client';
+import type { Subscription } from '@/lib/subscriptions/schema';
+import { useSetSubscriptionState, useSubscriptions } from '@/lib/subscriptions/queries';
 import { SubscriptionDialog } from './subscription-dialog';
 import { SubscriptionsTable } from './subscriptions-table';
 
@@ -12,6 +15,20 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
   const permissions = usePermissions(orgId);
   const [openId, setOpenId] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [toggling, setToggling] = useState<Subscription | null>(null);
+  const setState = useSetSubscriptionState(orgId, projectId);
+  const pausing = toggling?.state === 'active';
+
+  const confirmToggle = async () => {
+    if (!toggling) return;
+    try {
+      const changed = await setState.mutateAsync({ id: toggling.id, action: pausing ? 'pause' : 'resume' });
+      setToggling(null);
+      setSaved(`${changed.state === 'paused' ? 'Paused' : 'Resumed'} ${changed.slug}.`);
+    } catch {
+      // The dialog stays open and shows the error; the mutation keeps it.
+    }
+  };
 
   const canEdit = hasGrant(permissions.data, 'queues.subscriptions.update', projectId) ?? false;
   const open = subscriptions.data?.find((s) => s.id === openId) ?? null;
@@ -59,8 +76,36 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
             setSaved(null);
             setOpenId(sub.id);
           }}
+          onToggleState={(sub) => {
+            setSaved(null);
+            setState.reset();
+            setToggling(sub);
+          }}
         />
       )}
+      <ConfirmDialog
+        open={toggling !== null}
+        onOpenChange={(isOpen) => !isOpen && setToggling(null)}
+        title={`${pausing ? 'Pause' : 'Resume'} ${toggling?.slug ?? ''}?`}
+        description={
+          pausing ? (
+            <p>Deliveries stop until you resume it; messages wait in the queue meanwhile.</p>
+          ) : (
+            <p>Deliveries start again, beginning with the messages that waited in the queue.</p>
+          )
+        }
+        confirmLabel={pausing ? 'Pause subscription' : 'Resume subscription'}
+        tone={pausing ? 'danger' : 'primary'}
+        pending={setState.isPending}
+        error={
+          setState.error instanceof ApiRequestError
+            ? setState.error.message
+            : setState.error
+              ? 'Something went wrong; try again.'
+              : null
+        }
+        onConfirm={() => void confirmToggle()}
+      />
       {open && (
         <SubscriptionDialog
           key={open.id}
