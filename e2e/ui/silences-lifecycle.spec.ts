@@ -19,6 +19,8 @@ test('bob silences a new incident keyboard-only, sees it active, expires it and 
   as,
   demo,
 }) => {
+  // Three dialogs walked through with Tab, one key at a time: a long test, not a slow feature.
+  test.slow();
   const comment = `db-7 disk full ${Date.now()}`;
   const value = `DiskFull${Date.now()}`;
   await signInAs(page, EMAILS.bob);
