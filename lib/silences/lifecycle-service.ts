@@ -8,7 +8,7 @@ import { ApiError, invalidRequest, notFound } from '../http/errors';
 import { requireIfMatch } from '../http/etag';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
-import { inScope, silenceEtag, toSilence, type SilenceScope } from './service';
+import { inScope, silenceEtag, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
 
 type SilenceRow = typeof t.silences.$inferSelect;
@@ -116,18 +116,7 @@ export async function expireSilence(input: {
       from: formatInstant(row[field as keyof typeof window]),
       to: formatInstant(to),
     }));
-    const [updated] = await tx
-      .update(t.silences)
-      .set({
-        ...window,
-        version: row.version + 1,
-        updatedAt: now,
-        updatedByType: input.principal.type,
-        updatedById: input.principal.id,
-      })
-      .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
-      .returning();
-    if (!updated) throw new ApiError('precondition_failed');
+    const updated = await writeNextVersion(tx, row, window, input.principal, now);
     await recordAuditEvent(
       tx,
       {

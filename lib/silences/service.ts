@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
@@ -140,6 +140,29 @@ async function updateCommentOnly(
   return updated ? toSilence(updated, now) : null;
 }
 
+/** Writes a change as the next version, only if the row is still at the version read: else 412, nothing changed. */
+export async function writeNextVersion(
+  tx: Tx,
+  row: SilenceRow,
+  values: Partial<Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 'endsAt'>>,
+  principal: Pick<Principal, 'type' | 'id'>,
+  now: Date,
+): Promise<SilenceRow> {
+  const [updated] = await tx
+    .update(t.silences)
+    .set({
+      ...values,
+      version: row.version + 1,
+      updatedAt: now,
+      updatedByType: principal.type,
+      updatedById: principal.id,
+    })
+    .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
+    .returning();
+  if (!updated) throw new ApiError('precondition_failed');
+  return updated;
+}
+
 /**
  * Applies a PATCH in one transaction: 404 → 412 (If-Match) → 409 (state) → 400 (merged times) → change.
  * The row is locked and the UPDATE is conditional on the version read, so of two requests naming
@@ -192,18 +215,6 @@ export async function updateSilence(input: {
       next.endsAt.getTime() !== row.endsAt.getTime();
     if (!changed) return toSilence(row, now);
 
-    const [updated] = await tx
-      .update(t.silences)
-      .set({
-        ...next,
-        version: row.version + 1,
-        updatedAt: now,
-        updatedByType: input.principal.type,
-        updatedById: input.principal.id,
-      })
-      .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
-      .returning();
-    if (!updated) throw new ApiError('precondition_failed');
-    return toSilence(updated, now);
+    return toSilence(await writeNextVersion(tx, row, next, input.principal, now), now);
   });
 }

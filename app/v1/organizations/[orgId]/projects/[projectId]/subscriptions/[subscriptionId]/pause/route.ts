@@ -1,15 +1,3 @@
-import { auditSource } from '@/lib/audit/source';
-import { json, route } from '@/lib/http/route';
-import { pauseSubscriptionOp } from '@/lib/subscriptions/operations';
-import { setSubscriptionState } from '@/lib/subscriptions/service';
+import { subscriptionStateRoute } from '@/lib/subscriptions/state-route';
 
-export const POST = route(pauseSubscriptionOp, async (ctx) =>
-  json(
-    await setSubscriptionState(
-      { organizationId: ctx.params.orgId, projectId: ctx.params.projectId },
-      ctx.params.subscriptionId,
-      'paused',
-      auditSource(ctx),
-    ),
-  ),
-);
+export const POST = subscriptionStateRoute('pause');
