@@ -1,14 +1,12 @@
-import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource, AuditTarget } from '../audit/types';
-import { ApiError, invalidRequest, notFound } from '../http/errors';
-import { requireIfMatch } from '../http/etag';
+import { ApiError, invalidRequest } from '../http/errors';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
-import { inScope, silenceEtag, toSilence, writeNextVersion, type SilenceScope } from './service';
+import { lockMatchingSilence, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
 
 type SilenceRow = typeof t.silences.$inferSelect;
@@ -96,13 +94,7 @@ export async function expireSilence(input: {
   const now = input.now ?? new Date();
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(t.silences)
-      .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
-      .for('update');
-    if (!row) throw notFound('Silence not found.');
-    requireIfMatch(input.ifMatch, silenceEtag(row));
+    const row = await lockMatchingSilence(tx, input);
     const state = silenceState(row, now);
     if (state === 'expired')
       throw new ApiError(

@@ -45,7 +45,7 @@ function stateCondition(state: SilenceState, now: Date): SQL | undefined {
   return lte(t.silences.endsAt, now);
 }
 
-export const inScope = (scope: SilenceScope) =>
+const inScope = (scope: SilenceScope) =>
   and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
 
 /** Newest first; `state` is evaluated against one clock reading for the whole page. */
@@ -140,6 +140,21 @@ async function updateCommentOnly(
   return updated ? toSilence(updated, now) : null;
 }
 
+/** Locks the silence for a change in `tx`: 404 when it is not in scope, then 412 unless If-Match names it. */
+export async function lockMatchingSilence(
+  tx: Tx,
+  input: { scope: SilenceScope; silenceId: string; ifMatch: string | null },
+): Promise<SilenceRow> {
+  const [row] = await tx
+    .select()
+    .from(t.silences)
+    .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
+    .for('update');
+  if (!row) throw notFound('Silence not found.');
+  requireIfMatch(input.ifMatch, silenceEtag(row));
+  return row;
+}
+
 /** Writes a change as the next version, only if the row is still at the version read: else 412, nothing changed. */
 export async function writeNextVersion(
   tx: Tx,
@@ -181,13 +196,7 @@ export async function updateSilence(input: {
   const fast = await updateCommentOnly(input, now);
   if (fast) return fast;
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(t.silences)
-      .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
-      .for('update');
-    if (!row) throw notFound('Silence not found.');
-    requireIfMatch(input.ifMatch, silenceEtag(row));
+    const row = await lockMatchingSilence(tx, input);
 
     const { body } = input;
     const sent = (Object.keys(body) as SilenceField[]).filter((field) => body[field] !== undefined);
