@@ -10,6 +10,7 @@ import {
   TIMESTAMP,
   type Silence,
 } from '../support/silences';
+import { EMPTY_MATCHING_MATCHERS, SILENCE_BODY_REFUSALS, validSilenceBody } from '../support/silence-refusals';
 
 test.describe('reading silences', () => {
   test('the list has the three demo states, every field, and filters by state', async ({ as, demo }) => {
@@ -213,97 +214,28 @@ test.describe('changing a silence', () => {
     }
   });
 
-  test('every validation problem is reported at once at its dotted path, and nothing changes', async ({ as, demo }) => {
+  test('every refusal of the shared table is 400 at its paths, and nothing changes', async ({ as, demo }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
-    const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
-      data: {
-        comment: 'x'.repeat(1001),
-        startsAt: '2031-01-01T00:00:00+02:00',
-        endsAt: '2031-01-01T00:00:00.1234Z',
-        matchers: [
-          { label: '9lives', op: '=', value: 'x' },
-          { label: 'ok', op: '=~', value: '(?=x)' },
-          { label: 'ok', op: '===', value: 'x' },
-          { label: 'ok', op: '=', value: 'v'.repeat(1025) },
-          { label: 'ok', op: '=' },
-        ],
-        state: 'active',
-      },
-    });
-    const error = await expectError(res, 400, 'invalid_request', [
-      'comment',
-      'startsAt',
-      'endsAt',
-      'matchers.0.label',
-      'matchers.1.value',
-      'matchers.2.op',
-      'matchers.3.value',
-      'matchers.4.value',
-      'state',
-    ]);
-    expect(error.issues!.find((i) => i.path === 'matchers.1.value')!.message).toContain(
-      'invalid or unsupported Perl syntax',
-    );
+    for (const refusal of SILENCE_BODY_REFUSALS) {
+      const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
+        data: { ...validSilenceBody(), ...refusal.body },
+      });
+      const error = await expectError(res, 400, 'invalid_request', refusal.issues);
+      if (refusal.message)
+        expect(error.issues!.find((i) => i.path === refusal.message!.path)!.message, refusal.name).toContain(
+          refusal.message.contains,
+        );
+    }
     expect((await read(bob, demo, before.id)).silence).toEqual(before);
   });
 
-  for (const [pattern, re2Message] of [
-    ['(?=x)', 'invalid or unsupported Perl syntax'],
-    ['(a)\\1', 'invalid escape sequence'],
-    ['\\u0041', 'invalid escape sequence'],
-    ['a++', 'invalid nested repetition operator'],
-    ['a)|(b', 'unexpected )'],
-  ]) {
-    test(`RE2 refuses ${pattern} with its own message`, async ({ as, demo }) => {
-      const bob = await as('bob');
-      const before = await findSilence(bob, demo, 'scheduled edits');
-      for (const op of ['=~', '!~']) {
-        const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
-          data: {
-            matchers: [
-              { label: 'env', op: '=', value: 'prod' },
-              { label: 'job', op, value: pattern },
-            ],
-          },
-        });
-        const error = await expectError(res, 400, 'invalid_request', ['matchers.1.value']);
-        expect(error.issues![0].message).toContain(re2Message);
-      }
-      expect((await read(bob, demo, before.id)).silence).toEqual(before);
-    });
-  }
-
-  test('matchers that all match the empty string are refused at `matchers`, for all four operators', async ({
-    as,
-    demo,
-  }) => {
+  test('one matcher that needs the label is enough, and the regex is anchored', async ({ as, demo }) => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
-    const emptyMatching = [
-      { label: 'team', op: '=', value: '' },
-      { label: 'team', op: '!=', value: 'x' },
-      { label: 'team', op: '=~', value: '.*' },
-      { label: 'team', op: '!~', value: 'x' },
-    ];
-    for (const matcher of emptyMatching) {
-      await expectError(
-        await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: [matcher] } }),
-        400,
-        'invalid_request',
-        ['matchers'],
-      );
-    }
-    await expectError(
-      await bob.patch(`${productionSilences(demo)}/${before.id}`, { data: { matchers: emptyMatching } }),
-      400,
-      'invalid_request',
-      ['matchers'],
-    );
-    expect((await read(bob, demo, before.id)).silence).toEqual(before);
-    // One matcher that needs the label is enough; the regex is anchored, so `foo` alone is not `.*foo.*`.
+    // `foo` alone is not `.*foo.*`, so it does not match the empty string.
     const res = await bob.patch(`${productionSilences(demo)}/${before.id}`, {
-      data: { matchers: [...emptyMatching, { label: 'job', op: '=~', value: 'foo' }] },
+      data: { matchers: [...EMPTY_MATCHING_MATCHERS, { label: 'job', op: '=~', value: 'foo' }] },
     });
     expect(res.status()).toBe(200);
     expect(((await res.json()) as Silence).matchers).toHaveLength(5);
@@ -313,12 +245,6 @@ test.describe('changing a silence', () => {
     const bob = await as('bob');
     const before = await findSilence(bob, demo, 'scheduled edits');
     const path = `${productionSilences(demo)}/${before.id}`;
-    await expectError(
-      await bob.patch(path, { data: { startsAt: '2035-01-01T00:00:00Z', endsAt: '2034-12-31T00:00:00Z' } }),
-      400,
-      'invalid_request',
-      ['endsAt'],
-    );
     await expectError(await bob.patch(path, { data: { endsAt: before.startsAt } }), 400, 'invalid_request', ['endsAt']);
     await expectError(await bob.patch(path, { data: { startsAt: before.endsAt } }), 400, 'invalid_request', ['endsAt']);
     expect((await read(bob, demo, before.id)).silence).toEqual(before);

@@ -131,4 +131,35 @@ test.describe('two instances on one PostgreSQL', () => {
     }
     expect((await verifyChain(adaA, demo.acme)).firstBrokenSeq).toBeNull();
   });
+
+  test('a create racing one Idempotency-Key on both instances makes exactly one silence', async ({ demo }) => {
+    const bobA = await ctx(sessionFor('bob', a.url));
+    const bobB = await ctx(sessionFor('bob', b.url));
+    const path = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences`;
+    const key = `two-instances-create-${Date.now()}`;
+    const body = {
+      comment: `raced create ${key}`,
+      matchers: [{ label: 'alertname', op: '=', value: 'Raced' }],
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        (i % 2 ? bobB : bobA).post(path, { data: body, headers: { 'Idempotency-Key': key } }),
+      ),
+    );
+    const created = answers.filter((r) => r.status() === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(created.filter((r) => r.headers()['idempotent-replayed'] !== 'true')).toHaveLength(1);
+    expect(new Set(await Promise.all(created.map((r) => r.text()))).size).toBe(1);
+    for (const res of answers.filter((r) => r.status() !== 201)) {
+      expect(res.status()).toBe(409);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
+    }
+    // Once the first has finished, either instance replays it.
+    const replay = await bobB.post(path, { data: body, headers: { 'Idempotency-Key': key } });
+    expect(replay.status()).toBe(201);
+    expect(replay.headers()['idempotent-replayed']).toBe('true');
+    const list = (await (await bobA.get(`${path}?limit=100`)).json()) as { items: { comment: string }[] };
+    expect(list.items.filter((s) => s.comment === body.comment)).toHaveLength(1);
+  });
 });

@@ -47,7 +47,8 @@ describe('policy evaluation from the database', () => {
     for (const permission of PERMISSIONS) {
       const everywhere = basic.includes(permission);
       const onProduction =
-        everywhere || permission === 'queues.subscriptions.update' || permission === 'obs.silences.update';
+        everywhere ||
+        ['queues.subscriptions.update', 'obs.silences.create', 'obs.silences.update'].includes(permission);
       expect(await may('user', bob, permission, 'Acme'), `${permission} at org`).toBe(everywhere);
       expect(await may('user', bob, permission, 'Acme', 'Production'), `${permission} on Production`).toBe(
         onProduction,

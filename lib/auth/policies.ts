@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'queues.subscriptions.update',
   'obs.silences.get',
   'obs.silences.list',
+  'obs.silences.create',
   'obs.silences.update',
   'bots.create',
   'bots.delete',
@@ -36,7 +37,7 @@ export const POLICIES: Record<string, Permission[]> = {
   BotAdmin: ['bots.create', 'bots.delete', 'bots.createApiKey'],
   MemberAdmin: ['members.list', 'members.delete'],
   QueuesEditor: ['queues.subscriptions.update'],
-  SilencesEditor: ['obs.silences.update'],
+  SilencesEditor: ['obs.silences.create', 'obs.silences.update'],
   Auditor: ['auditLog.read'],
   OrganizationAdmin: [...PERMISSIONS],
 };

@@ -258,7 +258,7 @@ export const silences = pgTable(
   },
   (t) => [
     index('silences_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
-    check('silences_window_ck', sql`${t.endsAt} > ${t.startsAt}`),
+    check('silences_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
   ],
 );
 

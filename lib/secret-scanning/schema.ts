@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const MAX_REPORT_ITEMS = 1000;
 
 /** One match a partner reports: the string found, its type in the partner's terms, where and in what. */
-export const leakReportItem = z.object({
+export const leakReportItem = z.strictObject({
   token: z.string().min(1).max(1000),
   type: z.string().max(200),
   url: z.string().max(4096),

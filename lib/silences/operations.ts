@@ -1,7 +1,16 @@
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
-import { ifMatchHeaders, listSilencesQuery, silence, silenceCounts, silenceParams, updateSilenceBody } from './schema';
+import {
+  createSilenceBody,
+  idempotencyHeaders,
+  ifMatchHeaders,
+  listSilencesQuery,
+  silence,
+  silenceCounts,
+  silenceParams,
+  updateSilenceBody,
+} from './schema';
 
 const notOffered = '404 while the project has alerting switched off.';
 
@@ -77,4 +86,65 @@ export const updateSilenceOp = defineOperation({
   errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
 });
 
-export const silenceOperations = [listSilencesOp, countSilencesOp, getSilenceOp, updateSilenceOp];
+export const createSilenceOp = defineOperation({
+  method: 'POST',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  summary: 'Create a silence',
+  description: [
+    'Every rule of the update applies to the fields (matchers, RE2, the empty-string rule, times, comment); comment, matchers and endsAt are required.',
+    'A startsAt absent or in the past starts the silence now; endsAt must be after the start (an endsAt in the past is 400 at `endsAt`).',
+    'Idempotency-Key: retries within 24 hours get the stored response with `Idempotent-Replayed: true`, and create nothing.',
+    notOffered,
+  ].join('\n\n'),
+  tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
+  params: projectParams,
+  headers: idempotencyHeaders,
+  body: createSilenceBody,
+  permission: 'obs.silences.create',
+  requireAlerting: true,
+  idempotent: true,
+  success: {
+    status: 201,
+    description: 'The silence created.',
+    schema: silence,
+    headers: { ETag: 'Strong, `"<version>"`.', Location: 'The path of the new silence.' },
+  },
+  errors: ['idempotency_conflict', 'idempotency_in_progress'],
+});
+
+export const expireSilenceOp = defineOperation({
+  method: 'DELETE',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  summary: 'Expire a silence',
+  description: [
+    'Ends the silence now: an active one gets `endsAt` = now, a scheduled one `startsAt` = `endsAt` = now. The silence stays listed as expired.',
+    'An expired silence: 409 `silence_state_conflict`. If-Match not naming the current ETag: 412, nothing changed.',
+    notOffered,
+  ].join('\n\n'),
+  tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
+  params: silenceParams,
+  headers: ifMatchHeaders,
+  permission: 'obs.silences.update',
+  requireAlerting: true,
+  idempotent: true,
+  success: {
+    status: 200,
+    description: 'The silence, expired.',
+    schema: silence,
+    headers: { ETag: 'The new strong ETag.' },
+  },
+  errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
+});
+
+export const silenceOperations = [
+  listSilencesOp,
+  countSilencesOp,
+  createSilenceOp,
+  getSilenceOp,
+  updateSilenceOp,
+  expireSilenceOp,
+];

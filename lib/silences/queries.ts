@@ -1,10 +1,10 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import type { Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
+import type { CreateSilenceBody, Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
 
 const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
 
@@ -18,6 +18,14 @@ export const silenceKeys = {
   one: (orgId: string, projectId: string, silenceId: string) =>
     [...silenceKeys.all, orgId, projectId, silenceId] as const,
 };
+
+/** A change can move a silence between states: every list and the counts of the project refresh. */
+function refreshListsAndCounts(client: QueryClient, orgId: string, projectId: string): void {
+  void client.invalidateQueries({
+    queryKey: silenceKeys.project(orgId, projectId),
+    predicate: (query) => query.queryKey[3] === 'list' || query.queryKey[3] === 'counts',
+  });
+}
 
 /** One state's silences, paged by the server (its `state` filter), newest first. */
 export function useSilences(orgId: string, projectId: string, state: SilenceState, enabled = true) {
@@ -39,9 +47,11 @@ export function useSilenceCounts(orgId: string, projectId: string, enabled = tru
 }
 
 /** One silence with the ETag it was read at, which the edit form sends back in If-Match. */
-export function useSilence(orgId: string, projectId: string, silenceId: string) {
+export function useSilence(orgId: string, projectId: string, silenceId: string | null) {
   return useQuery({
-    queryKey: silenceKeys.one(orgId, projectId, silenceId),
+    queryKey: silenceKeys.one(orgId, projectId, silenceId ?? ''),
+    // A new silence (no id yet) has nothing to load.
+    enabled: silenceId !== null,
     queryFn: async () => {
       const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`);
       return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
@@ -66,12 +76,48 @@ export function useUpdateSilence(orgId: string, projectId: string, silenceId: st
     onSuccess: (result) => {
       client.setQueryData(silenceKeys.one(orgId, projectId, silenceId), result);
       // A change can move the silence between states: every list and the counts of the project refresh.
-      void client.invalidateQueries({
-        queryKey: silenceKeys.project(orgId, projectId),
-        predicate: (query) => query.queryKey[3] === 'list' || query.queryKey[3] === 'counts',
-      });
+      refreshListsAndCounts(client, orgId, projectId);
     },
   });
+}
+
+/** POST a new silence under one Idempotency-Key per submission; the list then shows it. */
+export function useCreateSilence(orgId: string, projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { body: CreateSilenceBody; idempotencyKey: string }) =>
+      (
+        await apiFetch<Silence>(base(orgId, projectId), {
+          method: 'POST',
+          body: input.body,
+          headers: { 'Idempotency-Key': input.idempotencyKey },
+        })
+      ).data,
+    onSuccess: () => refreshListsAndCounts(client, orgId, projectId),
+  });
+}
+
+/** DELETE ends the silence now, if it is still the version the form loaded (If-Match). */
+export function useExpireSilence(orgId: string, projectId: string, silenceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { etag: string }) => {
+      const { data, response } = await apiFetch<Silence>(`${base(orgId, projectId)}/${silenceId}`, {
+        method: 'DELETE',
+        headers: { 'If-Match': input.etag },
+      });
+      return { silence: data, etag: response.headers.get('etag') ?? `"${data.version}"` };
+    },
+    onSuccess: (result) => {
+      client.setQueryData(silenceKeys.one(orgId, projectId, silenceId), result);
+      refreshListsAndCounts(client, orgId, projectId);
+    },
+  });
+}
+
+/** Whether the caller may create silences here; null while unknown. */
+export function useCanCreateSilences(orgId: string, projectId: string): boolean | null {
+  return hasGrant(usePermissions(orgId).data, 'obs.silences.create', projectId) ?? null;
 }
 
 /** Whether the caller may change silences here; null while unknown. */

@@ -21,6 +21,18 @@ export const listSilencesQuery = pageQuery.extend({ state: z.enum(SILENCE_STATES
 
 export const commentSchema = z.string().min(1, 'Enter a comment.').max(1000, 'At most 1000 characters.');
 
+/** Both times given: the end must come after the start (the create and the update share this rule). */
+function endsAfterStarts(body: { startsAt?: unknown; endsAt?: unknown }, ctx: z.RefinementCtx): void {
+  if (typeof body.startsAt !== 'string' || typeof body.endsAt !== 'string') return;
+  const starts = parseUtcInstant(body.startsAt);
+  const ends = parseUtcInstant(body.endsAt);
+  if (starts && ends && ends <= starts)
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
+}
+const whenObject = {
+  when: (payload: { value: unknown }) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 /** The PATCH body: shared by the route and the console's edit form. */
 export const updateSilenceBody = z
   .strictObject({
@@ -29,17 +41,20 @@ export const updateSilenceBody = z
     startsAt: utcTimestamp.optional(),
     matchers: matchersSchema.optional(),
   })
-  .superRefine(
-    (body: { startsAt?: unknown; endsAt?: unknown }, ctx) => {
-      if (typeof body.startsAt !== 'string' || typeof body.endsAt !== 'string') return;
-      const starts = parseUtcInstant(body.startsAt);
-      const ends = parseUtcInstant(body.endsAt);
-      if (starts && ends && ends <= starts)
-        ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start.' });
-    },
-    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-  );
+  .superRefine(endsAfterStarts, whenObject);
 export type UpdateSilenceBody = z.output<typeof updateSilenceBody>;
+
+const updateFields = updateSilenceBody.shape;
+/** The POST body: the update's own field schemas, with comment, endsAt and matchers required. */
+export const createSilenceBody = z
+  .strictObject({
+    ...updateFields,
+    comment: updateFields.comment.unwrap(),
+    endsAt: updateFields.endsAt.unwrap(),
+    matchers: updateFields.matchers.unwrap(),
+  })
+  .superRefine(endsAfterStarts, whenObject);
+export type CreateSilenceBody = z.output<typeof createSilenceBody>;
 
 const principalRef = z.object({
   id: z.string(),
@@ -72,6 +87,14 @@ export const silenceCounts = z
   .meta({ id: 'SilenceCounts' });
 export type SilenceCounts = z.infer<typeof silenceCounts>;
 
+const idempotencyKeyHeader = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,200}$/, 'The Idempotency-Key is 1 to 200 printable ASCII characters (0x21 to 0x7e).')
+  .optional();
+
+/** The create's header: no If-Match, as there is nothing yet to match. */
+export const idempotencyHeaders = z.object({ 'Idempotency-Key': idempotencyKeyHeader });
+
 export const ifMatchHeaders = z.object({
   'If-Match': z
     .string()
@@ -81,10 +104,7 @@ export const ifMatchHeaders = z.object({
     )
     .optional()
     .meta({ description: '`*`, or a comma-separated list of strong ETags from a GET; weak tags never match.' }),
-  'Idempotency-Key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,200}$/, 'The Idempotency-Key is 1 to 200 printable ASCII characters (0x21 to 0x7e).')
-    .optional(),
+  'Idempotency-Key': idempotencyKeyHeader,
 });
 
 export function silenceState(s: { startsAt: Date; endsAt: Date }, now: Date): SilenceState {

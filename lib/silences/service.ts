@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, gt, inArray, lte, ne, sql, type AnyColu
 import { changesBetween } from '../audit/changes';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
-import { getDb } from '../db/client';
+import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
@@ -28,7 +28,7 @@ const principalName = (type: AnyColumn, id: AnyColumn) =>
     else (select ${t.users.name} from ${t.users} where ${t.users.id} = ${id}) end`;
 
 /** Every column of a silence plus its authors' names: what every read and write of a silence returns. */
-const silenceColumns = {
+export const silenceColumns = {
   ...getTableColumns(t.silences),
   createdByName: principalName(t.silences.createdByType, t.silences.createdById),
   updatedByName: principalName(t.silences.updatedByType, t.silences.updatedById),
@@ -202,6 +202,44 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
   });
 }
 
+/** Locks the silence for a change in `tx`: 404 when it is not in scope, then 412 unless If-Match names it. */
+export async function lockMatchingSilence(
+  tx: Tx,
+  input: { scope: SilenceScope; silenceId: string; ifMatch: string | null },
+): Promise<SilenceRow> {
+  const [row] = await tx
+    .select(silenceColumns)
+    .from(t.silences)
+    .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
+    .for('update');
+  if (!row) throw notFound('Silence not found.');
+  requireIfMatch(input.ifMatch, silenceEtag(row));
+  return row;
+}
+
+/** Writes a change as the next version, only if the row is still at the version read: else 412, nothing changed. */
+export async function writeNextVersion(
+  tx: Tx,
+  row: SilenceRow,
+  values: Partial<Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 'endsAt'>>,
+  principal: Pick<Principal, 'type' | 'id'>,
+  now: Date,
+): Promise<SilenceRow> {
+  const [updated] = await tx
+    .update(t.silences)
+    .set({
+      ...values,
+      version: row.version + 1,
+      updatedAt: now,
+      updatedByType: principal.type,
+      updatedById: principal.id,
+    })
+    .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
+    .returning(silenceColumns);
+  if (!updated) throw new ApiError('precondition_failed');
+  return updated;
+}
+
 /**
  * Applies a PATCH in one transaction: 404 → 412 (If-Match) → 409 (state) → 400 (merged times) → change.
  * The row is locked and the UPDATE is conditional on the version read, so of two requests naming
@@ -213,13 +251,7 @@ export async function updateSilence(input: UpdateInput & { now?: Date }): Promis
   const fast = await updateCommentOnly(input, now);
   if (fast) return fast;
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select(silenceColumns)
-      .from(t.silences)
-      .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
-      .for('update');
-    if (!row) throw notFound('Silence not found.');
-    requireIfMatch(input.ifMatch, silenceEtag(row));
+    const row = await lockMatchingSilence(tx, input);
 
     const { body } = input;
     const sent = (Object.keys(body) as SilenceField[]).filter((field) => body[field] !== undefined);
@@ -243,18 +275,7 @@ export async function updateSilence(input: UpdateInput & { now?: Date }): Promis
     const changes = changesBetween(changeable(row), changeable(next));
     if (changes.length === 0) return toSilence(row, now);
 
-    const [updated] = await tx
-      .update(t.silences)
-      .set({
-        ...next,
-        version: row.version + 1,
-        updatedAt: now,
-        updatedByType: input.principal.type,
-        updatedById: input.principal.id,
-      })
-      .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
-      .returning(silenceColumns);
-    if (!updated) throw new ApiError('precondition_failed');
+    const updated = await writeNextVersion(tx, row, next, input.principal, now);
     await recordAuditEvent(tx, updatedEvent(input.source, updated, changes));
     return toSilence(updated, now);
   });

@@ -54,4 +54,27 @@ export const updateSubscriptionOp = defineOperation({
   success: { status: 200, description: 'The subscription as changed.', schema: subscription },
 });
 
-export const subscriptionOperations = [listSubscriptionsOp, getSubscriptionOp, updateSubscriptionOp];
+const stateChange = (verb: 'pause' | 'resume') =>
+  defineOperation({
+    method: 'POST',
+    path: `${base}/{subscriptionId}/${verb}`,
+    summary: verb === 'pause' ? 'Pause a subscription' : 'Resume a subscription',
+    description: `Sets \`state\` to \`${verb === 'pause' ? 'paused' : 'active'}\`. Already in that state: 200 with the subscription unchanged (same \`updatedAt\`, no audit event). No request body.`,
+    tags: ['Queues'],
+    scope: 'project',
+    credentials: ANY_CREDENTIAL,
+    params: subscriptionParams,
+    permission: 'queues.subscriptions.update',
+    success: { status: 200, description: 'The subscription in its new state.', schema: subscription },
+  });
+
+export const pauseSubscriptionOp = stateChange('pause');
+export const resumeSubscriptionOp = stateChange('resume');
+
+export const subscriptionOperations = [
+  listSubscriptionsOp,
+  getSubscriptionOp,
+  updateSubscriptionOp,
+  pauseSubscriptionOp,
+  resumeSubscriptionOp,
+];

@@ -26,3 +26,13 @@ export function useUpdateSubscription(orgId: string, projectId: string) {
     onSuccess: (saved) => replaceInPages(client, subscriptionKeys.list(orgId, projectId), saved),
   });
 }
+
+/** Pause or resume; the answer replaces the subscription in the list, so its state badge follows. */
+export function useSetSubscriptionState(orgId: string, projectId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, action }: { id: string; action: 'pause' | 'resume' }) =>
+      (await apiFetch<Subscription>(`${basePath(orgId, projectId)}/${id}/${action}`, { method: 'POST' })).data,
+    onSuccess: (saved) => replaceInPages(client, subscriptionKeys.list(orgId, projectId), saved),
+  });
+}

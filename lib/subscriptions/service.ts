@@ -181,3 +181,36 @@ async function updateNumbers(
     return toSubscription(row);
   });
 }
+
+/**
+ * Pause or resume, with its event, in one transaction. A subscription already in that state is answered
+ * as it is: no write, no new `updatedAt`, no event.
+ */
+export async function setSubscriptionState(
+  scope: SubscriptionScope,
+  id: string,
+  state: 'active' | 'paused',
+  source: AuditSource,
+): Promise<Subscription> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
+    if (!row) throw notFound('Subscription not found.');
+    if (row.state === state) return toSubscription(row);
+    const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
+    const [updated] = await tx.update(t.subscriptions).set({ state, updatedAt }).where(inScope(scope, id)).returning();
+    await recordAuditEvent(
+      tx,
+      {
+        ...source,
+        organizationId: scope.organizationId,
+        projectId: scope.projectId,
+        action: state === 'paused' ? 'subscription.paused' : 'subscription.resumed',
+        target: { type: 'subscription', id: row.id, name: row.slug },
+        changes: [{ field: 'state', from: row.state, to: state }],
+      },
+      updatedAt,
+    );
+    return toSubscription(updated);
+  });
+}

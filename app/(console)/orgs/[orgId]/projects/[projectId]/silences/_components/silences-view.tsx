@@ -2,6 +2,7 @@
 
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
+import { toast } from 'sonner';
 import { useNow } from '@/components/console/time';
 import { LoadMore } from '@/components/console/load-more';
 import { useConsoleUser } from '@/components/console/user-context';
@@ -9,8 +10,8 @@ import { Button } from '@/components/ui/button';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
 import type { Silence, SilenceState } from '@/lib/silences/schema';
-import { useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
-import { EditSilenceDialog } from './edit-silence-dialog';
+import { useCanCreateSilences, useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
+import { SilenceDialog, type SilenceDialogTarget } from './edit-silence-dialog';
 import { localTime, timeLeft } from './format';
 
 const STATE_LABEL: Record<SilenceState, string> = { active: 'Active', scheduled: 'Scheduled', expired: 'Expired' };
@@ -40,12 +41,15 @@ function SilenceList({
   state,
   canEdit,
   onOpen,
+  onRecreate,
 }: {
   orgId: string;
   projectId: string;
   state: SilenceState;
   canEdit: boolean;
   onOpen: (id: string) => void;
+  /** Offered on expired silences when the caller may create: a new silence prefilled from this one. */
+  onRecreate: ((from: Silence) => void) | null;
 }) {
   const list = useSilences(orgId, projectId, state);
   const authorName = useAuthorName();
@@ -88,6 +92,16 @@ function SilenceList({
           </td>
           <td className="whitespace-nowrap px-4 py-3 text-slate-700">{authorName(s.createdBy)}</td>
           <ActionsCell>
+            {s.state === 'expired' && onRecreate && (
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => onRecreate(s)}
+                aria-label={`Recreate silence: ${s.comment}`}
+              >
+                Recreate
+              </Button>
+            )}
             <Button
               variant="secondary"
               size="sm"
@@ -106,8 +120,10 @@ function SilenceList({
 export function SilencesView({ orgId, projectId }: { orgId: string; projectId: string }) {
   const counts = useSilenceCounts(orgId, projectId);
   const canUpdate = useCanUpdateSilences(orgId, projectId);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const canCreate = useCanCreateSilences(orgId, projectId) === true;
+  const [opened, setOpened] = useState<SilenceDialogTarget | null>(null);
   const [tab, setTab] = useState<SilenceState>('active');
+  const recreate = (from: Silence) => setOpened({ kind: 'new', from });
 
   if (counts.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
   if (counts.isError) {
@@ -123,6 +139,11 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
 
   return (
     <>
+      {canCreate && (
+        <div className="mb-4 flex justify-end">
+          <Button onClick={() => setOpened({ kind: 'new' })}>New silence</Button>
+        </div>
+      )}
       {canUpdate === false && (
         <ReadOnlyNote>
           Read-only: changing silences needs the <code className="font-mono text-xs">obs.silences.update</code>{' '}
@@ -151,13 +172,27 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
               projectId={projectId}
               state={state}
               canEdit={canUpdate === true}
-              onOpen={setOpenId}
+              onOpen={(silenceId) => setOpened({ kind: 'edit', silenceId })}
+              onRecreate={canCreate ? recreate : null}
             />
           </Tabs.Content>
         ))}
       </Tabs.Root>
-      {openId && (
-        <EditSilenceDialog orgId={orgId} projectId={projectId} silenceId={openId} onClose={() => setOpenId(null)} />
+      {opened && (
+        <SilenceDialog
+          key={opened.kind === 'edit' ? opened.silenceId : 'new'}
+          orgId={orgId}
+          projectId={projectId}
+          target={opened}
+          onClose={() => setOpened(null)}
+          onRecreate={recreate}
+          onSaved={(silence, verb) => {
+            setOpened(null);
+            setTab(silence.state);
+            // A create announces itself through its save; an expiry is announced here.
+            if (verb === 'Expired') toast.success(`Expired silence ${silence.slug}: it is ${silence.state}.`);
+          }}
+        />
       )}
     </>
   );

@@ -15,12 +15,15 @@ export function SubscriptionsTable({
   permissionKnown,
   onOpen,
   footer,
+  onToggleState,
 }: {
   items: Subscription[];
   canEdit: boolean;
   permissionKnown: boolean;
   onOpen: (subscription: Subscription) => void;
   footer?: ReactNode;
+  /** Asks to pause an active subscription or resume a paused one (the caller confirms first). */
+  onToggleState: (subscription: Subscription) => void;
 }) {
   return (
     <DataTable
@@ -55,6 +58,16 @@ export function SubscriptionsTable({
             </p>
           </td>
           <ActionsCell>
+            {canEdit && (sub.state === 'active' || sub.state === 'paused') && (
+              <Button
+                variant="secondary"
+                size="sm"
+                onClick={() => onToggleState(sub)}
+                aria-label={`${sub.state === 'active' ? 'Pause' : 'Resume'} ${sub.slug}`}
+              >
+                {sub.state === 'active' ? 'Pause' : 'Resume'}
+              </Button>
+            )}
             {permissionKnown && (
               <Button
                 variant="secondary"

@@ -2,9 +2,12 @@
 
 import { useState } from 'react';
 import { EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { LoadMore } from '@/components/console/load-more';
+import { runMutation } from '@/components/console/feedback';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { useSubscriptions } from '@/lib/subscriptions/queries';
+import type { Subscription } from '@/lib/subscriptions/schema';
+import { useSetSubscriptionState, useSubscriptions } from '@/lib/subscriptions/queries';
 import { SubscriptionDialog } from './subscription-dialog';
 import { SubscriptionsTable } from './subscriptions-table';
 
@@ -12,6 +15,22 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
   const subscriptions = useSubscriptions(orgId, projectId);
   const permissions = usePermissions(orgId);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [toggling, setToggling] = useState<Subscription | null>(null);
+  const setState = useSetSubscriptionState(orgId, projectId);
+  const pausing = toggling?.state === 'active';
+
+  // The answer replaces the row, so its state badge follows; the toast says what happened.
+  const confirmToggle = async () => {
+    if (!toggling) return true;
+    const outcome = await runMutation(
+      () => setState.mutateAsync({ id: toggling.id, action: pausing ? 'pause' : 'resume' }),
+      {
+        success: (changed) => `${changed.state === 'paused' ? 'Paused' : 'Resumed'} ${changed.slug}.`,
+        failure: pausing ? 'Not paused' : 'Not resumed',
+      },
+    );
+    return outcome.ok;
+  };
 
   const canEdit = hasGrant(permissions.data, 'queues.subscriptions.update', projectId) ?? false;
   const open = subscriptions.items.find((s) => s.id === openId) ?? null;
@@ -49,9 +68,25 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           canEdit={canEdit}
           permissionKnown={!permissions.isPending}
           onOpen={(sub) => setOpenId(sub.id)}
+          onToggleState={setToggling}
           footer={<LoadMore list={subscriptions} />}
         />
       )}
+      <ConfirmDialog
+        open={toggling !== null}
+        onOpenChange={(isOpen) => !isOpen && setToggling(null)}
+        title={`${pausing ? 'Pause' : 'Resume'} ${toggling?.slug ?? ''}?`}
+        description={
+          pausing ? (
+            <p>Deliveries stop until you resume it; messages wait in the queue meanwhile.</p>
+          ) : (
+            <p>Deliveries start again, beginning with the messages that waited in the queue.</p>
+          )
+        }
+        confirmLabel={pausing ? 'Pause subscription' : 'Resume subscription'}
+        tone={pausing ? 'danger' : 'primary'}
+        onConfirm={confirmToggle}
+      />
       {open && (
         <SubscriptionDialog
           key={open.id}

@@ -1,6 +1,8 @@
+import { auditSource } from '@/lib/audit/source';
 import { notFound } from '@/lib/http/errors';
 import { json, route } from '@/lib/http/route';
-import { getSilenceOp, updateSilenceOp } from '@/lib/silences/operations';
+import { expireSilence } from '@/lib/silences/lifecycle-service';
+import { expireSilenceOp, getSilenceOp, updateSilenceOp } from '@/lib/silences/operations';
 import { getSilence, silenceEtag, updateSilence } from '@/lib/silences/service';
 import { otherMethods } from '@/lib/http/methods';
 
@@ -22,4 +24,15 @@ export const PATCH = route(updateSilenceOp, async ({ params, body, headers, prin
   return json(silence, { headers: { etag: silenceEtag(silence) } });
 });
 
-export const { POST, PUT, DELETE } = otherMethods(getSilenceOp, updateSilenceOp);
+export const DELETE = route(expireSilenceOp, async (ctx) => {
+  const silence = await expireSilence({
+    scope: { organizationId: ctx.params.orgId, projectId: ctx.params.projectId },
+    silenceId: ctx.params.silenceId,
+    ifMatch: ctx.headers['If-Match'] ?? null,
+    principal: ctx.principal,
+    source: auditSource(ctx),
+  });
+  return json(silence, { headers: { etag: silenceEtag(silence) } });
+});
+
+export const { POST, PUT } = otherMethods(getSilenceOp, updateSilenceOp, expireSilenceOp);

@@ -1,0 +1,7 @@
+import { otherMethods } from '@/lib/http/methods';
+import { pauseSubscriptionOp } from '@/lib/subscriptions/operations';
+import { subscriptionStateRoute } from '@/lib/subscriptions/state-route';
+
+export const POST = subscriptionStateRoute('pause');
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(pauseSubscriptionOp);
