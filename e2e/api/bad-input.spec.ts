@@ -39,8 +39,9 @@ test.afterAll(async () => {
   await ada.dispose();
 });
 
-test('every operation that takes input has a valid request to mutate', () => {
+test('every operation that takes input has a valid request to mutate, and is fuzzed', () => {
   expect(inputOperations().sort()).toEqual([...targets.keys()].sort());
+  expect([...TARGET_KEYS].sort()).toEqual([...targets.keys()].sort());
 });
 
 /** The exact envelope, a 4xx, issues at real paths without duplicates, naming the mutated field. */
@@ -88,8 +89,14 @@ const TARGET_KEYS = [
   'GET /v1/organizations/{orgId}/api-keys',
   'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
   'GET /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'GET /v1/organizations/{orgId}/audit-events',
+  'GET /v1/organizations/{orgId}/audit-events/export',
   'POST /v1/organizations/{orgId}/api-keys',
+  'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
   'POST /v1/organizations/{orgId}/scim-tokens',
+  'POST /v1/secret-scanning/reports',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'DELETE /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
 ];

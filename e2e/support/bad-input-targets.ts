@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, type Demo } from '../fixtures';
 import { build, type Mutation, type ValidRequest } from './bad-input';
-import { keyIdentities } from './api-keys';
+import { createKey, keyIdentities } from './api-keys';
+import { leak, serverScannerKey, signatureFor } from './secret-scanning';
 import { demoSilence } from './silences';
 import { loadDemoSubs, subPath } from './subscriptions';
 
@@ -16,6 +17,8 @@ export type Target = {
   snapshot?: () => Promise<unknown>;
   /** Proves `valid` passes validation, without changing anything the snapshot compares. */
   check: () => Promise<void>;
+  /** Headers computed from the raw body sent, mutated or not (a leak report's signature). */
+  sign?: (body: Buffer) => Record<string, string>;
 };
 
 /** A resource without what time alone changes (a silence's state, a subscription's delivery status). */
@@ -42,6 +45,8 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     ...t,
     check: async () => check(await send(ada, t)),
   });
+  const rollable = await createKey(ada, demo.acme, { name: 'bad-input roll probe', expiresInDays: 30 });
+  const scanner = serverScannerKey();
   const list = (key: string, url: string, query: Record<string, string>) =>
     target({ key, url, method: 'GET', valid: { query } }, async (res) =>
       expect(res.status(), await res.text()).toBe(200),
@@ -60,6 +65,40 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
       limit: '10',
       state: 'active',
     }),
+    list('GET /v1/organizations/{orgId}/audit-events', `${org}/audit-events`, { limit: '10', action: 'api_key.*' }),
+    list('GET /v1/organizations/{orgId}/audit-events/export', `${org}/audit-events/export`, {
+      format: 'ndjson',
+      action: 'sign_in.succeeded',
+    }),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+        url: `${org}/api-keys/${rollable.apiKey.id}/roll`,
+        method: 'POST',
+        valid: { body: { gracePeriodSeconds: 3600 } },
+        snapshot: () => keyIdentities(ada, demo.acme),
+      },
+      // 404 comes after every 400: the valid body against an unknown key proves it valid, and rolls nothing.
+      async () => {
+        const res = await ada.post(`${org}/api-keys/${randomUUID()}/roll`, { data: { gracePeriodSeconds: 3600 } });
+        expect(res.status(), await res.text()).toBe(404);
+      },
+    ),
+    target(
+      {
+        key: 'POST /v1/secret-scanning/reports',
+        url: '/v1/secret-scanning/reports',
+        method: 'POST',
+        // A token no credential can be (its checksum fails): answered false_positive, nothing revoked.
+        valid: { body: [leak(`svc_${'A'.repeat(40)}`)] },
+        sign: (body) => ({
+          'Secret-Scanning-Key-Identifier': scanner.keyId,
+          'Secret-Scanning-Signature': signatureFor(body, scanner),
+        }),
+        snapshot: () => keyIdentities(ada, demo.acme),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
     target(
       {
         key: 'POST /v1/organizations/{orgId}/api-keys',
@@ -105,6 +144,50 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     ),
     target(
       {
+        key: 'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+        url: `${project}/obs/silences`,
+        method: 'POST',
+        valid: {
+          headers: { 'Idempotency-Key': 'replaced-per-request' },
+          body: {
+            comment: 'bad-input probe',
+            matchers: [{ label: 'service', op: '=', value: 'bad-input-probe' }],
+            endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+          },
+        },
+        // Which silences exist, at which version: a refused create adds none and changes none.
+        snapshot: async () =>
+          ((await read(`${project}/obs/silences?limit=100`)).items as { id: string; version: number }[]).map(
+            (s) => `${s.id}@${s.version}`,
+          ),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(201);
+        const created = (await res.json()) as { id: string; version: number };
+        const gone = await ada.delete(`${project}/obs/silences/${created.id}`, {
+          headers: { 'If-Match': `"${created.version}"` },
+        });
+        expect(gone.status(), await gone.text()).toBe(200);
+      },
+    ),
+    target(
+      {
+        key: 'DELETE /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+        url: silenceUrl,
+        method: 'DELETE',
+        valid: { headers: { 'If-Match': `"${silence.version}"`, 'Idempotency-Key': 'replaced-per-request' } },
+        snapshot: () => read(silenceUrl),
+      },
+      // 412 comes after every 400: a stale If-Match proves the headers valid, and expires nothing.
+      async () => {
+        const res = await ada.delete(silenceUrl, {
+          headers: { 'If-Match': '"999999"', 'Idempotency-Key': randomUUID() },
+        });
+        expect(res.status(), await res.text()).toBe(412);
+      },
+    ),
+    target(
+      {
         key: 'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
         url: silenceUrl,
         method: 'PATCH',
@@ -140,11 +223,11 @@ export let scimToken = '';
 /** Sends the valid request of a target with one mutation (none: the valid request itself). */
 export function send(
   ctx: APIRequestContext,
-  t: Pick<Target, 'url' | 'method' | 'valid'>,
+  t: Pick<Target, 'url' | 'method' | 'valid' | 'sign'>,
   m?: Mutation,
 ): Promise<APIResponse> {
   const built = build(t.valid, m);
-  const headers = { ...built.headers };
+  const headers = { ...built.headers, ...(t.sign && built.body ? t.sign(built.body) : {}) };
   // A new Idempotency-Key each time, so a stored answer can never stand in for the one under test.
   if ('Idempotency-Key' in headers && !(m?.where === 'header' && m.path[0] === 'Idempotency-Key'))
     headers['Idempotency-Key'] = randomUUID();

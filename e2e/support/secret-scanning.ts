@@ -23,7 +23,7 @@ export function newScannerKey(keyId: string): ScannerKey & { env: string } {
   };
 }
 
-export function signatureFor(body: string, key: ScannerKey): string {
+export function signatureFor(body: string | Buffer, key: ScannerKey): string {
   return sign('sha256', Buffer.from(body), key.privateKey).toString('base64');
 }
 
