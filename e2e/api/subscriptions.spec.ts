@@ -416,7 +416,7 @@ test.describe('the caller’s permissions', () => {
     expect(await permissions(bob, demo.acme)).toEqual(basic);
     expect(await permissions(bob, demo.acme, demo.staging)).toEqual(basic);
     expect((await permissions(bob, demo.acme, demo.production)).sort()).toEqual(
-      [...basic, 'queues.subscriptions.update', 'obs.silences.update'].sort(),
+      [...basic, 'queues.subscriptions.update', 'obs.silences.update', 'obs.silences.create'].sort(),
     );
     expect(await permissions(cy, demo.acme, demo.production)).toEqual(basic);
     const bot = await bearer(fixtures.keys.deployBot);
