@@ -48,3 +48,17 @@ export type SignInFailureReason = (typeof SIGN_IN_FAILURE_REASONS)[number];
 export function actionNoun(action: string): string {
   return action.slice(0, action.indexOf('.'));
 }
+
+/** What events are about: `target.type` of every event, and the list's `targetType` filter. */
+export const AUDIT_TARGET_TYPES = [
+  'api_key',
+  'bot',
+  'device_login',
+  'oauth_login',
+  'scim_token',
+  'silence',
+  'subscription',
+  'user',
+] as const;
+
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { AUDIT_ACTIONS, actionNoun } from './actions';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, actionNoun } from './actions';
 
 const NOUNS = new Set(AUDIT_ACTIONS.map(actionNoun));
 
@@ -27,8 +27,9 @@ export const auditEventsFilter = z.object({
     .max(30)
     .optional()
     .meta({ description: 'Repeatable: `action=api_key.revoked&action=member.removed`, or a noun: `api_key.*`.' }),
-  targetType: z.string().min(1).max(50).optional().meta({ description: '`api_key`, `subscription`, `user`, …' }),
-  targetId: z.string().min(1).max(100).optional(),
+  // Closed sets, so a mistyped filter is a 400 rather than an empty page.
+  targetType: z.enum(AUDIT_TARGET_TYPES).optional(),
+  targetId: z.uuid().optional(),
   projectId: z.uuid().optional(),
   since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Events at or after this instant.' }),
   until: z.iso.datetime({ offset: true }).optional().meta({ description: 'Events before this instant.' }),
