@@ -25,7 +25,9 @@ test('a token sees its organization’s members only; userName filters', async (
   const names = all.Resources.map((u: { userName: string }) => u.userName);
   expect(names).toEqual(expect.arrayContaining(['ada@acme.test', 'bob@acme.test', 'sam@acme.test']));
   expect(names).not.toContain('gil@globex.test');
-  expect(all.totalResults).toBe(names.length);
+  // One page of members; on PostgreSQL the revocation trials add more members than a page holds.
+  expect(all.totalResults).toBeGreaterThanOrEqual(names.length);
+  expect(all.itemsPerPage).toBe(names.length);
 
   const one = await (
     await request.get(`/scim/v2/Users?filter=${encodeURIComponent('userName eq "SAM@acme.test"')}`, { headers })

@@ -133,9 +133,10 @@ test.describe('two instances on one PostgreSQL', () => {
   });
 
   test('a create racing one Idempotency-Key on both instances makes exactly one silence', async ({ demo }) => {
-    const bobA = await ctx(sessionFor('bob', a.url));
-    const bobB = await ctx(sessionFor('bob', b.url));
-    const path = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences`;
+    // gil in Globex: bob's and ada's windows of 30 requests went to the audit writers above.
+    const gilA = await ctx(sessionFor('gil', a.url));
+    const gilB = await ctx(sessionFor('gil', b.url));
+    const path = `/v1/organizations/${demo.globex}/projects/${demo.globexProject}/obs/silences`;
     const key = `two-instances-create-${Date.now()}`;
     const body = {
       comment: `raced create ${key}`,
@@ -144,7 +145,7 @@ test.describe('two instances on one PostgreSQL', () => {
     };
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        (i % 2 ? bobB : bobA).post(path, { data: body, headers: { 'Idempotency-Key': key } }),
+        (i % 2 ? gilB : gilA).post(path, { data: body, headers: { 'Idempotency-Key': key } }),
       ),
     );
     const created = answers.filter((r) => r.status() === 201);
@@ -156,10 +157,10 @@ test.describe('two instances on one PostgreSQL', () => {
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('idempotency_in_progress');
     }
     // Once the first has finished, either instance replays it.
-    const replay = await bobB.post(path, { data: body, headers: { 'Idempotency-Key': key } });
+    const replay = await gilB.post(path, { data: body, headers: { 'Idempotency-Key': key } });
     expect(replay.status()).toBe(201);
     expect(replay.headers()['idempotent-replayed']).toBe('true');
-    const list = (await (await bobA.get(`${path}?limit=100`)).json()) as { items: { comment: string }[] };
+    const list = (await (await gilA.get(`${path}?limit=100`)).json()) as { items: { comment: string }[] };
     expect(list.items.filter((s) => s.comment === body.comment)).toHaveLength(1);
   });
 });

@@ -192,6 +192,8 @@ async function endLogin(
       .where(and(eq(t.oauthTokens.grantId, grantId), isNull(t.oauthTokens.revokedAt)))
       .returning({ userId: t.oauthTokens.userId, clientId: t.oauthTokens.clientId });
     if (revoked.length === 0) return;
+    // Every instance refuses the login's tokens from this commit on.
+    await bumpAuthEpoch(tx);
     const [user] = await tx
       .select({ id: t.users.id, name: t.users.name })
       .from(t.users)

@@ -4,7 +4,8 @@ import { auditContext, secretScannerActor } from '../audit/source';
 import type { AuditSource } from '../audit/types';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, invalidRequest } from '../http/errors';
-import { zodIssues } from '../http/issues';
+import { parseJsonBody } from '../http/json-body';
+import { validateInput } from '../http/validate';
 import type { Operation } from '../http/operation';
 import { apiLimiter } from '../http/rate-limit';
 import { json, serveV1 } from '../http/route';
@@ -31,14 +32,9 @@ export function signedRoute<B extends z.ZodType>(
       const retryAfter = await apiLimiter.consume(`secret-scanning:${keyId}`);
       if (retryAfter !== null)
         throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
-      let raw: unknown;
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw invalidRequest([{ path: '', message: 'The request body is not valid JSON.' }]);
-      }
-      const parsed = (config.body as B).safeParse(raw);
-      if (!parsed.success) throw invalidRequest(zodIssues(parsed.error));
+      // The rules every /v1 body shares (storable text, no __proto__), then the operation's schema.
+      const parsed = validateInput(config.body as B, parseJsonBody(text, config.body as B));
+      if (!parsed.success) throw invalidRequest(parsed.issues);
       const source = { actor: secretScannerActor(`Secret scanning (${keyId})`), context: auditContext(req, requestId) };
       return json(await handler({ body: parsed.data, source }), { status: config.success.status });
     });
