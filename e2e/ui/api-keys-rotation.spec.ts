@@ -93,4 +93,6 @@ test('the usage chart shows the requests made with the key today', async ({ page
   await expect(dialog.locator('.recharts-bar-rectangle path, .recharts-bar-rectangle rect').first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+  // Focus goes back to the row's button that opened the chart.
+  await expect(page.getByRole('button', { name: `Usage of ${name}` })).toBeFocused();
 });

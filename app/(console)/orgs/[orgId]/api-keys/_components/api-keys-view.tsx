@@ -50,6 +50,9 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
   // The reveal dialog opens from the create dialog; closing it returns here.
   const createButton = useRef<HTMLButtonElement>(null);
+  // The row button that opened Usage or Roll: focus returns there, or to Create when that row's button is gone.
+  const rowOpener = useRef<HTMLElement | null>(null);
+  const backToRow = () => (rowOpener.current?.isConnected ? rowOpener.current : createButton.current);
 
   const items = keys.items;
   const ownerLabel = (key: ApiKey) => (key.owner.type === 'user' && key.owner.id === me.id ? 'You' : key.owner.name);
@@ -60,7 +63,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         title="API keys"
         description="Credentials for code. A key acts as its owner, with exactly the owner's access."
         actions={
-          <Button ref={createButton} onClick={() => setCreating(true)}>
+          <Button ref={createButton} onClick={() => ((rowOpener.current = null), setCreating(true))}>
             Create API key
           </Button>
         }
@@ -136,11 +139,21 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   )}
                 </td>
                 <ActionsCell>
-                  <Button variant="ghost" size="sm" aria-label={`Usage of ${key.name}`} onClick={() => setUsageOf(key)}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Usage of ${key.name}`}
+                    onClick={(e) => ((rowOpener.current = e.currentTarget), setUsageOf(key))}
+                  >
                     Usage
                   </Button>
                   {!key.expired && !key.rolledAt && (key.owner.type === 'bot' ? canCreateForBots : own) && (
-                    <Button variant="ghost" size="sm" aria-label={`Roll ${key.name}`} onClick={() => setToRoll(key)}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Roll ${key.name}`}
+                      onClick={(e) => ((rowOpener.current = e.currentTarget), setToRoll(key))}
+                    >
                       Roll
                     </Button>
                   )}
@@ -172,6 +185,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         }}
       />
       <RollApiKeyDialog
+        returnFocus={backToRow}
         orgId={orgId}
         apiKey={toRoll}
         onOpenChange={(open) => !open && setToRoll(null)}
@@ -180,13 +194,18 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           setSecret(rolled.secret);
         }}
       />
-      <KeyUsageDialog orgId={orgId} apiKey={usageOf} onOpenChange={(open) => !open && setUsageOf(null)} />
+      <KeyUsageDialog
+        orgId={orgId}
+        apiKey={usageOf}
+        onOpenChange={(open) => !open && setUsageOf(null)}
+        returnFocus={backToRow}
+      />
       <SecretRevealDialog
         title="Your new API key"
         label="API key"
         secret={secret}
         onClose={() => setSecret(null)}
-        returnFocus={() => createButton.current}
+        returnFocus={backToRow}
       />
       <ConfirmDialog
         open={toRevoke !== null}

@@ -11,7 +11,10 @@ export function KeyUsageDialog({
   orgId,
   apiKey,
   onOpenChange,
+  returnFocus,
 }: {
+  /** Where focus goes when the dialog closes: the row's button that opened it. */
+  returnFocus?: () => HTMLElement | null | undefined;
   orgId: string;
   apiKey: ApiKey | null;
   onOpenChange: (open: boolean) => void;
@@ -22,6 +25,7 @@ export function KeyUsageDialog({
   const today = days.at(-1)?.requests ?? 0;
   return (
     <Dialog
+      returnFocus={returnFocus}
       open={apiKey !== null}
       onOpenChange={onOpenChange}
       title={`Usage of “${apiKey?.name ?? ''}”`}

@@ -14,7 +14,10 @@ export function RollApiKeyDialog({
   apiKey,
   onOpenChange,
   onRolled,
+  returnFocus,
 }: {
+  /** Where focus goes when the dialog closes: the row's button that opened it. */
+  returnFocus?: () => HTMLElement | null | undefined;
   orgId: string;
   apiKey: ApiKey | null;
   onOpenChange: (open: boolean) => void;
@@ -40,6 +43,7 @@ export function RollApiKeyDialog({
 
   return (
     <Dialog
+      returnFocus={returnFocus}
       open={apiKey !== null}
       onOpenChange={(open) => {
         if (!open) setError(null);
