@@ -248,7 +248,8 @@ function mutatedBody(valid: unknown, m: Mutation): Buffer {
     >;
     // A `__proto__` key in an object literal sets the prototype; on the wire it must be a plain key.
     target[MARK] = m.value;
-    return Buffer.from(JSON.stringify(copy).replace(JSON.stringify(MARK), JSON.stringify(m.key)));
+    // A replacer function: a key such as `$&` must not be read as a replacement pattern.
+    return Buffer.from(JSON.stringify(copy).replace(JSON.stringify(MARK), () => JSON.stringify(m.key)));
   }
   return Buffer.from(JSON.stringify(put(m.value)));
 }
