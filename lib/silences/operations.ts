@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../http/errors';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
@@ -11,6 +12,14 @@ import {
   silenceParams,
   updateSilenceBody,
 } from './schema';
+
+/** What a write naming a version (If-Match) under an Idempotency-Key can answer beyond every route's codes. */
+const VERSIONED_WRITE_ERRORS: ErrorCode[] = [
+  'precondition_failed',
+  'silence_state_conflict',
+  'idempotency_conflict',
+  'idempotency_in_progress',
+];
 
 const notOffered = '404 while the project has alerting switched off.';
 
@@ -83,7 +92,7 @@ export const updateSilenceOp = defineOperation({
     schema: silence,
     headers: { ETag: 'The new strong ETag.' },
   },
-  errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
+  errors: VERSIONED_WRITE_ERRORS,
 });
 
 export const createSilenceOp = defineOperation({
@@ -137,7 +146,7 @@ export const expireSilenceOp = defineOperation({
     schema: silence,
     headers: { ETag: 'The new strong ETag.' },
   },
-  errors: ['precondition_failed', 'silence_state_conflict', 'idempotency_conflict', 'idempotency_in_progress'],
+  errors: VERSIONED_WRITE_ERRORS,
 });
 
 export const silenceOperations = [
