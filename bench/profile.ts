@@ -1,7 +1,9 @@
 /**
  * Summarizes `node --cpu-prof` profiles (from `BENCH_CPU_PROF=<dir> npm run bench`): busy CPU by where the
  * code lives (PGlite, pg, Next, drizzle, zod, Node internals, the app) and the functions with the most self time.
- * usage: tsx bench/profile.ts <dir or .cpuprofile file> [top=25]
+ * With a third argument, also the functions with the most total time (self and callees) whose frame
+ * matches it (`.next/server` for the app's own code, unminified when built with serverMinification off).
+ * usage: tsx bench/profile.ts <dir or .cpuprofile file> [top=25] [total-time filter]
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -26,9 +28,16 @@ function area(url: string, name: string): string {
 function load(file: string) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  return { byId, self };
+  return { byId, parent, self };
+}
+
+function frameKey({ functionName, url, lineNumber }: Node['callFrame']): string {
+  const where = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/\.next\//, '.next/');
+  return `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
 }
 
 function main() {
@@ -42,17 +51,27 @@ function main() {
     : [target];
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
+  const totals = new Map<string, number>();
+  const totalFilter = process.argv[4];
   let busy = 0;
   for (const file of files) {
-    const { byId, self } = load(file);
+    const { byId, parent, self } = load(file);
     for (const [id, micros] of self) {
       const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
       if (IDLE.has(functionName)) continue;
       busy += micros;
       const where = area(url, functionName);
       areas.set(where, (areas.get(where) ?? 0) + micros);
-      const key = `${functionName || '(anonymous)'}  ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/\.next\//, '.next/')}:${lineNumber + 1}`;
+      const key = frameKey({ functionName, url, lineNumber });
       functions.set(key, (functions.get(key) ?? 0) + micros);
+      if (!totalFilter) continue;
+      // Each function once per stack, however often it recurses.
+      const onStack = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const frame = byId.get(at)!.callFrame;
+        if (frame.url.includes(totalFilter)) onStack.add(frameKey(frame));
+      }
+      for (const k of onStack) totals.set(k, (totals.get(k) ?? 0) + micros);
     }
   }
   const pct = (micros: number) => `${((100 * micros) / busy).toFixed(1).padStart(5)} %`;
@@ -60,6 +79,10 @@ function main() {
   for (const [where, micros] of [...areas].sort((a, b) => b[1] - a[1])) console.log(`${pct(micros)}  ${where}`);
   console.log(`\nTop ${top} functions by self time:`);
   for (const [key, micros] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${pct(micros)}  ${key}`);
+  if (!totalFilter) return;
+  console.log(`\nTop ${top} functions matching ${totalFilter} by total time:`);
+  for (const [key, micros] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`${pct(micros)}  ${key}`);
 }
 

@@ -38,6 +38,7 @@ function row(f: Figure, r: string, p99r: string): string {
 }
 
 export function printRun(label: string, pairs: Pair[]): void {
+  if (pairs.length === 0) return;
   console.log(`\n${label}: ratio = route req/s ÷ the floor's, measured just before it`);
   console.log(
     line([

@@ -8,7 +8,8 @@
  * Environment: BENCH_SECONDS (8), BENCH_ROUNDS (1: repeats of the whole route set per server),
  * BENCH_PORT (3900: the servers listen on it and the next four), BENCH_DATABASES (`pglite,postgres`),
  * BENCH_SCALE=0 (skip the 100,000-key list and the in-process key verification), BENCH_CPU_PROF=<dir>
- * (run the servers under `node --cpu-prof`; summarize with `tsx bench/profile.ts <dir>`).
+ * (run the servers under `node --cpu-prof`; summarize with `tsx bench/profile.ts <dir>`), BENCH_ROUTES=<text>
+ * (only the routes whose name contains it, and no comparison runs: to profile one route).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const FLOOR = '/v1/health/live';
+const ROUTES = process.env.BENCH_ROUTES;
 const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
 
 type Prepared = { adminKey: string; orgId: string; projectId: string; silenceIds: string[]; subscriptionIds: string[] };
@@ -162,7 +164,9 @@ function hotRoutes(base: string, p: Prepared) {
 async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: string): Promise<Pair[]> {
   // The JIT needs a few thousand requests: a cold floor costs several times its warm CPU per request.
   await load('warm-up', { url: `${server.base}${FLOOR}`, duration: WARM_UP_SECONDS });
-  const routes = hotRoutes(server.base, p).filter((r) => !only || r.name === only);
+  const routes = hotRoutes(server.base, p).filter(
+    (r) => (!only || r.name === only) && (!ROUTES || r.name.includes(ROUTES)),
+  );
   for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -197,9 +201,11 @@ async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[] }> {
   return withDirectory('bench-pglite-', async (dir) => {
     const p = await prepare(50, { DATA_DIR: dir });
     const pairs = await withServer(PORT, { DATA_DIR: dir }, (s) => measureRoutes(s, p, { appPid: s.child.pid! }));
-    const uncounted = await withServer(PORT, { DATA_DIR: dir, API_KEY_USAGE_COUNTING: '0' }, (s) =>
-      measureRoutes(s, p, { appPid: s.child.pid! }, 'GET API key list, 50 items (admin)'),
-    );
+    const uncounted = ROUTES
+      ? []
+      : await withServer(PORT, { DATA_DIR: dir, API_KEY_USAGE_COUNTING: '0' }, (s) =>
+          measureRoutes(s, p, { appPid: s.child.pid! }, 'GET API key list, 50 items (admin)'),
+        );
     return { pairs, uncounted };
   });
 }
@@ -226,14 +232,18 @@ async function benchPostgres(): Promise<{ pairs: Pair[]; memoryStore: Pair[]; un
     const p = await prepare(50, env);
     const meter = (s: Server): Meter => ({ appPid: s.child.pid!, pg: { admin, database } });
     const pairs = await withServer(PORT + 1, env, (s) => measureRoutes(s, p, meter(s)));
-    const memoryStore = await withServer(PORT + 1, { ...env, RATE_LIMIT_STORE: 'memory' }, (s) =>
-      measureRoutes(s, p, meter(s), 'PATCH subscription batchSize (API key)'),
-    );
+    const memoryStore = ROUTES
+      ? []
+      : await withServer(PORT + 1, { ...env, RATE_LIMIT_STORE: 'memory' }, (s) =>
+          measureRoutes(s, p, meter(s), 'PATCH subscription batchSize (API key)'),
+        );
     // The price of revocation that holds across instances: the design validates the auth caches with one
     // epoch read per request; the alternative is no auth caches at all.
-    const uncached = await withServer(PORT + 1, { ...env, AUTH_CACHE_TTL_MS: '0' }, (s) =>
-      measureRoutes(s, p, meter(s), 'PATCH subscription batchSize (API key)'),
-    );
+    const uncached = ROUTES
+      ? []
+      : await withServer(PORT + 1, { ...env, AUTH_CACHE_TTL_MS: '0' }, (s) =>
+          measureRoutes(s, p, meter(s), 'PATCH subscription batchSize (API key)'),
+        );
     return { pairs, memoryStore, uncached };
   } finally {
     await admin.query(`drop database if exists ${database} with (force)`);

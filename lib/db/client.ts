@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -11,7 +12,9 @@ export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-type Handle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void>; pool?: Pool };
+/** What runs a statement's text on the open database: PGlite's client or the PostgreSQL pool. */
+type Raw = { query: (text: string, values: unknown[], name: string) => Promise<{ rows: unknown[] }> };
+type Handle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void>; pool?: Pool; raw: Raw };
 
 // Next bundles route handlers and instrumentation separately; the handle must be one per process.
 const state = globalThis as unknown as { __svcDb?: Promise<Handle> };
@@ -49,6 +52,8 @@ async function openPglite(): Promise<Handle> {
   return {
     db,
     kind: 'pglite',
+    // PGlite's query() waits for any open transaction, like every query of drizzle's.
+    raw: { query: (text, values) => client.query(text, values) },
     close: async () => {
       clearInterval(analyzer);
       await client.close();
@@ -94,7 +99,13 @@ async function openPostgres(url: string): Promise<Handle> {
   guardPool(pool);
   // Without a listener, an idle client's network error would crash the process.
   pool.on('error', (err) => console.error('PostgreSQL pool error', err));
-  return { db: drizzle({ client: pool, schema }), kind: 'postgres', close: () => pool.end(), pool };
+  return {
+    db: drizzle({ client: pool, schema }),
+    kind: 'postgres',
+    close: () => pool.end(),
+    pool,
+    raw: { query: (text, values, name) => pool.query({ name, text, values }) },
+  };
 }
 
 async function open(): Promise<Handle> {
@@ -148,4 +159,23 @@ export function preparedStatement<T>(build: (db: Db) => T): () => Promise<T> {
     if (built?.db !== db) built = { db, statement: build(db) };
     return built.statement;
   };
+}
+
+// Names derive from the text, not a counter: Next bundles this module more than once, all on one pool.
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs a hot statement given as SQL text with `$n` parameters, without drizzle: on PostgreSQL as a named
+ * statement (parsed and planned once per connection, named after its text), on PGlite as one query. Rows
+ * come back by column name, with the drivers' own types (timestamps as Date, jsonb parsed); map them with
+ * `rowOf` (lib/db/statement.ts). Build the text from constants only: every value goes in `values`.
+ */
+export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  const { rows } = await (await handle()).raw.query(text, values, name);
+  return rows as R[];
 }

@@ -1,8 +1,9 @@
-import { and, desc, eq, getTableColumns, gt, inArray, lte, ne, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
-import { recordAuditEvent } from '../audit/record';
+import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
-import { getDb, type Tx } from '../db/client';
+import { getDb, runStatement, type Tx } from '../db/client';
+import { rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
@@ -140,7 +141,11 @@ const changeable = (row: Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 
   endsAt: formatInstant(row.endsAt),
 });
 
-function updatedEvent(source: AuditSource, row: SilenceRow, changes: AuditChange[]): AuditEventInput {
+function updatedEvent(
+  source: AuditSource,
+  row: Pick<SilenceRow, 'organizationId' | 'projectId' | 'id' | 'slug'>,
+  changes: AuditChange[],
+): AuditEventInput {
   return {
     ...source,
     organizationId: row.organizationId,
@@ -151,55 +156,63 @@ function updatedEvent(source: AuditSource, row: SilenceRow, changes: AuditChange
   };
 }
 
+/** The authors' names of `updated` rows, as `silenceColumns` reads them, for statements written as text. */
+const AUTHOR_NAMES = ['created', 'updated']
+  .map(
+    (who) => `case when u.${who}_by_type = 'bot'
+      then (select name from bots where id = u.${who}_by_id)
+      else (select name from users where id = u.${who}_by_id) end as ${who}_by_name`,
+  )
+  .join(', ');
+
 /**
- * The common edit, a new comment, in one statement: it applies only when everything the full path checks
- * already holds (in scope, If-Match names the version, not expired, the comment differs). When it matches
- * no row, the full path runs and answers exactly why (404, 412, 409, or no change).
+ * The common edit, a new comment, as one statement with its audit event (no transaction around it: one
+ * round trip). It applies only when everything the full path checks already holds (in scope, If-Match
+ * names the version, not expired, the comment differs); when it matches no row, the full path runs and
+ * answers exactly why (404, 412, 409, or no change). The CTE locks the row and keeps the comment being
+ * replaced, for the event: RETURNING sees only the new one.
  */
 async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence | null> {
   const { comment, ...rest } = input.body;
   if (comment === undefined || Object.values(rest).some((v) => v !== undefined)) return null;
   const versions = ifMatchVersions(input.ifMatch);
   if (versions !== null && versions.length === 0) return null;
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    // The CTE locks the row and hands back the comment being replaced, for the event: RETURNING sees only the new.
-    const previous = tx.$with('previous').as(
-      tx
-        .select({ previousComment: sql<string>`${t.silences.comment}`.as('previous_comment') })
-        .from(t.silences)
-        .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
-        .for('update'),
-    );
-    const [updated] = await tx
-      .with(previous)
-      .update(t.silences)
-      .set({
-        comment,
-        version: sql`${t.silences.version} + 1`,
-        updatedAt: now,
-        updatedByType: input.principal.type,
-        updatedById: input.principal.id,
-      })
-      .from(previous)
-      .where(
-        and(
-          inScope(input.scope),
-          eq(t.silences.id, input.silenceId),
-          gt(t.silences.endsAt, now),
-          ne(t.silences.comment, comment),
-          versions === null ? undefined : inArray(t.silences.version, versions),
-        ),
-      )
-      .returning({ ...silenceColumns, previousComment: previous.previousComment });
-    if (!updated) return null;
-    const { previousComment, ...row } = updated;
-    await recordAuditEvent(
-      tx,
-      updatedEvent(input.source, row, [{ field: 'comment', from: previousComment, to: comment }]),
-    );
-    return toSilence(row, now);
-  });
+  const { scope, silenceId, principal } = input;
+  const v = new StatementValues();
+  const [id, org, project, newComment, at] = [
+    v.add(silenceId, 'uuid'),
+    v.add(scope.organizationId, 'uuid'),
+    v.add(scope.projectId, 'uuid'),
+    v.add(comment, 'text'),
+    v.add(now.toISOString(), 'timestamptz'),
+  ];
+  const inScopeSql = `s.id = ${id} and s.organization_id = ${org} and s.project_id = ${project}`;
+  const event = updatedEvent(
+    input.source,
+    {
+      organizationId: scope.organizationId,
+      projectId: scope.projectId,
+      id: silenceId,
+      slug: statementValue('updated.slug'),
+    },
+    [{ field: 'comment', from: statementValue('updated.previous_comment'), to: comment }],
+  );
+  const statement = `with previous as (
+      select s.comment from silences s where ${inScopeSql} for update
+    ), updated as (
+      update silences s
+      set comment = ${newComment}, version = s.version + 1, updated_at = ${at},
+        updated_by_type = ${v.add(principal.type, 'text')}, updated_by_id = ${v.add(principal.id, 'uuid')}
+      from previous
+      where ${inScopeSql} and s.ends_at > ${at} and s.comment <> ${newComment}
+        ${versions === null ? '' : `and s.version = any(${v.add(versions, 'integer[]')})`}
+      returning s.*, previous.comment as previous_comment
+    ), ${auditEventCtes(event, v, 'updated', now)}
+    select u.*, ${AUTHOR_NAMES} from updated u`;
+  const [raw] = await runStatement<Record<string, unknown>>(statement, v.values);
+  if (!raw) return null;
+  const row = { ...rowOf(t.silences, raw), createdByName: raw.created_by_name, updatedByName: raw.updated_by_name };
+  return toSilence(row as SilenceRow, now);
 }
 
 /** Locks the silence for a change in `tx`: 404 when it is not in scope, then 412 unless If-Match names it. */

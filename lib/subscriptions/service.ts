@@ -1,8 +1,9 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
-import { recordAuditEvent } from '../audit/record';
+import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
-import { getDb } from '../db/client';
+import { getDb, runStatement } from '../db/client';
+import { rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
@@ -82,7 +83,7 @@ export async function updateSubscription(
   source: AuditSource,
 ): Promise<Subscription> {
   const { target } = update;
-  if (!target) return updateNumbers(scope, id, update, source);
+  if (!target) return (await changeNumbers(scope, id, update, source)) ?? updateNumbers(scope, id, update, source);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
@@ -119,7 +120,11 @@ function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): Au
   return changesBetween(pick(before), pick(after));
 }
 
-function updatedEvent(source: AuditSource, row: Row, changes: AuditChange[]): AuditEventInput {
+function updatedEvent(
+  source: AuditSource,
+  row: Pick<Row, 'organizationId' | 'projectId' | 'id' | 'slug'>,
+  changes: AuditChange[],
+): AuditEventInput {
   return {
     ...source,
     organizationId: row.organizationId,
@@ -130,10 +135,61 @@ function updatedEvent(source: AuditSource, row: Row, changes: AuditChange[]): Au
   };
 }
 
+/** The fields a PATCH may change as numbers, by their column in `subscriptions`. */
+const NUMBER_COLUMNS = { batchSize: 'batch_size', maxConcurrency: 'max_concurrency' } as const;
+
 /**
- * Batch size and concurrency need nothing from the current row to validate, so they change in one
- * statement that also returns the previous values (row locked by the CTE), then the audit event: two
- * statements in one transaction. Absent fields keep their value; `updatedAt` moves only when a value differs.
+ * Batch size and concurrency need nothing from the current row to validate. When every field sent differs
+ * from its value, the change and its audit event are one statement (no transaction around it: one round
+ * trip); the CTE locks the row and keeps the values being replaced, for the event. When it matches no row
+ * (unknown, or a field already at that value), `updateNumbers` answers.
+ */
+async function changeNumbers(
+  scope: SubscriptionScope,
+  id: string,
+  update: SubscriptionUpdate,
+  source: AuditSource,
+): Promise<Subscription | null> {
+  // In the order `changesBetween` gives them: by field name.
+  const fields = (['batchSize', 'maxConcurrency'] as const).filter((field) => update[field] !== undefined);
+  if (fields.length === 0) return null;
+  const now = new Date();
+  const v = new StatementValues();
+  const inScopeSql = `s.id = ${v.add(id, 'uuid')} and s.organization_id = ${v.add(scope.organizationId, 'uuid')}
+    and s.project_id = ${v.add(scope.projectId, 'uuid')}`;
+  const sent = fields.map((field) => ({
+    field,
+    column: NUMBER_COLUMNS[field],
+    value: v.add(update[field], 'integer'),
+  }));
+  const event = updatedEvent(
+    source,
+    { organizationId: scope.organizationId, projectId: scope.projectId, id, slug: statementValue('updated.slug') },
+    fields.map((field) => ({
+      field,
+      from: statementValue(`updated.previous_${NUMBER_COLUMNS[field]}`),
+      to: update[field],
+    })),
+  );
+  const statement = `with previous as (
+      select ${sent.map((f) => `s.${f.column}`).join(', ')} from subscriptions s where ${inScopeSql} for update
+    ), updated as (
+      update subscriptions s
+      set ${sent.map((f) => `${f.column} = ${f.value}`).join(', ')},
+        -- Strictly later than the previous value, so a change is always visible in updatedAt.
+        updated_at = greatest(${v.add(now.toISOString(), 'timestamptz')}, s.updated_at + interval '1 millisecond')
+      from previous
+      where ${inScopeSql} and ${sent.map((f) => `s.${f.column} <> ${f.value}`).join(' and ')}
+      returning s.*, ${sent.map((f) => `previous.${f.column} as previous_${f.column}`).join(', ')}
+    ), ${auditEventCtes(event, v, 'updated', now)}
+    select * from updated`;
+  const [raw] = await runStatement<Record<string, unknown>>(statement, v.values);
+  return raw ? toSubscription(rowOf(t.subscriptions, raw)) : null;
+}
+
+/**
+ * The rest of a numbers-only PATCH, in one transaction: 404, nothing differing (`{}` included: no write,
+ * `updatedAt` kept), or only some fields differing. Absent fields keep their value.
  */
 async function updateNumbers(
   scope: SubscriptionScope,

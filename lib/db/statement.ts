@@ -1,0 +1,30 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+
+/**
+ * The values of a statement built as SQL text for `runStatement`: `add(value, type)` appends the value and
+ * gives its placeholder (`$3::uuid`). The text then depends only on the order of the calls, so one code
+ * path always builds one text, and PostgreSQL plans it once per connection.
+ */
+export class StatementValues {
+  readonly values: unknown[] = [];
+
+  add(value: unknown, type?: string): string {
+    this.values.push(value);
+    return type ? `$${this.values.length}::${type}` : `$${this.values.length}`;
+  }
+}
+
+/**
+ * A row as `runStatement` returns it (columns by their SQL names, in the driver's types) in drizzle's shape
+ * for `table`: the keys and types of `typeof table.$inferSelect`, through each column's own mapping.
+ */
+export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T['$inferSelect'] {
+  const out: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    if (value === null || value === undefined) out[key] = null;
+    // Both drivers already parse timestamps; drizzle's mapping expects the text it asks node-postgres for.
+    else out[key] = value instanceof Date ? value : column.mapFromDriverValue(value);
+  }
+  return out as T['$inferSelect'];
+}
