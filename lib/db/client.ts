@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { QueryOptions } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
+import { pgliteStatements } from './pglite-statements';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -14,7 +16,15 @@ export type DbOrTx = Db | Tx;
 
 /** What runs a statement's text on the open database: PGlite's client or the PostgreSQL pool. */
 type Raw = { query: (text: string, values: unknown[], name: string) => Promise<{ rows: unknown[] }> };
-type Handle = { db: Db; kind: 'pglite' | 'postgres'; close: () => Promise<void>; pool?: Pool; raw: Raw };
+type Handle = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+  pool?: Pool;
+  raw: Raw;
+  /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
+  hot?: Set<string>;
+};
 
 // Next bundles route handlers and instrumentation separately; the handle must be one per process.
 const state = globalThis as unknown as { __svcDb?: Promise<Handle> };
@@ -32,7 +42,7 @@ export { DataDirLockedError } from './data-dir-lock';
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
 async function openPglite(): Promise<Handle> {
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+  const [pglite, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
@@ -40,9 +50,22 @@ async function openPglite(): Promise<Handle> {
   const dir = dataDir();
   mkdirSync(dir, { recursive: true });
   const release = await lockDataDir(dir);
-  const client = new PGlite(path.join(dir, 'pglite'));
+  const client = new pglite.PGlite(path.join(dir, 'pglite'));
   await client.waitReady;
-  const db = drizzle({ client, schema }) as unknown as Db;
+  const named = pgliteStatements(client, pglite);
+  // drizzle runs every query through client.query(text, params, options): the texts of preparedStatement()s
+  // go to named statements instead, with drizzle's own row options.
+  const hot = new Set<string>();
+  const drizzleClient = new Proxy(client, {
+    get(target, property) {
+      if (property === 'query')
+        return (text: string, params?: unknown[], options?: QueryOptions) =>
+          hot.has(text) ? named(text, params ?? [], statementName(text), options) : target.query(text, params, options);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const db = drizzle({ client: drizzleClient, schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
@@ -52,8 +75,8 @@ async function openPglite(): Promise<Handle> {
   return {
     db,
     kind: 'pglite',
-    // PGlite's query() waits for any open transaction, like every query of drizzle's.
-    raw: { query: (text, values) => client.query(text, values) },
+    raw: { query: named },
+    hot,
     close: async () => {
       clearInterval(analyzer);
       await client.close();
@@ -148,15 +171,20 @@ export async function closeDb(): Promise<void> {
 
 /**
  * A statement built once per process instead of on every request. Build it with `.prepare(name)` and
- * `sql.placeholder`: on PostgreSQL node-postgres then parses and plans it once per connection (a named
- * statement); PGlite's query API has no named statements, so there it saves drizzle's SQL building only.
+ * `sql.placeholder`: it is then parsed and planned once per PostgreSQL connection (node-postgres names it),
+ * or once on PGlite (lib/db/pglite-statements.ts), and drizzle does not build its SQL again.
  */
-export function preparedStatement<T>(build: (db: Db) => T): () => Promise<T> {
+export function preparedStatement<T extends { getQuery: () => { sql: string } }>(
+  build: (db: Db) => T,
+): () => Promise<T> {
   let built: { db: Db; statement: T } | undefined;
   return async () => {
-    const db = await getDb();
+    const { db, hot } = await handle();
     // A reopened database (tests close and reopen it) needs the statement built again on the new handle.
-    if (built?.db !== db) built = { db, statement: build(db) };
+    if (built?.db !== db) {
+      built = { db, statement: build(db) };
+      hot?.add(built.statement.getQuery().sql);
+    }
     return built.statement;
   };
 }
@@ -165,17 +193,22 @@ export function preparedStatement<T>(build: (db: Db) => T): () => Promise<T> {
 const statementNames = new Map<string, string>();
 
 /**
- * Runs a hot statement given as SQL text with `$n` parameters, without drizzle: on PostgreSQL as a named
- * statement (parsed and planned once per connection, named after its text), on PGlite as one query. Rows
- * come back by column name, with the drivers' own types (timestamps as Date, jsonb parsed); map them with
- * `rowOf` (lib/db/statement.ts). Build the text from constants only: every value goes in `values`.
+ * Runs a hot statement given as SQL text with `$n` parameters, without drizzle, as a named statement
+ * (named after its text): parsed and planned once per PostgreSQL connection, or once on PGlite
+ * (lib/db/pglite-statements.ts). Rows come back by column name, with the drivers' own types (timestamps as
+ * Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build the text from constants only:
+ * every value goes in `values`. It runs on its own, never inside a transaction.
  */
 export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+  const { rows } = await (await handle()).raw.query(text, values, statementName(text));
+  return rows as R[];
+}
+
+function statementName(text: string): string {
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `svc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     statementNames.set(text, name);
   }
-  const { rows } = await (await handle()).raw.query(text, values, name);
-  return rows as R[];
+  return name;
 }
