@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBody } from './body';
+import { decodeUtf8, readBody } from './body';
 import { ApiError } from './errors';
 
 function streamed(chunks: number, size: number) {
@@ -37,5 +37,15 @@ describe('request body limit', () => {
     const { request } = streamed(16, 64 * 1024);
     expect((await readBody(request, 1_048_576))?.length).toBe(1_048_576);
     expect(await readBody(new Request('http://x/', { method: 'POST', body: '' }), 10)).toBeNull();
+  });
+});
+
+describe('strict UTF-8', () => {
+  it('refuses a truncated sequence, then decodes the next body afresh (one decoder serves every request)', () => {
+    const truncated = new Uint8Array([0x61, 0xe2, 0x82]); // "a" and the first two bytes of "€"
+    for (let i = 0; i < 3; i++) {
+      expect(() => decodeUtf8(truncated)).toThrow(ApiError);
+      expect(decodeUtf8(new TextEncoder().encode('€ ok'))).toBe('€ ok');
+    }
   });
 });

@@ -34,9 +34,12 @@ export async function readBody(req: Request, limit: number): Promise<string | nu
  * Strict UTF-8 (RFC 8259 §8.1): a byte FF, an overlong form or an encoded surrogate is 400 at path "",
  * never silently replaced by U+FFFD. A leading byte-order mark is kept, so JSON.parse refuses it too.
  */
+// One decoder for every body: decode() without `stream` starts afresh each call, even after a failure.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw invalidRequest([{ path: '', message: 'The request body is not valid UTF-8.' }]);
   }
