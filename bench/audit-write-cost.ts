@@ -1,8 +1,8 @@
 /**
  * `npx tsx bench/audit-write-cost.ts`: the database side of the hot PATCH, in process on PGlite (no HTTP, no
  * other load in the ratio): the subscription batchSize change as one UPDATE (before the audit log) against
- * the same change through `updateSubscription` (UPDATE returning the previous values + its audit event, one
- * transaction), and the silence comment likewise. Figures are per change, median of alternating rounds.
+ * the same change through `updateSubscription` (the change and its audit event in one statement, see
+ * `auditEventCtes`), and the silence comment likewise. Figures are per change, median of alternating rounds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

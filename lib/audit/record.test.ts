@@ -54,6 +54,18 @@ describe('recordAuditEvent', () => {
     }
   });
 
+  it('hashes the event as stored: a Date in the changes is its ISO text in both, and the chain verifies', async () => {
+    const db = await getDb();
+    const org = await newOrg('Audit dates');
+    const at = new Date('2030-01-02T03:04:05.678Z');
+    await db.transaction((tx) =>
+      recordAuditEvent(tx, { ...input(org, 1), changes: [{ field: 'expiresAt', from: null, to: at }] }),
+    );
+    const [row] = await db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org));
+    expect(row.changes).toEqual([{ field: 'expiresAt', from: null, to: at.toISOString() }]);
+    expect(await verifyAuditChain(org)).toEqual({ verified: 1, firstBrokenSeq: null });
+  });
+
   it('writes nothing when the transaction rolls back', async () => {
     const db = await getDb();
     const org = await newOrg('Audit rollback');

@@ -8,10 +8,11 @@ import type { AuditEventInput } from './types';
 
 type UserEventInput = Omit<AuditEventInput, 'organizationId'>;
 
-// PostgreSQL's jsonb refuses U+0000 in strings; a user agent or comment may carry one.
+// PostgreSQL's jsonb refuses U+0000 in strings; a user agent or comment may carry one. The round trip through
+// JSON also makes the event exactly what the database will store (a Date becomes its ISO text), which is what
+// the hash must cover: always taken, not only when there is a U+0000.
 function withoutNul<T>(value: T): T {
-  const json = JSON.stringify(value);
-  return json.includes('\\u0000') ? (JSON.parse(json.replaceAll('\\u0000', '\\ufffd')) as T) : value;
+  return JSON.parse(JSON.stringify(value).replaceAll('\\u0000', '\\ufffd')) as T;
 }
 
 /** The event as hashed, but for its seq, which the database assigns under the chain's lock. */
