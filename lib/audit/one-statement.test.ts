@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../db/client';
+import { withEmptyEmbeddedDatabase } from '../db/test-database';
 import * as t from '../db/schema';
 import { newSlug } from '../slug';
 import { createSilence } from '../silences/lifecycle-service';
@@ -17,18 +15,7 @@ import { verifyAuditChain } from './verify';
 
 // The hot PATCHes write their change and its event in one statement (`auditEventCtes`); these tests hold
 // them to what the transaction path guarantees: the same event, a chain that verifies, all or nothing.
-const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-one-statement-'));
-beforeAll(async () => {
-  process.env.DATA_DIR = dir;
-  process.env.SEED_DEMO = '0';
-  delete process.env.DATABASE_URL;
-  await getDb();
-}, 120_000);
-afterAll(async () => {
-  await closeDb();
-  rmSync(dir, { recursive: true, force: true });
-  delete process.env.SEED_DEMO;
-});
+withEmptyEmbeddedDatabase('one-statement');
 
 const source: AuditSource = {
   actor: { type: 'user', id: crypto.randomUUID(), name: 'Zoë "ops" \\ Ō', via: 'api_key', credential: 'svc_ab12…' },

@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../db/client';
+import { withEmptyEmbeddedDatabase } from '../db/test-database';
 import * as t from '../db/schema';
 import { recordAuditEvent, recordAuditEvents } from './record';
 import { SYSTEM_ACTOR } from './source';
@@ -11,19 +9,7 @@ import type { AuditEventInput } from './types';
 import { pruneAuditEvents } from './retention';
 import { verifyAuditChain } from './verify';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-audit-'));
-// Opening and migrating the database belongs to the hook (its longer timeout), not to the first test.
-beforeAll(async () => {
-  process.env.DATA_DIR = dir;
-  process.env.SEED_DEMO = '0';
-  delete process.env.DATABASE_URL;
-  await getDb();
-});
-afterAll(async () => {
-  await closeDb();
-  rmSync(dir, { recursive: true, force: true });
-  delete process.env.SEED_DEMO;
-});
+withEmptyEmbeddedDatabase('audit');
 
 const input = (organizationId: string, n: number): AuditEventInput => ({
   organizationId,

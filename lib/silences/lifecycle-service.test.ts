@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../db/client';
+import { withEmptyEmbeddedDatabase } from '../db/test-database';
 import * as t from '../db/schema';
 import { SYSTEM_ACTOR } from '../audit/source';
 import type { AuditSource } from '../audit/types';
@@ -11,20 +9,7 @@ import { newSlug } from '../slug';
 import { setSubscriptionState } from '../subscriptions/service';
 import { createSilence, expireSilence } from './lifecycle-service';
 
-const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-silence-lifecycle-'));
-// Opening and migrating the embedded database is the slow part, so it happens once, before the tests.
-beforeAll(async () => {
-  mkdirSync(dir, { recursive: true });
-  process.env.DATA_DIR = dir;
-  process.env.SEED_DEMO = '0';
-  delete process.env.DATABASE_URL;
-  await getDb();
-}, 120_000);
-afterAll(async () => {
-  await closeDb();
-  rmSync(dir, { recursive: true, force: true });
-  delete process.env.SEED_DEMO;
-});
+withEmptyEmbeddedDatabase('silence-lifecycle');
 
 const source: AuditSource = { actor: SYSTEM_ACTOR, context: { requestId: 'req_1', ip: null, userAgent: null } };
 const matchers = [{ label: 'alertname', op: '=' as const, value: 'DiskFull' }];
