@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
-import { getDb, runStatement } from '../db/client';
+import { getDb, preparedStatement, runStatement } from '../db/client';
 import { rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
@@ -64,9 +64,23 @@ export async function listSubscriptions(scope: SubscriptionScope, page: PageQuer
 }
 
 /** One subscription of the project; another project's or organization's is 404 like an unknown one. */
+// The read behind every GET of one subscription: built once, a named statement on both databases.
+const getSubscriptionStatement = preparedStatement((db) =>
+  db
+    .select()
+    .from(t.subscriptions)
+    .where(
+      and(
+        eq(t.subscriptions.id, sql.placeholder('id')),
+        eq(t.subscriptions.organizationId, sql.placeholder('organizationId')),
+        eq(t.subscriptions.projectId, sql.placeholder('projectId')),
+      ),
+    )
+    .prepare('subscriptions_get'),
+);
+
 export async function getSubscription(scope: SubscriptionScope, id: string): Promise<Subscription> {
-  const db = await getDb();
-  const [row] = await db.select().from(t.subscriptions).where(inScope(scope, id)).limit(1);
+  const [row] = await (await getSubscriptionStatement()).execute({ ...scope, id });
   if (!row) throw notFound('Subscription not found.');
   return toSubscription(row);
 }
