@@ -2,20 +2,19 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { recordAuditEvent } from '../audit/record';
-import type { AuditChange, AuditSource, AuditTarget } from '../audit/types';
+import type { AuditChange, AuditSource } from '../audit/types';
 import { ApiError, invalidRequest } from '../http/errors';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
-import { lockMatchingSilence, silenceColumns, toSilence, writeNextVersion, type SilenceScope } from './service';
+import {
+  lockMatchingSilence,
+  silenceColumns,
+  silenceTarget,
+  toSilence,
+  writeNextVersion,
+  type SilenceScope,
+} from './service';
 import { formatInstant, parseUtcInstant } from './time';
-
-type SilenceRow = typeof t.silences.$inferSelect;
-
-const auditTarget = (row: Pick<SilenceRow, 'id' | 'slug'>): AuditTarget => ({
-  type: 'silence',
-  id: row.id,
-  name: row.slug,
-});
 
 /**
  * Creates a silence and its `silence.created` event in one transaction. A startsAt absent or in the past
@@ -70,7 +69,7 @@ export async function createSilence(input: {
         organizationId: input.scope.organizationId,
         projectId: input.scope.projectId,
         action: 'silence.created',
-        target: auditTarget(row),
+        target: silenceTarget(row),
         changes: fields.map((field) => ({ field, from: null, to: silence[field] })),
       },
       now,
@@ -116,7 +115,7 @@ export async function expireSilence(input: {
         organizationId: input.scope.organizationId,
         projectId: input.scope.projectId,
         action: 'silence.expired',
-        target: auditTarget(row),
+        target: silenceTarget(row),
         changes,
       },
       now,

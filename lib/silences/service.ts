@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, gt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
+import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
@@ -152,6 +152,13 @@ const changeable = (row: Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 
   endsAt: formatInstant(row.endsAt),
 });
 
+/** A silence as every event about it names it. */
+export const silenceTarget = (row: Pick<SilenceRow, 'id' | 'slug'>): AuditTarget => ({
+  type: 'silence',
+  id: row.id,
+  name: row.slug,
+});
+
 function updatedEvent(
   source: AuditSource,
   row: Pick<SilenceRow, 'organizationId' | 'projectId' | 'id' | 'slug'>,
@@ -162,7 +169,7 @@ function updatedEvent(
     organizationId: row.organizationId,
     projectId: row.projectId,
     action: 'silence.updated',
-    target: { type: 'silence', id: row.id, name: row.slug },
+    target: silenceTarget(row),
     changes,
   };
 }

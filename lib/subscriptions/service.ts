@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource } from '../audit/types';
+import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
 import { rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
@@ -134,6 +134,13 @@ function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): Au
   return changesBetween(pick(before), pick(after));
 }
 
+/** A subscription as every event about it names it. */
+const subscriptionTarget = (row: Pick<Row, 'id' | 'slug'>): AuditTarget => ({
+  type: 'subscription',
+  id: row.id,
+  name: row.slug,
+});
+
 function updatedEvent(
   source: AuditSource,
   row: Pick<Row, 'organizationId' | 'projectId' | 'id' | 'slug'>,
@@ -144,7 +151,7 @@ function updatedEvent(
     organizationId: row.organizationId,
     projectId: row.projectId,
     action: 'subscription.updated',
-    target: { type: 'subscription', id: row.id, name: row.slug },
+    target: subscriptionTarget(row),
     changes,
   };
 }
@@ -276,7 +283,7 @@ export async function setSubscriptionState(
         organizationId: scope.organizationId,
         projectId: scope.projectId,
         action: state === 'paused' ? 'subscription.paused' : 'subscription.resumed',
-        target: { type: 'subscription', id: row.id, name: row.slug },
+        target: subscriptionTarget(row),
         changes: [{ field: 'state', from: row.state, to: state }],
       },
       updatedAt,
