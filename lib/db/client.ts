@@ -56,11 +56,11 @@ async function openPglite(): Promise<Handle> {
   // drizzle runs every query through client.query(text, params, options): the texts of preparedStatement()s
   // go to named statements instead, with drizzle's own row options.
   const hot = new Set<string>();
+  const query = (text: string, params?: unknown[], options?: QueryOptions) =>
+    hot.has(text) ? named(text, params ?? [], statementName(text), options) : client.query(text, params, options);
   const drizzleClient = new Proxy(client, {
     get(target, property) {
-      if (property === 'query')
-        return (text: string, params?: unknown[], options?: QueryOptions) =>
-          hot.has(text) ? named(text, params ?? [], statementName(text), options) : target.query(text, params, options);
+      if (property === 'query') return query;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

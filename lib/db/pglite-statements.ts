@@ -19,9 +19,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * Named statements on PGlite. Its `query()` parses and plans every statement again and crosses into the
  * WASM backend once per protocol message (Parse, Describe, Bind, Describe, Execute, Sync); a hot statement
  * here is parsed once (Parse and Describe, for its parameter types and row description), then runs as
- * Bind, Execute and Sync in one crossing. Measured in process on the silence PATCH's statement: 1.7 ms of CPU per run
- * through `query()`, 0.7 named. Like `query()`, it waits for any open transaction and holds the backend
- * while it runs, so it must never be called from inside a transaction (it would wait for itself).
+ * Bind, Execute and Sync in one crossing. Measured in process on the silence PATCH's statement: 1.7 ms of
+ * CPU per run through `query()`, 0.6-0.7 named. Like `query()`, it waits for any open transaction and holds
+ * the backend while it runs, so it must never be called from inside a transaction (it would wait for itself).
  */
 export function pgliteStatements(client: PGlite, { protocol, parse }: PgliteModule) {
   const { serialize } = protocol;
