@@ -1,4 +1,5 @@
-import { getTableColumns, type Table } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * The values of a statement built as SQL text for `runStatement`: `add(value, type)` appends the value and
@@ -27,4 +28,16 @@ export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): 
     else out[key] = value instanceof Date ? value : column.mapFromDriverValue(value);
   }
   return out as T['$inferSelect'];
+}
+
+/**
+ * One resource of a project, for a prepared read: its `id`, `organizationId` and `projectId` equal to the
+ * placeholders of those names, so `execute({ ...scope, id })` fills them.
+ */
+export function projectResourceWhere(table: { id: PgColumn; organizationId: PgColumn; projectId: PgColumn }): SQL {
+  return and(
+    eq(table.organizationId, sql.placeholder('organizationId')),
+    eq(table.projectId, sql.placeholder('projectId')),
+    eq(table.id, sql.placeholder('id')),
+  )!;
 }

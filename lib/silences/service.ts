@@ -3,7 +3,7 @@ import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
-import { rowOf, StatementValues } from '../db/statement';
+import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
@@ -107,17 +107,7 @@ export async function countSilences(scope: SilenceScope, now = new Date()): Prom
 
 // The read behind every GET of one silence: built once, a named statement on both databases.
 const getSilenceStatement = preparedStatement((db) =>
-  db
-    .select(silenceColumns)
-    .from(t.silences)
-    .where(
-      and(
-        eq(t.silences.organizationId, sql.placeholder('organizationId')),
-        eq(t.silences.projectId, sql.placeholder('projectId')),
-        eq(t.silences.id, sql.placeholder('id')),
-      ),
-    )
-    .prepare('silences_get'),
+  db.select(silenceColumns).from(t.silences).where(projectResourceWhere(t.silences)).prepare('silences_get'),
 );
 
 export async function getSilence(scope: SilenceScope, silenceId: string, now = new Date()): Promise<Silence | null> {

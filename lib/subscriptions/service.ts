@@ -3,7 +3,7 @@ import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
-import { rowOf, StatementValues } from '../db/statement';
+import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
@@ -63,22 +63,12 @@ export async function listSubscriptions(scope: SubscriptionScope, page: PageQuer
   return toPage(rows, page.limit, (r) => r.createdAt, toSubscription);
 }
 
-/** One subscription of the project; another project's or organization's is 404 like an unknown one. */
 // The read behind every GET of one subscription: built once, a named statement on both databases.
 const getSubscriptionStatement = preparedStatement((db) =>
-  db
-    .select()
-    .from(t.subscriptions)
-    .where(
-      and(
-        eq(t.subscriptions.id, sql.placeholder('id')),
-        eq(t.subscriptions.organizationId, sql.placeholder('organizationId')),
-        eq(t.subscriptions.projectId, sql.placeholder('projectId')),
-      ),
-    )
-    .prepare('subscriptions_get'),
+  db.select().from(t.subscriptions).where(projectResourceWhere(t.subscriptions)).prepare('subscriptions_get'),
 );
 
+/** One subscription of the project; another project's or organization's is 404 like an unknown one. */
 export async function getSubscription(scope: SubscriptionScope, id: string): Promise<Subscription> {
   const [row] = await (await getSubscriptionStatement()).execute({ ...scope, id });
   if (!row) throw notFound('Subscription not found.');
