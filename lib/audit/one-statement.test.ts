@@ -1,10 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../db/client';
-import { withEmptyEmbeddedDatabase } from '../db/test-database';
+import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../db/test-database';
 import * as t from '../db/schema';
-import { newSlug } from '../slug';
 import { createSilence } from '../silences/lifecycle-service';
 import { getSilence, updateSilence } from '../silences/service';
 import { updateSubscription } from '../subscriptions/service';
@@ -23,21 +21,7 @@ const source: AuditSource = {
 };
 const principal = { type: 'user' as const, id: crypto.randomUUID() };
 
-async function setup() {
-  const db = await getDb();
-  const [org] = await db
-    .insert(t.organizations)
-    .values({ name: `One statement ${Math.random()}` })
-    .returning();
-  const [project] = await db
-    .insert(t.projects)
-    .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
-    .returning();
-  const scope = { organizationId: org.id, projectId: project.id };
-  const events = () =>
-    db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org.id)).orderBy(asc(t.auditEvents.seq));
-  return { db, scope, events };
-}
+const setup = () => newTestProject('One statement');
 
 const silenceBody = (comment: string) => ({
   comment,
@@ -142,18 +126,7 @@ describe('a change and its event in one statement', () => {
 
   it('a subscription records the numbers it replaced; an unchanged field leaves it to the full path', async () => {
     const { db, scope, events } = await setup();
-    const [sub] = await db
-      .insert(t.subscriptions)
-      .values({
-        ...scope,
-        queueId: crypto.randomUUID(),
-        slug: newSlug('qsb'),
-        state: 'active',
-        batchSize: 10,
-        maxConcurrency: 20,
-        target: { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 },
-      })
-      .returning();
+    const sub = await insertTestSubscription(scope);
     const both = await updateSubscription(scope, sub.id, { batchSize: 3, maxConcurrency: 7 }, source);
     expect(both).toMatchObject({ batchSize: 3, maxConcurrency: 7 });
     expect(Date.parse(both.updatedAt)).toBeGreaterThan(sub.updatedAt.getTime());

@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
+import { newSlug } from '../slug';
 import { closeDb, getDb } from './client';
+import * as t from './schema';
 
 /**
  * For a unit test file: its own embedded database in a temporary folder, without demo data, opened and
@@ -21,4 +24,44 @@ export function withEmptyEmbeddedDatabase(name: string): void {
     rmSync(dir, { recursive: true, force: true });
     delete process.env.SEED_DEMO;
   });
+}
+
+/** A new organization with one alerting project, and its audit events in seq order. */
+export async function newTestProject(label: string) {
+  const db = await getDb();
+  const [org] = await db
+    .insert(t.organizations)
+    .values({ name: `${label} ${Math.random()}` })
+    .returning();
+  const [project] = await db
+    .insert(t.projects)
+    .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
+    .returning();
+  const scope = { organizationId: org.id, projectId: project.id };
+  const events = () =>
+    db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org.id)).orderBy(asc(t.auditEvents.seq));
+  return { db, scope, events };
+}
+
+/** An active subscription in the project; `values` overrides any column. */
+export async function insertTestSubscription(
+  scope: { organizationId: string; projectId: string },
+  values: Partial<typeof t.subscriptions.$inferInsert> = {},
+) {
+  const [sub] = await (
+    await getDb()
+  )
+    .insert(t.subscriptions)
+    .values({
+      ...scope,
+      queueId: crypto.randomUUID(),
+      slug: newSlug('qsb'),
+      state: 'active',
+      batchSize: 10,
+      maxConcurrency: 20,
+      target: { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 },
+      ...values,
+    })
+    .returning();
+  return sub;
 }

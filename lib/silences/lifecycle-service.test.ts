@@ -1,11 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '../db/client';
-import { withEmptyEmbeddedDatabase } from '../db/test-database';
+import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../db/test-database';
 import * as t from '../db/schema';
 import { SYSTEM_ACTOR } from '../audit/source';
 import type { AuditSource } from '../audit/types';
-import { newSlug } from '../slug';
 import { setSubscriptionState } from '../subscriptions/service';
 import { createSilence, expireSilence } from './lifecycle-service';
 
@@ -16,19 +14,7 @@ const matchers = [{ label: 'alertname', op: '=' as const, value: 'DiskFull' }];
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 
 async function setup() {
-  const db = await getDb();
-  const [org] = await db
-    .insert(t.organizations)
-    .values({ name: `Lifecycle ${Math.random()}` })
-    .returning();
-  const [project] = await db
-    .insert(t.projects)
-    .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
-    .returning();
-  const scope = { organizationId: org.id, projectId: project.id };
-  const events = async () =>
-    db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org.id)).orderBy(asc(t.auditEvents.seq));
-  return { db, scope, events, principal: { type: 'user' as const, id: crypto.randomUUID() } };
+  return { ...(await newTestProject('Lifecycle')), principal: { type: 'user' as const, id: crypto.randomUUID() } };
 }
 
 describe('createSilence and expireSilence', () => {
@@ -109,19 +95,12 @@ describe('createSilence and expireSilence', () => {
 
 describe('setSubscriptionState', () => {
   it('pauses and resumes with one event each; a repeat changes nothing and writes none', async () => {
-    const { db, scope, events } = await setup();
-    const [sub] = await db
-      .insert(t.subscriptions)
-      .values({
-        ...scope,
-        queueId: crypto.randomUUID(),
-        slug: newSlug('qsb'),
-        state: 'active',
-        batchSize: 1,
-        maxConcurrency: 1,
-        target: { kind: 'workflow', workflowId: crypto.randomUUID() },
-      })
-      .returning();
+    const { scope, events } = await setup();
+    const sub = await insertTestSubscription(scope, {
+      batchSize: 1,
+      maxConcurrency: 1,
+      target: { kind: 'workflow', workflowId: crypto.randomUUID() },
+    });
     const paused = await setSubscriptionState(scope, sub.id, 'paused', source);
     expect(paused.state).toBe('paused');
     expect(await setSubscriptionState(scope, sub.id, 'paused', source)).toEqual(paused);
