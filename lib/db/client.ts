@@ -7,7 +7,7 @@ import type { Pool } from 'pg';
 import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
-import { pgliteStatements } from './pglite-statements';
+import { PgliteThread, type ThreadClient } from './pglite-thread';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -42,47 +42,60 @@ export { DataDirLockedError } from './data-dir-lock';
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
 async function openPglite(): Promise<Handle> {
-  const [pglite, { drizzle }, { migrate }] = await Promise.all([
-    import('@electric-sql/pglite'),
+  const [{ drizzle }, { migrate }] = await Promise.all([
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
   const dir = dataDir();
   mkdirSync(dir, { recursive: true });
   const release = await lockDataDir(dir);
-  const client = new pglite.PGlite(path.join(dir, 'pglite'));
-  await client.waitReady;
-  const named = pgliteStatements(client, pglite);
+  // A backend that aborts takes its thread down: statements in flight fail as unavailable (503), and the
+  // next request opens the database again.
+  const opened: { handle?: Handle } = {};
+  const thread = new PgliteThread(path.join(dir, 'pglite'), (err) => {
+    console.error('The embedded database stopped; it opens again on the next request.', err);
+    const current = state.__svcDb;
+    void current?.then((h) => {
+      if (h === opened.handle && state.__svcDb === current) state.__svcDb = undefined;
+    });
+    void release().catch(() => {});
+  });
+  try {
+    await thread.ready;
+  } catch (err) {
+    await release();
+    throw err;
+  }
   // drizzle runs every query through client.query(text, params, options): the texts of preparedStatement()s
   // go to named statements instead, with drizzle's own row options.
   const hot = new Set<string>();
-  const query = (text: string, params?: unknown[], options?: QueryOptions) =>
-    hot.has(text) ? named(text, params ?? [], statementName(text), options) : client.query(text, params, options);
-  const drizzleClient = new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') return query;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  const db = drizzle({ client: drizzleClient, schema }) as unknown as Db;
+  const client = {
+    query: (text: string, params?: unknown[], options?: QueryOptions) =>
+      hot.has(text)
+        ? thread.named(text, params ?? [], statementName(text), options)
+        : thread.query(text, params, options),
+    exec: (text: string) => thread.exec(text),
+    transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
+  };
+  const db = drizzle({ client: client as never, schema }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
-  await client.exec('analyze');
-  const analyzer = setInterval(() => void client.exec('analyze').catch(() => {}), ANALYZE_EVERY_MS);
+  await thread.exec('analyze');
+  const analyzer = setInterval(() => void thread.exec('analyze').catch(() => {}), ANALYZE_EVERY_MS);
   analyzer.unref();
-  return {
+  opened.handle = {
     db,
     kind: 'pglite',
-    raw: { query: named },
+    raw: { query: (text, values, name) => thread.named(text, values, name) },
     hot,
     close: async () => {
       clearInterval(analyzer);
-      await client.close();
+      await thread.close();
       await release();
     },
   };
+  return opened.handle;
 }
 
 const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2_000);

@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable, isUniqueViolation } from './errors';
+import { PgliteThread } from './pglite-thread';
+
+// The embedded database in its own thread: the client drizzle sees must behave as PGlite's own did.
+const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-thread-'));
+let thread: PgliteThread;
+const exits: Error[] = [];
+
+beforeAll(async () => {
+  thread = new PgliteThread(path.join(dir, 'db'), (err) => exits.push(err));
+  await thread.ready;
+  await thread.exec('create table t (id int primary key, at timestamptz not null, note text)');
+}, 60_000);
+afterAll(async () => {
+  await thread.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const count = async () => (await thread.query('select count(*)::int as n from t')).rows[0] as { n: number };
+
+describe('the embedded database in its own thread', () => {
+  it('runs statements with their values and returns rows, fields and the count', async () => {
+    const at = new Date('2026-01-02T03:04:05.678Z');
+    const inserted = await thread.query('insert into t values ($1, $2, $3), ($4, $2, null)', [1, at, 'a', 2]);
+    expect(inserted.affectedRows).toBe(2);
+    const { rows, fields } = await thread.query('select id, at, note from t order by id');
+    expect(rows).toEqual([
+      { id: 1, at, note: 'a' },
+      { id: 2, at, note: null },
+    ]);
+    expect(fields.map((f) => f.name)).toEqual(['id', 'at', 'note']);
+  });
+
+  it("applies the caller's parsers to the columns of the types they name, in both row modes", async () => {
+    // drizzle keeps timestamps as PostgreSQL's text; the parser runs here, not in the worker.
+    const parsers = { 1184: (text: string) => `parsed ${text}` };
+    const objects = await thread.query('select at, id from t where id = 1', [], { parsers });
+    expect(objects.rows).toEqual([{ at: 'parsed 2026-01-02 03:04:05.678+00', id: 1 }]);
+    const arrays = await thread.query('select id, at from t where id = 1', [], { rowMode: 'array', parsers });
+    expect(arrays.rows).toEqual([[1, 'parsed 2026-01-02 03:04:05.678+00']]);
+    const named = await thread.named('select at from t where id = $1', [1], 'thread_test_at', { parsers });
+    expect(named.rows).toEqual([{ at: 'parsed 2026-01-02 03:04:05.678+00' }]);
+  });
+
+  it("keeps PostgreSQL's error fields, so a unique violation is still recognized", async () => {
+    const err = await thread.query('insert into t values (1, now(), null)').catch((e: unknown) => e);
+    expect(isUniqueViolation(err)).toBe(true);
+    expect(err).toMatchObject({ code: '23505', constraint: 't_pkey', table: 't' });
+    expect(err).not.toHaveProperty('params');
+  });
+
+  it('commits a transaction whole, and rolls it back whole when its function throws', async () => {
+    const before = await count();
+    await thread.transaction(async (tx) => {
+      await tx.query('insert into t values (10, now(), $1)', ['kept']);
+      await tx.query('insert into t values (11, now(), $1)', ['kept']);
+    });
+    expect(await count()).toEqual({ n: before.n + 2 });
+    const refused = thread.transaction(async (tx) => {
+      await tx.query('insert into t values (12, now(), null)');
+      throw new Error('refused');
+    });
+    await expect(refused).rejects.toThrow('refused');
+    // A failed statement inside the transaction fails it whole too.
+    const failed = thread.transaction(async (tx) => {
+      await tx.query('insert into t values (13, now(), null)');
+      await tx.query('insert into t values (1, now(), null)');
+    });
+    await expect(failed).rejects.toMatchObject({ code: '23505' });
+    expect(await count()).toEqual({ n: before.n + 2 });
+  });
+
+  it('a statement outside waits for an open transaction, as on one thread', async () => {
+    const order: string[] = [];
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    const tx = thread.transaction(async (t) => {
+      await t.query('update t set note = $1 where id = 10', ['in transaction']);
+      inside();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push('commit');
+    });
+    await entered;
+    const read = thread.query('select note from t where id = 10').then((r) => {
+      order.push('read');
+      return r.rows[0];
+    });
+    await tx;
+    expect(await read).toEqual({ note: 'in transaction' });
+    expect(order).toEqual(['commit', 'read']);
+  });
+
+  it('the event loop keeps moving while a statement runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    await thread.query('select pg_sleep(0.5)');
+    clearInterval(timer);
+    // On the server's own thread the backend would hold the loop for the whole half second: no tick at all.
+    expect(ticks).toBeGreaterThan(10);
+  });
+});
+
+describe('a thread that stops without being closed', () => {
+  it('fails the statements in flight as unavailable, and says so once', async () => {
+    const other = new PgliteThread(path.join(dir, 'aborting'), (err) => exits.push(err));
+    await other.ready;
+    const inFlight = other.query('select pg_sleep(0.3)');
+    // What a backend abort does to the thread; the worker is private to the client.
+    await (other as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    const err = await inFlight.catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(err)).toBe(true);
+    expect(exits).toHaveLength(1);
+    expect(isDatabaseUnavailable(exits[0])).toBe(true);
+    await expect(other.query('select 1')).rejects.toSatisfy(isDatabaseUnavailable);
+  });
+});

@@ -1,0 +1,157 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions } from '@electric-sql/pglite';
+
+type Field = { name: string; dataTypeID: number };
+export type Results = { rows: unknown[]; fields: Field[]; affectedRows?: number };
+type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { name: string; message: string } };
+type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+
+/** What drizzle's PGlite driver needs of a client, inside a transaction too. */
+export type ThreadClient = {
+  query: (text: string, params?: unknown[], options?: QueryOptions) => Promise<Results>;
+  exec: (text: string) => Promise<Results[]>;
+};
+
+// Loaded by Node from the source tree, not bundled: the worker is a file of its own.
+const WORKER = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib/db/pglite-worker.mjs');
+
+/**
+ * The embedded database in a thread of its own (lib/db/pglite-worker.mjs). In the server's thread, every
+ * statement would run PGlite's WASM backend on the event loop: no other request moves while it runs, and a
+ * long one (an audit export, a list of 100,000 keys) stalls them all. Here the server's thread only sends the
+ * statement and takes the rows back; the backend runs beside it, on the machine's other core.
+ *
+ * The same client as PGlite's for drizzle: `query`, `exec` and `transaction`, one statement or transaction
+ * at a time in the backend, as before. Row parsers (drizzle keeps timestamps as text) are applied here, to
+ * the columns of the types they name; values go to the worker as they are and are serialized there by the
+ * types the statement declares.
+ */
+export class PgliteThread implements ThreadClient {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  /** Why the thread stopped, once it has: every later statement fails with it. */
+  private stopped: Error | null = null;
+  readonly ready: Promise<void>;
+
+  /** `onExit` hears of a worker that stopped without being closed (the backend aborted). */
+  constructor(dataDir: string, onExit: (err: Error) => void) {
+    this.worker = new Worker(WORKER, { workerData: { dataDir } });
+    this.ready = new Promise((resolve, reject) => {
+      const onReady = (message: { ready?: boolean }) => {
+        if (!message.ready) return;
+        this.worker.off('message', onReady);
+        this.worker.on('message', (reply: Reply) => this.settle(reply));
+        this.idle();
+        resolve();
+      };
+      this.worker.on('message', onReady);
+      this.worker.once('error', reject);
+    });
+    this.worker.on('error', (err) => this.stop(err));
+    this.worker.on('exit', (code) => {
+      const err = this.stop(new Error(`PGlite is closed: its thread exited (${code}).`));
+      this.stopped = err;
+      if (!this.closed) onExit(err);
+    });
+  }
+
+  query(text: string, params: unknown[] = [], options?: QueryOptions, transaction?: number): Promise<Results> {
+    return this.withParsers(this.call('query', { text, params, options: this.shape(options), transaction }), options);
+  }
+
+  exec(text: string, transaction?: number): Promise<Results[]> {
+    return this.call('exec', { text, transaction }) as Promise<Results[]>;
+  }
+
+  /** A named statement: parsed once in the backend, then bound and run (never inside a transaction). */
+  named(text: string, values: unknown[], name: string, options?: QueryOptions): Promise<Results> {
+    return this.withParsers(this.call('named', { text, values, name, options: this.shape(options) }), options);
+  }
+
+  async transaction<T>(fn: (tx: ThreadClient) => Promise<T>): Promise<T> {
+    const id = this.nextId;
+    await this.call('begin', {});
+    const tx: ThreadClient = {
+      query: (text, params, options) => this.query(text, params, options, id),
+      exec: (text) => this.exec(text, id),
+    };
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (err) {
+      // The caller's error says more than a failed rollback would.
+      await this.call('end', { transaction: id, commit: false }).catch(() => {});
+      throw err;
+    }
+    await this.call('end', { transaction: id, commit: true });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.call('close', {}).catch(() => {});
+    this.closed = true;
+    await this.worker.terminate();
+  }
+
+  private call(op: string, message: Record<string, unknown>): Promise<unknown> {
+    if (this.closed || this.stopped) return Promise.reject(this.stopped ?? new Error('PGlite is closed.'));
+    const id = this.nextId++;
+    // The thread keeps the process alive only while it has work: an idle database lets a script end.
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id, op });
+    });
+  }
+
+  private settle({ id, result, error }: Reply): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    this.idle();
+    if (error) pending.reject(Object.assign(new Error(error.message), error));
+    else pending.resolve(result);
+  }
+
+  private idle(): void {
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
+  /** Fails every statement in flight: the database is unavailable until it is opened again. */
+  private stop(cause: Error): Error {
+    const err = new Error(cause.message.startsWith('PGlite is closed') ? cause.message : 'PGlite is closed.', {
+      cause,
+    });
+    for (const pending of this.pending.values()) pending.reject(err);
+    this.pending.clear();
+    return err;
+  }
+
+  /** What the worker needs of the options: the row mode, and the types whose columns stay text for our parsers. */
+  private shape(options?: QueryOptions) {
+    if (!options) return undefined;
+    return { rowMode: options.rowMode, keepText: options.parsers ? Object.keys(options.parsers).map(Number) : [] };
+  }
+
+  private async withParsers(call: Promise<unknown>, options?: QueryOptions): Promise<Results> {
+    const results = (await call) as Results;
+    const parsers = options?.parsers;
+    if (!parsers) return results;
+    const columns = results.fields.flatMap((field, index) => {
+      const parser = parsers[field.dataTypeID] as ((value: string) => unknown) | undefined;
+      return parser ? [{ key: options.rowMode === 'array' ? index : field.name, parser }] : [];
+    });
+    if (columns.length === 0) return results;
+    for (const row of results.rows as Record<string | number, unknown>[]) {
+      for (const { key, parser } of columns) {
+        const value = row[key];
+        if (typeof value === 'string') row[key] = parser(value);
+      }
+    }
+    return results;
+  }
+}

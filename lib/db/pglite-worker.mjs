@@ -1,0 +1,147 @@
+/**
+ * The embedded database's own thread (see lib/db/pglite-thread.ts): PGlite's WASM backend runs here, so a
+ * query never holds the server's event loop. Plain JavaScript, loaded by Node as it is, outside Next's bundle.
+ *
+ * Messages in: `{ id, op, ... }`; out: `{ id, result }` or `{ id, error }`. Operations run as they arrive and
+ * PGlite's own locks order them, as they would in one thread: a query waits for an open transaction.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
+
+const client = new PGlite(workerData.dataDir);
+const { serialize } = protocol;
+/** Open transactions by id: PGlite's transaction object, and how to end it. */
+const transactions = new Map();
+/** Prepared (named) statements by name: their parameter types and row description. */
+const prepared = new Map();
+const ROLLBACK = Symbol('rollback');
+
+/** Columns of these types come back as PostgreSQL's text; the caller applies its own parsers to them. */
+function queryOptions({ rowMode, keepText } = {}) {
+  const parsers = {};
+  for (const type of keepText ?? []) parsers[type] = (value) => value;
+  return { rowMode, parsers };
+}
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+async function prepare(text, name) {
+  const { messages } = await client.execProtocol(
+    concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+    { syncToFs: false },
+  );
+  const found = (kind) => messages.find((m) => m.name === kind);
+  const statement = { types: found('parameterDescription')?.dataTypeIDs ?? [], rows: found('rowDescription') ?? null };
+  prepared.set(name, statement);
+  return statement;
+}
+
+/**
+ * A named statement: parsed once (Parse and Describe, for its parameter types and row description), then
+ * run as Bind, Execute and Sync in one crossing into the backend. `query()` parses and plans every statement
+ * again and crosses once per protocol message. Like `query()`, it waits for any open transaction.
+ */
+function named({ text, values, name, options }) {
+  return client._runExclusiveTransaction(() =>
+    client.runExclusive(async () => {
+      const { types, rows } = prepared.get(name) ?? (await prepare(text, name));
+      const serialized = values.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = client.serializers[types[i]];
+        return serializer ? serializer(value) : String(value);
+      });
+      const { messages } = await client.execProtocol(
+        concat([serialize.bind({ statement: name, values: serialized }), serialize.execute({}), serialize.sync()]),
+      );
+      const described = rows ? [rows, ...messages] : messages;
+      return parse.parseResults(described, client.parsers, queryOptions(options))[0] ?? { rows: [], fields: [] };
+    }),
+  );
+}
+
+/** Resolves once the transaction is open (its callback entered); `end` commits or rolls it back. */
+function begin(id) {
+  return new Promise((opened, failed) => {
+    const open = {};
+    open.settled = client
+      .transaction(
+        (tx) =>
+          new Promise((resolve, reject) => {
+            Object.assign(open, { tx, commit: resolve, rollback: () => reject(ROLLBACK) });
+            transactions.set(id, open);
+            opened();
+          }),
+      )
+      .finally(() => transactions.delete(id));
+    // Fails begin when BEGIN itself is refused; after that, `end` reports how the transaction ended.
+    open.settled.catch(failed);
+  });
+}
+
+async function end({ transaction, commit }) {
+  const open = transactions.get(transaction);
+  if (!open) throw new Error('The transaction is no longer open.');
+  if (commit) open.commit();
+  else open.rollback();
+  try {
+    await open.settled;
+  } catch (err) {
+    if (err !== ROLLBACK) throw err;
+  }
+}
+
+/** Where a query runs: in its transaction when it names one, else on its own. */
+function on(transaction) {
+  if (transaction === undefined) return client;
+  const open = transactions.get(transaction);
+  if (!open) throw new Error('The transaction is no longer open.');
+  return open.tx;
+}
+
+const operations = {
+  query: ({ text, params, options, transaction }) => on(transaction).query(text, params, queryOptions(options)),
+  exec: ({ text, transaction }) => on(transaction).exec(text),
+  named,
+  begin: ({ id }) => begin(id),
+  end,
+  close: () => client.close(),
+};
+
+/** A result as the caller needs it: rows, their fields and the count; nothing PGlite keeps for itself. */
+function resultOf(value) {
+  if (Array.isArray(value)) return value.map(resultOf);
+  if (value && typeof value === 'object' && 'rows' in value)
+    return { rows: value.rows, fields: value.fields, affectedRows: value.affectedRows };
+  return value ?? null;
+}
+
+/** An error's own fields (PostgreSQL's code, constraint, detail…), without the statement's parameters. */
+function errorOf(err) {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
+  const out = { name: err.name, message: err.message };
+  for (const [key, value] of Object.entries(err)) {
+    if (key !== 'params' && (value === null || ['string', 'number', 'boolean'].includes(typeof value)))
+      out[key] = value;
+  }
+  return out;
+}
+
+parentPort.on('message', (message) => {
+  Promise.resolve()
+    .then(() => operations[message.op](message))
+    .then(
+      (result) => parentPort.postMessage({ id: message.id, result: resultOf(result) }),
+      (err) => parentPort.postMessage({ id: message.id, error: errorOf(err) }),
+    );
+});
+
+await client.waitReady;
+parentPort.postMessage({ ready: true });
