@@ -9,7 +9,7 @@ export type Figure = {
   appMs: number | null;
   dbMs: number | null;
 };
-/** A route and the floor measured just before it; `goal` is the least ratio to that floor, null for none. */
+/** A route and the floor measured in turns with it; `goal` is the least ratio to that floor, null for none. */
 export type Pair = { floor: Figure; route: Figure; goal: number | null };
 
 /** The route's p99 may be at most this many times the floor's. */
@@ -39,7 +39,7 @@ function row(f: Figure, r: string, p99r: string): string {
 
 export function printRun(label: string, pairs: Pair[]): void {
   if (pairs.length === 0) return;
-  console.log(`\n${label}: ratio = route req/s ÷ the floor's, measured just before it`);
+  console.log(`\n${label}: ratio = route req/s ÷ the floor's, measured in turns with it`);
   console.log(
     line([
       ['route', -46],

@@ -5,7 +5,8 @@
  * p50/p99, and CPU milliseconds per request of the app and (on PostgreSQL) of the database backends.
  * Exits non-zero only when a request fails, never on a figure.
  *
- * Environment: BENCH_SECONDS (8), BENCH_ROUNDS (1: repeats of the whole route set per server),
+ * Environment: BENCH_SECONDS (8: per route and per floor, in BENCH_SLICES (4) turns of the two),
+ * BENCH_ROUNDS (1: repeats of the whole route set per server),
  * BENCH_PORT (3900: the servers listen on it and the next four), BENCH_DATABASES (`pglite,postgres`),
  * BENCH_SCALE=0 (skip the 100,000-key list and the in-process key verification), BENCH_CPU_PROF=<dir>
  * (run the servers under `node --cpu-prof`; summarize with `tsx bench/profile.ts <dir>`), BENCH_ROUTES=<text>
@@ -25,6 +26,7 @@ import { measureKeyVerification } from './verify-keys';
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const SLICES = Math.max(1, Number(process.env.BENCH_SLICES ?? 4));
 const WARM_UP_SECONDS = 4;
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
@@ -99,7 +101,7 @@ async function prepare(keys: number, env: Record<string, string>): Promise<Prepa
   return JSON.parse(readFileSync(out, 'utf8')) as Prepared;
 }
 
-async function load(name: string, opts: autocannon.Options, meter?: Meter): Promise<Figure> {
+async function load(name: string, opts: autocannon.Options, meter?: Meter): Promise<Figure & { requests: number }> {
   const app = meter && sampleApp(meter.appPid);
   const db = meter?.pg && (await samplePostgres(meter.pg.admin, meter.pg.database));
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
@@ -117,7 +119,37 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
     p99: result.latency.p99,
     appMs: app && appAfter ? cpuMs(app, appAfter) / requests : null,
     dbMs: db && dbAfter ? cpuMs(db, dbAfter) / requests : null,
+    requests,
   };
+}
+
+/**
+ * The floor and a route measured in turns, SLICES short measurements each, so that both see the same
+ * moments of a machine whose speed changes from one second to the next: req/s over all slices, CPU per
+ * request over all slices, p50 and p99 the mean of the slices'.
+ */
+async function floorAndRoute(base: string, route: { name: string; opts: autocannon.Options }, meter: Meter) {
+  const slices: { floor: Figure & { requests: number }; route: Figure & { requests: number } }[] = [];
+  const duration = SECONDS / SLICES;
+  for (let i = 0; i < SLICES; i++) {
+    const floor = await load(`GET ${FLOOR} (floor)`, { url: `${base}${FLOOR}`, duration }, meter);
+    slices.push({ floor, route: await load(route.name, { ...route.opts, duration }, meter) });
+  }
+  const combine = (figures: (Figure & { requests: number })[]): Figure => {
+    const requests = figures.reduce((n, f) => n + f.requests, 0);
+    const perRequest = (of: (f: Figure) => number | null) =>
+      figures.every((f) => of(f) !== null) ? figures.reduce((sum, f) => sum + of(f)! * f.requests, 0) / requests : null;
+    const mean = (of: (f: Figure) => number) => Math.round(figures.reduce((sum, f) => sum + of(f), 0) / figures.length);
+    return {
+      name: figures[0].name,
+      rps: requests / SECONDS,
+      p50: mean((f) => f.p50),
+      p99: mean((f) => f.p99),
+      appMs: perRequest((f) => f.appMs),
+      dbMs: perRequest((f) => f.dbMs),
+    };
+  };
+  return { floor: combine(slices.map((s) => s.floor)), route: combine(slices.map((s) => s.route)) };
 }
 
 /** The hot routes, each with its goal (ratio to the floor); the readiness check is shown for reference. */
@@ -170,10 +202,7 @@ async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: s
   for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of routes) {
-      const floor = await load(`GET ${FLOOR} (floor)`, { url: `${server.base}${FLOOR}` }, meter);
-      pairs.push({ floor, route: await load(r.name, r.opts, meter), goal: r.goal });
-    }
+    for (const r of routes) pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal });
   }
   return pairs;
 }
@@ -281,7 +310,9 @@ async function main() {
   console.log(
     `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load generator on the same machine.`,
   );
-  console.log(`${CONNECTIONS} connections, ${SECONDS} s per measurement, ${ROUNDS} round(s); floor = GET ${FLOOR}.`);
+  console.log(
+    `${CONNECTIONS} connections, ${SECONDS} s per route and as much of the floor, in ${SLICES} turns of ${SECONDS / SLICES} s each; ${ROUNDS} round(s); floor = GET ${FLOOR}.`,
+  );
   const results: { label: string; pairs: Pair[] }[] = [];
 
   if (DATABASES.includes('pglite')) {
