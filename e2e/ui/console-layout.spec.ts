@@ -42,6 +42,25 @@ for (const viewport of [
   });
 }
 
+test('at 1280×800 every list shows all its columns: no table scrolls inside its card', async ({ page, demo }) => {
+  await signInAs(page, 'ada@acme.test');
+  let tables = 0;
+  for (const path of Object.values(consolePages(demo))) {
+    await page.goto(path);
+    await expect(page.locator('main h1').first()).toBeVisible();
+    await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
+    const regions = page.locator('[role="region"]:has(> table)');
+    for (let i = 0; i < (await regions.count()); i++) {
+      const { scrollWidth, clientWidth, label } = await regions
+        .nth(i)
+        .evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, label: el.ariaLabel }));
+      expect(scrollWidth, `${path}: "${label}" scrolls sideways`).toBeLessThanOrEqual(clientWidth);
+      tables++;
+    }
+  }
+  expect(tables).toBeGreaterThanOrEqual(4);
+});
+
 test('on a phone the navigation is a menu; following a link closes it', async ({ page, demo }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signInAs(page, 'ada@acme.test');

@@ -54,12 +54,12 @@ test('bob edits batch size and target URL of the https subscription; only those 
     });
 
     const saved = row(page, subs.https.slug);
-    await expect(saved.getByRole('cell').nth(4)).toHaveText('7');
+    await expect(saved.getByRole('cell').nth(3)).toHaveText('7');
     await expect(saved).toContainText('https://hooks.example.com/v3/orders');
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 
     await page.reload();
-    await expect(row(page, subs.https.slug).getByRole('cell').nth(4)).toHaveText('7');
+    await expect(row(page, subs.https.slug).getByRole('cell').nth(3)).toHaveText('7');
     await expect(row(page, subs.https.slug)).toContainText('https://hooks.example.com/v3/orders');
   } finally {
     await restoreSub(subs.https);

@@ -48,7 +48,7 @@ export function StateBadge({ state }: { state: string }) {
 export function TargetSummary({ target }: { target: Subscription['target'] }) {
   const known = knownTarget(target);
   return (
-    <div className="min-w-0 max-w-[18rem]">
+    <div className="min-w-0 max-w-[13rem]">
       <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">
         {known.kind === 'https' ? 'HTTPS' : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}
       </span>

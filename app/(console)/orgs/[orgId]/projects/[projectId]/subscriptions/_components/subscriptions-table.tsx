@@ -28,25 +28,30 @@ export function SubscriptionsTable({
   return (
     <DataTable
       caption="Subscriptions of this project"
-      columns={['Slug', 'Queue', 'State', 'Target', 'Batch', 'Concurrency', 'Health', null]}
-      minWidth="60rem"
+      columns={['Subscription', 'State', 'Target', 'Batch', 'Concurrency', 'Health', null]}
+      minWidth="56rem"
       footer={footer}
     >
       {items.map((sub) => (
         <tr key={sub.id} data-testid={`subscription-${sub.slug}`}>
-          <td className={`${cell} font-mono text-xs`}>{sub.slug}</td>
-          <td className={`${cell} font-mono text-xs`} title={sub.queueId}>
-            {shortId(sub.queueId)}
+          <td className={cell}>
+            <p className="font-mono text-xs">{sub.slug}</p>
+            <p className="mt-1 text-xs text-slate-600">
+              Queue{' '}
+              <span className="font-mono" title={sub.queueId}>
+                {shortId(sub.queueId)}
+              </span>
+            </p>
           </td>
           <td className={cell}>
             <StateBadge state={sub.state} />
           </td>
-          <td className={`${cell} max-w-[18rem]`}>
+          <td className={`${cell} max-w-[13rem]`}>
             <TargetSummary target={sub.target} />
           </td>
           <td className={`${cell} tabular-nums`}>{sub.batchSize}</td>
           <td className={`${cell} tabular-nums`}>{sub.maxConcurrency}</td>
-          <td className={`${cell} w-40`}>
+          <td className={`${cell} w-36`}>
             <HealthBadge health={sub.status.health} />
             {sub.status.lastError && (
               <p className="mt-1 truncate text-xs text-red-700" title={sub.status.lastError.message}>
