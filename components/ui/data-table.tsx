@@ -23,7 +23,11 @@ export function DataTable({
   return (
     <div className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
       <div role="region" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg">
-        <table className="w-full divide-y divide-slate-200 text-sm" style={{ minWidth }}>
+        {/* Long names and comments wrap, even inside a word, rather than widen the table past its card. */}
+        <table
+          className="w-full divide-y divide-slate-200 text-sm [&_td]:[overflow-wrap:anywhere] [&_th]:[overflow-wrap:anywhere]"
+          style={{ minWidth }}
+        >
           <caption className="sr-only">{caption}</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
             <tr>

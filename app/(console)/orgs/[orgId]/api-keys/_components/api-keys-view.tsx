@@ -116,12 +116,16 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
             const own = key.owner.type === 'user' && key.owner.id === me.id;
             return (
               <tr key={key.id}>
-                <th scope="row" className="max-w-xs truncate px-4 py-3 text-left font-medium text-slate-900">
-                  {key.name} <KeyBadges apiKey={key} />
+                <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                  <div className="max-w-xs">
+                    {key.name} <KeyBadges apiKey={key} />
+                  </div>
                 </th>
                 <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
                 <td className="px-4 py-3 text-slate-700">
-                  {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
+                  <div className="max-w-[14rem]">
+                    {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
+                  </div>
                 </td>
                 <td className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
