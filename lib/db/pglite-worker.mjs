@@ -86,9 +86,15 @@ function begin(id) {
   });
 }
 
-async function end({ transaction, commit }) {
-  const open = transactions.get(transaction);
+/** An open transaction by its id; a statement naming one that has ended fails. */
+function openTransaction(id) {
+  const open = transactions.get(id);
   if (!open) throw new Error('The transaction is no longer open.');
+  return open;
+}
+
+async function end({ transaction, commit }) {
+  const open = openTransaction(transaction);
   if (commit) open.commit();
   else open.rollback();
   try {
@@ -100,10 +106,7 @@ async function end({ transaction, commit }) {
 
 /** Where a query runs: in its transaction when it names one, else on its own. */
 function on(transaction) {
-  if (transaction === undefined) return client;
-  const open = transactions.get(transaction);
-  if (!open) throw new Error('The transaction is no longer open.');
-  return open.tx;
+  return transaction === undefined ? client : openTransaction(transaction).tx;
 }
 
 const operations = {
