@@ -6,6 +6,26 @@ import type { Db } from './client';
 import * as t from './schema';
 import { seedAuditHistory } from './seed-audit';
 
+/**
+ * The columns of an active subscription of a project: batches of 10, 20 at once, to an HTTPS target.
+ * `values` overrides any column. The demo data and the unit tests' fixture both start from it.
+ */
+export function subscriptionValues(
+  scope: { organizationId: string; projectId: string },
+  values: Partial<typeof t.subscriptions.$inferInsert> = {},
+): typeof t.subscriptions.$inferInsert {
+  return {
+    ...scope,
+    queueId: crypto.randomUUID(),
+    slug: newSlug('qsb'),
+    state: 'active',
+    batchSize: 10,
+    maxConcurrency: 20,
+    target: { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 },
+    ...values,
+  };
+}
+
 export const DEMO_PASSWORD = 'correct-horse-battery';
 
 /** Writes the policy table of PRODUCT.md; idempotent, run at every start. */
@@ -104,21 +124,17 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       policy: 'OrganizationAdmin',
     });
 
-    const sub = (p: typeof production, n: number, values: Partial<typeof t.subscriptions.$inferInsert>) => ({
-      organizationId: p.organizationId,
-      projectId: p.id,
-      queueId: crypto.randomUUID(),
-      slug: newSlug('qsb'),
-      state: 'active',
-      batchSize: 10,
-      maxConcurrency: 20,
-      target: { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 },
-      health: 'healthy',
-      lastSuccessAt: new Date(now - 5 * 60_000),
-      createdAt: new Date(now - 10 + n),
-      updatedAt: new Date(now - 10 + n),
-      ...values,
-    });
+    const sub = (p: typeof production, n: number, values: Partial<typeof t.subscriptions.$inferInsert>) =>
+      subscriptionValues(
+        { organizationId: p.organizationId, projectId: p.id },
+        {
+          health: 'healthy',
+          lastSuccessAt: new Date(now - 5 * 60_000),
+          createdAt: new Date(now - 10 + n),
+          updatedAt: new Date(now - 10 + n),
+          ...values,
+        },
+      );
     const [orders, failing] = await tx
       .insert(t.subscriptions)
       .values([

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
-import { newSlug } from '../slug';
+import { subscriptionValues } from './seed';
 import { closeDb, getDb } from './client';
 import * as t from './schema';
 
@@ -48,20 +48,6 @@ export async function insertTestSubscription(
   scope: { organizationId: string; projectId: string },
   values: Partial<typeof t.subscriptions.$inferInsert> = {},
 ) {
-  const [sub] = await (
-    await getDb()
-  )
-    .insert(t.subscriptions)
-    .values({
-      ...scope,
-      queueId: crypto.randomUUID(),
-      slug: newSlug('qsb'),
-      state: 'active',
-      batchSize: 10,
-      maxConcurrency: 20,
-      target: { kind: 'https', url: 'https://hooks.example.com/orders', timeoutSeconds: 30 },
-      ...values,
-    })
-    .returning();
+  const [sub] = await (await getDb()).insert(t.subscriptions).values(subscriptionValues(scope, values)).returning();
   return sub;
 }
