@@ -37,6 +37,8 @@ const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
 
 type Prepared = { adminKey: string; orgId: string; projectId: string; silenceIds: string[]; subscriptionIds: string[] };
 type Server = { child: ChildProcess; base: string };
+/** One measurement, with its count of requests so several can be combined. */
+type Measured = Figure & { requests: number };
 /** Where CPU is counted: the app's process tree, and the database's backends when on PostgreSQL. */
 type Meter = { appPid: number; pg?: { admin: pg.Client; database: string } };
 let failures = 0;
@@ -101,7 +103,7 @@ async function prepare(keys: number, env: Record<string, string>): Promise<Prepa
   return JSON.parse(readFileSync(out, 'utf8')) as Prepared;
 }
 
-async function load(name: string, opts: autocannon.Options, meter?: Meter): Promise<Figure & { requests: number }> {
+async function load(name: string, opts: autocannon.Options, meter?: Meter): Promise<Measured> {
   const app = meter && sampleApp(meter.appPid);
   const db = meter?.pg && (await samplePostgres(meter.pg.admin, meter.pg.database));
   const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
@@ -129,13 +131,13 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
  * request over all slices, p50 and p99 the mean of the slices'.
  */
 async function floorAndRoute(base: string, route: { name: string; opts: autocannon.Options }, meter: Meter) {
-  const slices: { floor: Figure & { requests: number }; route: Figure & { requests: number } }[] = [];
+  const slices: { floor: Measured; route: Measured }[] = [];
   const duration = SECONDS / SLICES;
   for (let i = 0; i < SLICES; i++) {
     const floor = await load(`GET ${FLOOR} (floor)`, { url: `${base}${FLOOR}`, duration }, meter);
     slices.push({ floor, route: await load(route.name, { ...route.opts, duration }, meter) });
   }
-  const combine = (figures: (Figure & { requests: number })[]): Figure => {
+  const combine = (figures: Measured[]): Figure => {
     const requests = figures.reduce((n, f) => n + f.requests, 0);
     const perRequest = (of: (f: Figure) => number | null) =>
       figures.every((f) => of(f) !== null) ? figures.reduce((sum, f) => sum + of(f)! * f.requests, 0) / requests : null;
