@@ -23,9 +23,10 @@ export function DataTable({
   return (
     <div className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
       <div role="region" aria-label={caption} tabIndex={0} className="overflow-x-auto rounded-lg">
-        {/* Long names and comments wrap, even inside a word, rather than widen the table past its card. */}
+        {/* Long names and comments in rows wrap, even inside a word, rather than widen the table past its card;
+            headings and actions keep their words whole. */}
         <table
-          className="w-full divide-y divide-slate-200 text-sm [&_td]:[overflow-wrap:anywhere] [&_th]:[overflow-wrap:anywhere]"
+          className="w-full divide-y divide-slate-200 text-sm [&_tbody_td]:[overflow-wrap:anywhere] [&_tbody_th]:[overflow-wrap:anywhere]"
           style={{ minWidth }}
         >
           <caption className="sr-only">{caption}</caption>
@@ -57,7 +58,7 @@ const stickyEnd = 'sticky right-0 z-10 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.2)]';
 /** A row's actions, pinned to the right edge of the table's card while the rest scrolls. */
 export function ActionsCell({ children }: { children?: ReactNode }) {
   return (
-    <td className={`${stickyEnd} bg-white px-4 py-3 text-right align-top`}>
+    <td className={`${stickyEnd} whitespace-nowrap bg-white px-4 py-3 text-right align-top`}>
       <div className="flex justify-end gap-2">{children}</div>
     </td>
   );

@@ -121,7 +121,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                     {key.name} <KeyBadges apiKey={key} />
                   </div>
                 </th>
-                <td className="px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
+                <td className="whitespace-nowrap px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
                 <td className="px-4 py-3 text-slate-700">
                   <div className="max-w-[14rem]">
                     {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
