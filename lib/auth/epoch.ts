@@ -1,10 +1,26 @@
 import { eq, sql } from 'drizzle-orm';
 import { getPgPool, type DbOrTx } from '../db/client';
+import { Coalescer } from '../db/coalesce';
 import * as t from '../db/schema';
 import { invalidateAuthCaches } from './cache';
 
-// The epoch this process's caches were filled under; one per process, like the caches.
-const seen = ((globalThis as unknown as { __svcAuthEpoch?: { epoch: number } }).__svcAuthEpoch ??= { epoch: -1 });
+type EpochState = { epoch: number; reads: Coalescer<null, number> };
+
+// The epoch this process's caches were filled under, and its reads; one per process, like the caches.
+const seen = ((globalThis as unknown as { __svcAuthEpoch?: EpochState }).__svcAuthEpoch ??= {
+  epoch: -1,
+  reads: new Coalescer(readEpoch),
+});
+
+async function readEpoch(): Promise<number> {
+  const pool = await getPgPool();
+  if (!pool) return -1;
+  const { rows } = await pool.query<{ epoch: string }>({
+    name: 'svc_auth_epoch',
+    text: 'select epoch from auth_epoch where id = 1',
+  });
+  return Number(rows[0]?.epoch ?? 0);
+}
 
 /**
  * Called in the transaction of every change that takes access away, so the bump commits with it: an
@@ -20,16 +36,13 @@ export async function bumpAuthEpoch(tx: DbOrTx): Promise<void> {
 /**
  * Before a request is answered from the authentication caches on PostgreSQL (several instances): one
  * primary-key read of the epoch; if another instance bumped it, everything cached here is dropped first.
- * The embedded database is one process, where invalidation is already synchronous: nothing to read.
+ * Concurrent requests share a read, but only one issued after they all arrived (lib/db/coalesce.ts), so
+ * each still sees every bump committed before it asked. The embedded database is one process, where
+ * invalidation is already synchronous: nothing to read.
  */
 export async function validateAuthCaches(): Promise<void> {
-  const pool = await getPgPool();
-  if (!pool) return;
-  const { rows } = await pool.query<{ epoch: string }>({
-    name: 'svc_auth_epoch',
-    text: 'select epoch from auth_epoch where id = 1',
-  });
-  const epoch = Number(rows[0]?.epoch ?? 0);
+  if (!(await getPgPool())) return;
+  const { result: epoch } = await seen.reads.join(null);
   // Only forwards: a slow read of an older epoch must not make newer entries look stale (or older ones fresh).
   if (epoch > seen.epoch) {
     invalidateAuthCaches();
