@@ -5,6 +5,10 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { getPgPool } from '../db/client';
+import { Coalescer } from '../db/coalesce';
+
+/** Consumes one point of `key`. Resolves null when allowed, else the seconds to wait. */
+type Consume = (key: string) => Promise<number | null>;
 
 /**
  * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
@@ -12,7 +16,7 @@ import { getPgPool } from '../db/client';
  * on the embedded database (one process) they live in memory. RATE_LIMIT_STORE=memory forces memory.
  */
 export class Limiter {
-  private limiter?: Promise<RateLimiterAbstract>;
+  private store?: Promise<Consume>;
 
   constructor(
     readonly name: string,
@@ -20,7 +24,7 @@ export class Limiter {
     private readonly durationSeconds: () => number,
   ) {}
 
-  private async create(): Promise<RateLimiterAbstract> {
+  private async create(): Promise<Consume> {
     // RATE_LIMIT_NAMESPACE separates deployments (or test servers) that share one database.
     const options = {
       keyPrefix: `${process.env.RATE_LIMIT_NAMESPACE ?? ''}${this.name}`,
@@ -28,39 +32,66 @@ export class Limiter {
       duration: this.durationSeconds(),
     };
     const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getPgPool();
-    if (!pool) return new RateLimiterMemory(options);
-    return new RateLimiterPostgres({
-      ...options,
-      storeClient: pool,
-      storeType: 'pool',
-      tableName: 'rate_limits',
-      tableCreated: true, // created by the drizzle migrations
-      clearExpiredByTimeout: false,
-      // Keys that used up their window are refused from memory without another round trip.
-      inMemoryBlockOnConsumed: options.points,
-      insuranceLimiter: new RateLimiterMemory(options),
-    });
-  }
-
-  private store(): Promise<RateLimiterAbstract> {
-    this.limiter ??= this.create();
-    return this.limiter;
+    if (!pool) return consumeOne(new RateLimiterMemory(options));
+    // Concurrent requests of one key take their points in one upsert, not one each.
+    return consumeBatched(
+      new RateLimiterPostgres({
+        ...options,
+        storeClient: pool,
+        storeType: 'pool',
+        tableName: 'rate_limits',
+        tableCreated: true, // created by the drizzle migrations
+        clearExpiredByTimeout: false,
+        // Keys that used up their window are refused from memory without another round trip.
+        inMemoryBlockOnConsumed: options.points,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
+    );
   }
 
   /** Consumes one point. Returns null when allowed, else the seconds to wait. */
   async consume(key: string): Promise<number | null> {
-    try {
-      await (await this.store()).consume(key, 1);
-      return null;
-    } catch (res) {
-      if (res instanceof RateLimiterRes) return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-      throw res;
-    }
+    this.store ??= this.create();
+    return (await this.store)(key);
   }
 
   async allow(key: string): Promise<boolean> {
     return (await this.consume(key)) === null;
   }
+}
+
+/**
+ * The verdict for the caller at `index` of the `callers` that took their points in one call: the window's
+ * count rose to `consumedPoints` by `callers`, so they fit in arrival order while the count stays within
+ * the limit. A key already blocked in memory reports 0 points: all of its callers wait.
+ */
+function verdict(limiter: RateLimiterAbstract, res: RateLimiterRes, index: number, callers: number): number | null {
+  const fits = res.consumedPoints > 0 && res.consumedPoints - callers + index + 1 <= limiter.points;
+  return fits ? null : Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+}
+
+/** The limiter's result, refusals included, instead of a rejection. */
+const consumed = (limiter: RateLimiterAbstract, key: string, points: number): Promise<RateLimiterRes> =>
+  limiter.consume(key, points).catch((res: unknown) => {
+    if (res instanceof RateLimiterRes) return res;
+    throw res;
+  });
+
+/** One point per call: for a store in memory, where a call costs no round trip. */
+export function consumeOne(limiter: RateLimiterAbstract): Consume {
+  return async (key) => verdict(limiter, await consumed(limiter, key, 1), 0, 1);
+}
+
+/**
+ * Callers of one key that arrive while its previous call is in flight take their points together in the
+ * next call (lib/db/coalesce.ts): n points, one round trip, and a verdict each.
+ */
+export function consumeBatched(limiter: RateLimiterAbstract): Consume {
+  const calls = new Coalescer<string, RateLimiterRes>((key, callers) => consumed(limiter, key, callers));
+  return async (key) => {
+    const { result, index, callers } = await calls.join(key);
+    return verdict(limiter, result, index, callers);
+  };
 }
 
 const envInt = (name: string, fallback: number) => () => {
