@@ -3,8 +3,13 @@ import net from 'node:net';
 /**
  * A TCP proxy on 127.0.0.1 in front of PostgreSQL that can black-hole it: new connections are accepted and
  * never answered, open ones stop carrying bytes, as a network partition does. `restore()` heals it.
+ * `latencyMs` delays every chunk each way, in order, as a distant database would.
  */
-export async function blackHoleableProxy(port: number, target: { host: string; port: number }) {
+export async function blackHoleableProxy(
+  port: number,
+  target: { host: string; port: number },
+  { latencyMs = 0 }: { latencyMs?: number } = {},
+) {
   let holed = false;
   const pairs = new Set<[net.Socket, net.Socket]>();
   const swallowed = new Set<net.Socket>();
@@ -18,10 +23,12 @@ export async function blackHoleableProxy(port: number, target: { host: string; p
     const upstream = net.connect(target.port, target.host);
     const pair: [net.Socket, net.Socket] = [client, upstream];
     pairs.add(pair);
+    const write = (to: net.Socket, chunk: Buffer) => {
+      if (!holed && !to.destroyed) to.write(chunk);
+    };
+    // Timers of one duration fire in the order they were set, so the stream keeps its order.
     const forward = (from: net.Socket, to: net.Socket) =>
-      from.on('data', (chunk) => {
-        if (!holed) to.write(chunk);
-      });
+      from.on('data', (chunk: Buffer) => (latencyMs ? setTimeout(write, latencyMs, to, chunk) : write(to, chunk)));
     forward(client, upstream);
     forward(upstream, client);
     const close = () => {
