@@ -21,6 +21,8 @@ type Handle = {
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
   pool?: Pool;
+  /** PostgreSQL: the pool for writes a crash may lose (rate-limit counters), see `getCounterPool`. */
+  counterPool?: Pool;
   raw: Raw;
   /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
   hot?: Set<string>;
@@ -126,20 +128,35 @@ async function openPostgres(url: string): Promise<Handle> {
     await migrator.query('select pg_advisory_unlock(727274)').catch(() => {});
     await migrator.end().catch(() => {});
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: QUERY_TIMEOUT_MS || undefined,
-  });
-  guardPool(pool);
-  // Without a listener, an idle client's network error would crash the process.
-  pool.on('error', (err) => console.error('PostgreSQL pool error', err));
+  // Each pool names its sessions, so pg_stat_activity tells the durable writes from the counters.
+  const newPool = (application_name: string, max: number, options?: string) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      application_name,
+      max,
+      options,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS || undefined,
+    });
+    guardPool(pool);
+    // Without a listener, an idle client's network error would crash the process.
+    pool.on('error', (err) => console.error('PostgreSQL pool error', err));
+    return pool;
+  };
+  const pool = newPool('svc', Number(process.env.DATABASE_POOL_SIZE ?? 10));
+  const counterPool = newPool(
+    'svc-counters',
+    Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 4),
+    '-c synchronous_commit=off',
+  );
   return {
     db: drizzle({ client: pool, schema }),
     kind: 'postgres',
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), counterPool.end()]);
+    },
     pool,
+    counterPool,
     raw: { query: (text, values, name) => pool.query({ name, text, values }) },
   };
 }
@@ -174,6 +191,18 @@ export async function getDb(): Promise<Db> {
 /** The PostgreSQL pool, for stores that speak to it directly (rate limits); null on the embedded database. */
 export async function getPgPool(): Promise<Pool | null> {
   return (await handle()).pool ?? null;
+}
+
+/**
+ * The PostgreSQL pool for writes that a crash of the database may lose without harm: the rate-limit
+ * counters. Its sessions commit without waiting for the WAL flush (`synchronous_commit=off`), so a request
+ * does not wait for a disk flush before its rate limit is known; the counters are still shared and exact
+ * across instances, since a commit is visible at once either way. Everything else, the audit log included,
+ * goes through `getDb()` and `getPgPool()`, whose commits are durable when acknowledged. Null on the
+ * embedded database.
+ */
+export async function getCounterPool(): Promise<Pool | null> {
+  return (await handle()).counterPool ?? null;
 }
 
 export async function closeDb(): Promise<void> {

@@ -4,7 +4,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { getPgPool } from '../db/client';
+import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 
 /** Consumes one point of `key`. Resolves null when allowed, else the seconds to wait. */
@@ -12,7 +12,8 @@ type Consume = (key: string) => Promise<number | null>;
 
 /**
  * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
- * the shared `rate_limits` table, with a per-instance memory limiter as insurance if the database hiccups;
+ * the shared `rate_limits` table, written through the pool whose commits do not wait for the disk
+ * (`getCounterPool`), with a per-instance memory limiter as insurance if the database hiccups;
  * on the embedded database (one process) they live in memory. RATE_LIMIT_STORE=memory forces memory.
  */
 export class Limiter {
@@ -31,7 +32,7 @@ export class Limiter {
       points: this.points(),
       duration: this.durationSeconds(),
     };
-    const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getPgPool();
+    const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getCounterPool();
     if (!pool) return consumeOne(new RateLimiterMemory(options));
     // Concurrent requests of one key take their points in one upsert, not one each.
     return consumeBatched(
