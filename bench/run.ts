@@ -39,8 +39,11 @@ type Prepared = { adminKey: string; orgId: string; projectId: string; silenceIds
 type Server = { child: ChildProcess; base: string };
 /** One measurement, with its count of requests and each response's latency, so several combine exactly. */
 type Measured = Figure & { requests: number; latencies: number[] };
-/** Where CPU is counted: the app's process tree, and the database's backends when on PostgreSQL. */
-type Meter = { appPid: number; pg?: { admin: pg.Client; database: string } };
+/**
+ * Where CPU is counted: the app's process tree, and the database's backends when on PostgreSQL; `settle`
+ * runs before each route's measurement.
+ */
+type Meter = { appPid: number; pg?: { admin: pg.Client; database: string }; settle?: () => Promise<void> };
 let failures = 0;
 
 function run(cmd: string, args: string[], env: Record<string, string>): Promise<void> {
@@ -221,7 +224,10 @@ async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: s
   for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of routes) pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal });
+    for (const r of routes) {
+      await meter.settle?.();
+      pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal });
+    }
   }
   return pairs;
 }
@@ -278,7 +284,15 @@ async function benchPostgres(): Promise<{ pairs: Pair[]; memoryStore: Pair[]; un
   try {
     const env = { DATABASE_URL: `${PG_BASE}/${database}` };
     const p = await prepare(50, env);
-    const meter = (s: Server): Meter => ({ appPid: s.child.pid!, pg: { admin, database } });
+    // The writes of one route leave the database a checkpoint and vacuums to do, which would run, on the
+    // same two cores, during the next route's measurement (as pgbench, vacuum and checkpoint before each).
+    const settle = async () => {
+      const local = new pg.Client({ connectionString: env.DATABASE_URL });
+      await local.connect();
+      await local.query('vacuum analyze').finally(() => local.end());
+      await admin.query('checkpoint');
+    };
+    const meter = (s: Server): Meter => ({ appPid: s.child.pid!, pg: { admin, database }, settle });
     const pairs = await withServer(PORT + 1, env, (s) => measureRoutes(s, p, meter(s)));
     const memoryStore = ROUTES
       ? []
