@@ -23,6 +23,15 @@ describe.skipIf(!reachable)('the counter pool (PostgreSQL)', () => {
     await closeDb();
     delete process.env.DATABASE_URL;
     delete process.env.SEED_DEMO;
+    // pg-pool's end() resolves once it has asked its sessions to end, not when they have: wait for them, so
+    // the drop does not cut one off mid-goodbye (which the pool would log as an error).
+    for (let i = 0; i < 50; i++) {
+      const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [
+        database,
+      ]);
+      if (rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await admin.query(`drop database if exists ${database} with (force)`);
     await admin.end();
   });
