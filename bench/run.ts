@@ -128,8 +128,7 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
   return {
     name,
     rps: result.requests.average,
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
+    ...percentiles(latencies),
     appMs: app && appAfter ? cpuMs(app, appAfter) / requests : null,
     dbMs: db && dbAfter ? cpuMs(db, dbAfter) / requests : null,
     requests,
@@ -137,11 +136,12 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
   };
 }
 
-/** The latency (ms) that `q` of the responses did not exceed; 0 for none. */
-function percentile(latencies: number[], q: number): number {
-  if (latencies.length === 0) return 0;
+/** p50 and p99 of the latencies (ms): what half and 99 % of the responses did not exceed; 0 for none. */
+function percentiles(latencies: number[]): { p50: number; p99: number } {
   const sorted = Float64Array.from(latencies).sort();
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  const at = (q: number) =>
+    sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99) };
 }
 
 /**
@@ -165,8 +165,7 @@ async function floorAndRoute(base: string, route: { name: string; opts: autocann
     return {
       name: figures[0].name,
       rps: requests / SECONDS,
-      p50: percentile(latencies, 0.5),
-      p99: percentile(latencies, 0.99),
+      ...percentiles(latencies),
       appMs: perRequest((f) => f.appMs),
       dbMs: perRequest((f) => f.dbMs),
     };
