@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { subscriptionValues } from './seed';
 import { closeDb, getDb } from './client';
@@ -24,6 +25,47 @@ export function withEmptyEmbeddedDatabase(name: string): void {
     rmSync(dir, { recursive: true, force: true });
     delete process.env.SEED_DEMO;
   });
+}
+
+/**
+ * For a unit test file on this machine's PostgreSQL (as .ci/run uses it; PGURL_BASE overrides): a database of
+ * its own, created and opened before the file's tests and dropped after. `reachable` is false when there is no
+ * server, for `describe.skipIf`; `admin` is a session of the test's own, outside the app's pools.
+ */
+export async function scratchPostgres(label: string) {
+  const base = process.env.PGURL_BASE ?? 'postgres://postgres@127.0.0.1:5432';
+  const database = `svc_unit_${label}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: `${base}/postgres`, connectionTimeoutMillis: 2000 });
+  const reachable = await admin.connect().then(
+    () => true,
+    () => false,
+  );
+  /** Registers the hooks; call it inside the `describe` that `reachable` guards. */
+  const use = ({ seedDemo = false } = {}) => {
+    beforeAll(async () => {
+      await admin.query(`create database ${database}`);
+      process.env.DATABASE_URL = `${base}/${database}`;
+      process.env.SEED_DEMO = seedDemo ? '1' : '0';
+      await getDb();
+    }, 60_000);
+    afterAll(async () => {
+      await closeDb();
+      delete process.env.DATABASE_URL;
+      delete process.env.SEED_DEMO;
+      // pg-pool's end() resolves once it has asked its sessions to end, not when they have: wait for them, so
+      // the drop does not cut one off mid-goodbye (which the pool would log as an error).
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [
+          database,
+        ]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await admin.query(`drop database if exists ${database} with (force)`);
+      await admin.end();
+    });
+  };
+  return { reachable, admin, database, use };
 }
 
 /** A new organization with one alerting project, and its audit events in seq order. */
