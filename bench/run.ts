@@ -6,7 +6,8 @@
  * Exits non-zero only when a request fails, never on a figure.
  *
  * Environment: BENCH_SECONDS (8: per route and per floor, in BENCH_SLICES (4) turns of the two),
- * BENCH_ROUNDS (1: repeats of the whole route set per server),
+ * BENCH_ROUNDS (1: repeats of the whole route set per server), BENCH_CONNECTIONS (16: concurrent clients; 1 shows
+ * the latency of a request alone, where nothing is shared between requests),
  * BENCH_PORT (3900: the servers listen on it and the next four), BENCH_DATABASES (`pglite,postgres`),
  * BENCH_SCALE=0 (skip the 100,000-key list and the in-process key verification), BENCH_CPU_PROF=<dir>
  * (run the servers under `node --cpu-prof`; summarize with `tsx bench/profile.ts <dir>`), BENCH_ROUTES=<text>
@@ -23,7 +24,7 @@ import { cpuMs, sampleApp, samplePostgres } from './cpu';
 import { printGoals, printRun, type Figure, type Pair } from './report';
 import { measureKeyVerification } from './verify-keys';
 
-const CONNECTIONS = 16;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const SLICES = Math.max(1, Number(process.env.BENCH_SLICES ?? 4));
