@@ -38,6 +38,14 @@ export function authCache<V>(max = 50_000): AuthCache<V> {
 }
 
 /**
+ * Moves on every invalidation: a caller that looked up a principal before an epoch was applied compares it to
+ * tell whether what it found may be stale (lib/http/authenticate.ts).
+ */
+export function authCacheGeneration(): number {
+  return registry.generation;
+}
+
+/**
  * Forget everything cached about principals, memberships, projects and policies in this instance. Other
  * instances drop theirs on their next request, when they read the bumped epoch (lib/auth/epoch.ts).
  */

@@ -12,13 +12,13 @@ const seen = ((globalThis as unknown as { __svcAuthEpoch?: EpochState }).__svcAu
   reads: new Coalescer(readEpoch),
 });
 
+/** The read, as a scalar subquery: the rate-limit upsert carries it (lib/http/rate-limit.ts). */
+export const AUTH_EPOCH_QUERY = 'select epoch from auth_epoch where id = 1';
+
 async function readEpoch(): Promise<number> {
   const pool = await getPgPool();
   if (!pool) return -1;
-  const { rows } = await pool.query<{ epoch: string }>({
-    name: 'svc_auth_epoch',
-    text: 'select epoch from auth_epoch where id = 1',
-  });
+  const { rows } = await pool.query<{ epoch: string }>({ name: 'svc_auth_epoch', text: AUTH_EPOCH_QUERY });
   return Number(rows[0]?.epoch ?? 0);
 }
 
@@ -43,6 +43,25 @@ export async function bumpAuthEpoch(tx: DbOrTx): Promise<void> {
 export async function validateAuthCaches(): Promise<void> {
   if (!(await getPgPool())) return;
   const { result: epoch } = await seen.reads.join(null);
+  applyAuthEpoch(epoch);
+}
+
+/**
+ * How a lookup in the authentication caches learns of bumps by other instances: `read` reads the epoch first;
+ * `deferred` leaves it to the caller, which applies an epoch read issued after the request arrived and looks
+ * up again if that dropped the caches (lib/http/authenticate.ts).
+ */
+export type EpochCheck = 'read' | 'deferred';
+
+export async function checkAuthEpoch(check: EpochCheck): Promise<void> {
+  if (check === 'read') await validateAuthCaches();
+}
+
+/**
+ * An epoch read by a statement issued after the request arrived (the epoch read above, or the one the
+ * rate-limit upsert carries): everything cached here is dropped if another instance bumped it since.
+ */
+export function applyAuthEpoch(epoch: number): void {
   // Only forwards: a slow read of an older epoch must not make newer entries look stale (or older ones fresh).
   if (epoch > seen.epoch) {
     invalidateAuthCaches();

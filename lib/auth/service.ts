@@ -5,7 +5,7 @@ import { isWellFormedApiKey, sha256Hex } from './api-key-format';
 import type { Permission } from './policies';
 import type { Principal } from './principal';
 import { authCache, invalidateAuthCaches } from './cache';
-import { bumpAuthEpoch, validateAuthCaches } from './epoch';
+import { bumpAuthEpoch, checkAuthEpoch, type EpochCheck } from './epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import { userActor } from '../audit/source';
 import type { AuditContext } from '../audit/types';
@@ -14,11 +14,15 @@ import type { AuditContext } from '../audit/types';
  * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key
  * is unrevoked and unexpired and the owner can still act in the key's organization.
  */
-export async function principalForApiKey(secret: string, now = new Date()): Promise<Principal | null> {
+export async function principalForApiKey(
+  secret: string,
+  now = new Date(),
+  epoch: EpochCheck = 'read',
+): Promise<Principal | null> {
   // Malformed or checksum-failing keys never reach the database.
   if (!isWellFormedApiKey(secret)) return null;
   const hash = sha256Hex(secret);
-  await validateAuthCaches();
+  await checkAuthEpoch(epoch);
   const found = await apiKeyCache.through(hash, () => lookUpApiKey(hash));
   // The cache may outlive the key's expiry or a roll's stopsAt by up to its TTL: check both instants here.
   return found && keyWorksAt(found, now) ? found.principal : null;
@@ -95,10 +99,14 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
 }
 
 /** An OAuth access token issued by the device login: unrevoked, unexpired, and its user still active. */
-export async function principalForOAuthToken(token: string, now = new Date()): Promise<Principal | null> {
+export async function principalForOAuthToken(
+  token: string,
+  now = new Date(),
+  epoch: EpochCheck = 'read',
+): Promise<Principal | null> {
   if (token.length < 20 || token.length > 200) return null;
   const hash = sha256Hex(token);
-  await validateAuthCaches();
+  await checkAuthEpoch(epoch);
   const found = await oauthCache.through(hash, () => lookUpOAuthToken(hash));
   if (!found || found.expiresAt <= now) return null;
   return found.principal;
@@ -143,8 +151,9 @@ export async function principalForSession(
   userId: string,
   sessionVersion: number,
   sessionId: string,
+  epoch: EpochCheck = 'read',
 ): Promise<Principal | null> {
-  await validateAuthCaches();
+  await checkAuthEpoch(epoch);
   const user = await sessionCache.through(`${userId}:${sessionId}`, async () => {
     const db = await getDb();
     const [row] = await db

@@ -2,34 +2,72 @@ import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import { KEY_PREFIX } from '../auth/api-key-format';
 import { sessionClaims } from '../auth/next-auth';
-import type { Principal } from '../auth/principal';
+import { authCacheGeneration } from '../auth/cache';
+import { applyAuthEpoch, validateAuthCaches, type EpochCheck } from '../auth/epoch';
+import { principalKey, type Principal } from '../auth/principal';
 import { principalForApiKey, principalForOAuthToken, principalForSession } from '../auth/service';
 import { recordApiKeyUse } from '../auth/last-used';
 import { ApiError } from './errors';
-import { authFailureLimiter } from './rate-limit';
+import { apiLimiter, authFailureLimiter } from './rate-limit';
 import { clientAddress } from './public-origin';
 
-/**
- * The caller, by the first scheme present: `Authorization: Bearer svc_…` (API key), any other bearer
- * (OAuth access token), or the next-auth session cookie. Null when it does not check out.
- */
-export async function authenticate(req: NextRequest): Promise<Principal | null> {
+/** The credential a request presents, by the first scheme present; null when there is none that could check out. */
+type Credential =
+  | { scheme: 'api-key' | 'oauth'; token: string }
+  | { scheme: 'session'; userId: string; sessionVersion: number; sessionId: string };
+
+async function credentialOf(req: NextRequest): Promise<Credential | null> {
   const authorization = req.headers.get('authorization');
   if (authorization !== null) {
     const match = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim());
     if (!match) return null;
     const token = match[1];
-    if (token.startsWith(KEY_PREFIX)) {
-      const principal = await principalForApiKey(token);
-      if (principal?.apiKeyId) recordApiKeyUse(principal.apiKeyId);
-      return principal;
-    }
-    return principalForOAuthToken(token);
+    return { scheme: token.startsWith(KEY_PREFIX) ? 'api-key' : 'oauth', token };
   }
   const secret = process.env.NEXTAUTH_SECRET;
   if (!secret) return null;
   const claims = sessionClaims(await getToken({ req, secret }));
-  return claims ? principalForSession(claims.userId, claims.sessionVersion, claims.sessionId) : null;
+  return claims && { scheme: 'session', ...claims };
+}
+
+/**
+ * The principal behind `Authorization: Bearer svc_…` (API key), any other bearer (OAuth access token), or the
+ * next-auth session cookie. Null when it does not check out.
+ */
+function principalFor(credential: Credential, epoch: EpochCheck): Promise<Principal | null> {
+  switch (credential.scheme) {
+    case 'api-key':
+      return principalForApiKey(credential.token, new Date(), epoch);
+    case 'oauth':
+      return principalForOAuthToken(credential.token, new Date(), epoch);
+    case 'session':
+      return principalForSession(credential.userId, credential.sessionVersion, credential.sessionId, epoch);
+  }
+}
+
+/**
+ * The caller of an authenticated /v1 request and its rate-limit verdict: 401 first, then the verdict for the
+ * route to answer 429 with. The principal is looked up in the authentication caches without reading the auth
+ * epoch first: on PostgreSQL the upsert that takes the caller's rate-limit point reads it in the same round trip
+ * (lib/http/rate-limit.ts), issued after the request arrived as a read of its own would be. If applying it (or
+ * anything else meanwhile) dropped the caches, what the lookup found may predate a revocation that another
+ * instance already confirmed, so the caller is looked up again, now in the database. Where the store made no
+ * such read (in memory, or a key blocked in memory) the epoch is read on its own, as before.
+ */
+export async function admitCaller(req: NextRequest): Promise<{ principal: Principal; retryAfter: number | null }> {
+  const credential = await credentialOf(req);
+  const generation = authCacheGeneration();
+  let principal = credential && (await principalFor(credential, 'deferred'));
+  if (!credential || !principal) throw await authenticationFailure(req.headers);
+  const { retryAfter, read } = await apiLimiter.take(principalKey(principal));
+  if (read === undefined) await validateAuthCaches();
+  else applyAuthEpoch(Number(read));
+  if (authCacheGeneration() !== generation) {
+    principal = await principalFor(credential, 'deferred');
+    if (!principal) throw await authenticationFailure(req.headers);
+  }
+  if (principal.apiKeyId) recordApiKeyUse(principal.apiKeyId);
+  return { principal, retryAfter };
 }
 
 /**

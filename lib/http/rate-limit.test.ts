@@ -16,7 +16,7 @@ describe('consumeBatched', () => {
           const consume = consumeBatched(new RateLimiterMemory({ points, duration: 60 }));
           const verdicts: Promise<number | null>[] = [];
           for (const burst of bursts) {
-            for (let i = 0; i < burst.callers; i++) verdicts.push(consume('k'));
+            for (let i = 0; i < burst.callers; i++) verdicts.push(consume('k').then((v) => v.retryAfter));
             if (burst.wait) await tick();
           }
           const answers = await Promise.all(verdicts);
@@ -47,8 +47,9 @@ describe('consumeBatched', () => {
       points: 10,
       consume: () => Promise.reject(new RateLimiterRes(0, 4_500)),
     } as unknown as RateLimiterAbstract;
-    expect(await Promise.all([consumeBatched(blocked)('k'), consumeBatched(blocked)('k')])).toEqual([5, 5]);
-    expect(await consumeOne(blocked)('k')).toBe(5);
+    const waits = await Promise.all([consumeBatched(blocked)('k'), consumeBatched(blocked)('k')]);
+    expect(waits.map((v) => v.retryAfter)).toEqual([5, 5]);
+    expect((await consumeOne(blocked)('k')).retryAfter).toBe(5);
   });
 
   it('passes a store failure to its callers', async () => {
@@ -59,7 +60,8 @@ describe('consumeBatched', () => {
 
 describe('consumeOne', () => {
   it('allows up to the limit and then answers the seconds left in the window', async () => {
-    const consume = consumeOne(new RateLimiterMemory({ points: 2, duration: 30 }));
+    const take = consumeOne(new RateLimiterMemory({ points: 2, duration: 30 }));
+    const consume = async (key: string) => (await take(key)).retryAfter;
     expect([await consume('k'), await consume('k')]).toEqual([null, null]);
     const wait = await consume('k');
     expect(wait).toBeGreaterThanOrEqual(29);

@@ -4,11 +4,17 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
+import type { Pool, QueryConfig } from 'pg';
+import { AUTH_EPOCH_QUERY } from '../auth/epoch';
 import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 
-/** Consumes one point of `key`. Resolves null when allowed, else the seconds to wait. */
-type Consume = (key: string) => Promise<number | null>;
+/**
+ * A verdict on one point: `retryAfter` null when allowed, else the seconds to wait; `read` the value of the
+ * limiter's extra read when the store made it in the same statement, else undefined.
+ */
+export type Verdict = { retryAfter: number | null; read: unknown };
+type Consume = (key: string) => Promise<Verdict>;
 
 /**
  * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
@@ -19,10 +25,12 @@ type Consume = (key: string) => Promise<number | null>;
 export class Limiter {
   private store?: Promise<Consume>;
 
+  /** `read`: a scalar query the PostgreSQL store runs in the statement that takes the points (see `Verdict`). */
   constructor(
     readonly name: string,
     private readonly points: () => number,
     private readonly durationSeconds: () => number,
+    private readonly read?: string,
   ) {}
 
   private async create(): Promise<Consume> {
@@ -34,11 +42,12 @@ export class Limiter {
     };
     const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getCounterPool();
     if (!pool) return consumeOne(new RateLimiterMemory(options));
+    const reads = new Map<string, unknown>();
     // Concurrent requests of one key take their points in one upsert, not one each.
     return consumeBatched(
       new RateLimiterPostgres({
         ...options,
-        storeClient: pool,
+        storeClient: this.read ? readingStore(pool, this.read, reads) : pool,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true, // created by the drizzle migrations
@@ -47,13 +56,19 @@ export class Limiter {
         inMemoryBlockOnConsumed: options.points,
         insuranceLimiter: new RateLimiterMemory(options),
       }),
+      reads,
     );
+  }
+
+  /** Consumes one point, and returns the verdict with the extra read when the store made it. */
+  async take(key: string): Promise<Verdict> {
+    this.store ??= this.create();
+    return (await this.store)(key);
   }
 
   /** Consumes one point. Returns null when allowed, else the seconds to wait. */
   async consume(key: string): Promise<number | null> {
-    this.store ??= this.create();
-    return (await this.store)(key);
+    return (await this.take(key)).retryAfter;
   }
 
   async allow(key: string): Promise<boolean> {
@@ -80,19 +95,50 @@ const consumed = (limiter: RateLimiterAbstract, key: string, points: number): Pr
 
 /** One point per call: for a store in memory, where a call costs no round trip. */
 export function consumeOne(limiter: RateLimiterAbstract): Consume {
-  return async (key) => verdict(limiter, await consumed(limiter, key, 1), 0, 1);
+  return async (key) => ({ retryAfter: verdict(limiter, await consumed(limiter, key, 1), 0, 1), read: undefined });
 }
 
 /**
  * Callers of one key that arrive while its previous call is in flight take their points together in the
- * next call (lib/db/coalesce.ts): n points, one round trip, and a verdict each.
+ * next call (lib/db/coalesce.ts): n points, one round trip, and a verdict each. `reads` holds what the store's
+ * upsert read besides, by the limiter's key (see `readingStore`): one call per key runs at a time, so the entry
+ * a call finds is its own.
  */
-export function consumeBatched(limiter: RateLimiterAbstract): Consume {
-  const calls = new Coalescer<string, RateLimiterRes>((key, callers) => consumed(limiter, key, callers));
+export function consumeBatched(limiter: RateLimiterAbstract, reads?: Map<string, unknown>): Consume {
+  const calls = new Coalescer<string, { res: RateLimiterRes; read: unknown }>(async (key, callers) => {
+    if (!reads) return { res: await consumed(limiter, key, callers), read: undefined };
+    const storeKey = limiter.getKey(key);
+    reads.delete(storeKey);
+    const res = await consumed(limiter, key, callers);
+    const read = reads.get(storeKey);
+    reads.delete(storeKey);
+    return { res, read };
+  });
   return async (key) => {
     const { result, index, callers } = await calls.join(key);
-    return verdict(limiter, result, index, callers);
+    return { retryAfter: verdict(limiter, result.res, index, callers), read: result.read };
   };
+}
+
+/**
+ * The pool as rate-limiter-flexible's store client, with one scalar query more in its upsert: the statement
+ * becomes `with taken as (<upsert … returning points, expire>) select taken.*, (<read>) as read from taken`, so
+ * the read costs no round trip of its own and sees the same snapshot. Its value goes to `reads` under the
+ * limiter's key (the upsert's first value); the limiter reads only `points` and `expire`, as before.
+ */
+export function readingStore(pool: Pool, read: string, reads: Map<string, unknown>): Pick<Pool, 'query'> {
+  const query = async (config: QueryConfig) => {
+    if (!/^\s*insert\b/i.test(config.text)) return pool.query(config);
+    const upsert = config.text.trim().replace(/;$/, '');
+    const result = await pool.query({
+      ...config,
+      name: config.name && `${config.name}+read`,
+      text: `with taken as (${upsert}) select taken.*, (${read}) as read from taken`,
+    });
+    reads.set(String(config.values?.[0]), result.rows[0]?.read);
+    return result;
+  };
+  return { query } as unknown as Pick<Pool, 'query'>;
 }
 
 const envInt = (name: string, fallback: number) => () => {
@@ -100,11 +146,15 @@ const envInt = (name: string, fallback: number) => () => {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 };
 
-/** Every authenticated /v1 request, per principal (user or bot, whichever credential it uses). */
+/**
+ * Every authenticated /v1 request, per principal (user or bot, whichever credential it uses). On PostgreSQL its
+ * upsert also reads the auth epoch, which `admitCaller` (lib/http/authenticate.ts) applies.
+ */
 export const apiLimiter = new Limiter(
   'api',
   envInt('RATE_LIMIT_REQUESTS', 1200),
   envInt('RATE_LIMIT_WINDOW_SECONDS', 60),
+  AUTH_EPOCH_QUERY,
 );
 
 /** Sign-in attempts, per client address and per email. */

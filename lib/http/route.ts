@@ -1,11 +1,10 @@
 import type { NextRequest } from 'next/server';
 import { type z } from 'zod';
-import { authenticate, authenticationFailure } from './authenticate';
+import { admitCaller } from './authenticate';
 import { ApiError, invalidRequest, notFound } from './errors';
 import { parseJsonBody } from './json-body';
 import { validateInput, validateQuery } from './validate';
 import { checkOrigin } from './origin';
-import { apiLimiter } from './rate-limit';
 import { readBody, MAX_BODY_BYTES } from './body';
 import { withIdempotency } from './idempotency';
 import { answerError, serve, type Protocol } from './request';
@@ -127,10 +126,7 @@ export function route<
     serveV1(async (requestId) => {
       const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
-      const principal = await authenticate(req);
-      if (!principal) throw await authenticationFailure(req.headers);
-
-      const retryAfter = await apiLimiter.consume(principalKey(principal));
+      const { principal, retryAfter } = await admitCaller(req);
       if (retryAfter !== null)
         throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
