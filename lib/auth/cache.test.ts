@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { displayPrefix, generateApiKey, sha256Hex } from './api-key-format';
+import { insertDemoKey } from '../db/test-database';
 import { authCache, invalidateAuthCaches } from './cache';
 import { principalForApiKey } from './service';
 
@@ -20,25 +20,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function newKey(expiresAt: Date | null = null) {
-  const db = await getDb();
-  const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
-  const [bob] = await db.select().from(t.users).where(eq(t.users.email, 'bob@acme.test'));
-  const secret = generateApiKey();
-  const [row] = await db
-    .insert(t.apiKeys)
-    .values({
-      organizationId: acme.id,
-      name: 'cache test',
-      prefix: displayPrefix(secret),
-      secretHash: sha256Hex(secret),
-      ownerType: 'user',
-      ownerId: bob.id,
-      expiresAt,
-    })
-    .returning();
-  return { secret, id: row.id };
-}
+const newKey = (expiresAt: Date | null = null) => insertDemoKey('cache test', expiresAt);
 
 describe('authentication caches', () => {
   it('serve a verified key from memory, and never after an invalidation', async () => {

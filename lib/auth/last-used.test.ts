@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { displayPrefix, generateApiKey, sha256Hex } from './api-key-format';
+import { insertDemoKey } from '../db/test-database';
 import { flushApiKeyUses, recordApiKeyUse } from './last-used';
 
 // Against a real embedded database: the buffer, the once-a-minute rule and the flush of a key used once.
@@ -20,22 +20,7 @@ async function lastUsed(): Promise<Date | null> {
 beforeAll(async () => {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const db = await getDb();
-  const [bob] = await db.select().from(t.users).where(eq(t.users.email, 'bob@acme.test'));
-  const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
-  const secret = generateApiKey();
-  const [key] = await db
-    .insert(t.apiKeys)
-    .values({
-      organizationId: acme.id,
-      name: 'unit',
-      prefix: displayPrefix(secret),
-      secretHash: sha256Hex(secret),
-      ownerType: 'user',
-      ownerId: bob.id,
-    })
-    .returning();
-  keyId = key.id;
+  keyId = (await insertDemoKey('unit')).id;
 });
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import { subscriptionValues } from './seed';
 import { closeDb, getDb } from './client';
 import * as t from './schema';
@@ -66,6 +67,27 @@ export async function scratchPostgres(label: string) {
     });
   };
   return { reachable, admin, database, use };
+}
+
+/** An API key of bob@acme.test in Acme (the demo data), straight into the database: its secret and its id. */
+export async function insertDemoKey(name: string, expiresAt: Date | null = null) {
+  const db = await getDb();
+  const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
+  const [bob] = await db.select().from(t.users).where(eq(t.users.email, 'bob@acme.test'));
+  const secret = generateApiKey();
+  const [row] = await db
+    .insert(t.apiKeys)
+    .values({
+      organizationId: acme.id,
+      name,
+      prefix: displayPrefix(secret),
+      secretHash: sha256Hex(secret),
+      ownerType: 'user',
+      ownerId: bob.id,
+      expiresAt,
+    })
+    .returning();
+  return { secret, id: row.id };
 }
 
 /** A new organization with one alerting project, and its audit events in seq order. */

@@ -2,10 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
+import { displayPrefix } from '../auth/api-key-format';
 import { getCounterPool, getDb, getPgPool } from '../db/client';
 import * as t from '../db/schema';
-import { scratchPostgres } from '../db/test-database';
+import { insertDemoKey, scratchPostgres } from '../db/test-database';
 import { admitCaller } from './authenticate';
 import { ApiError } from './errors';
 
@@ -23,24 +23,7 @@ function spy(pool: pg.Pool) {
   return { texts, restore: () => ((pool as unknown as { query: typeof query }).query = query) };
 }
 
-async function newKey() {
-  const db = await getDb();
-  const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
-  const [bob] = await db.select().from(t.users).where(eq(t.users.email, 'bob@acme.test'));
-  const secret = generateApiKey();
-  const [row] = await db
-    .insert(t.apiKeys)
-    .values({
-      organizationId: acme.id,
-      name: 'admit test',
-      prefix: displayPrefix(secret),
-      secretHash: sha256Hex(secret),
-      ownerType: 'user',
-      ownerId: bob.id,
-    })
-    .returning();
-  return { secret, id: row.id };
-}
+const newKey = () => insertDemoKey('admit test');
 
 const request = (secret: string) =>
   new NextRequest('http://127.0.0.1/v1/organizations', { headers: { authorization: `Bearer ${secret}` } });
