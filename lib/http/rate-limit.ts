@@ -42,12 +42,13 @@ export class Limiter {
     };
     const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getCounterPool();
     if (!pool) return consumeOne(new RateLimiterMemory(options));
-    const reads = new Map<string, unknown>();
+    // Only a limiter with a read keeps what its upserts read; the others pass the pool as it is.
+    const reads = this.read ? new Map<string, unknown>() : undefined;
     // Concurrent requests of one key take their points in one upsert, not one each.
     return consumeBatched(
       new RateLimiterPostgres({
         ...options,
-        storeClient: this.read ? readingStore(pool, this.read, reads) : pool,
+        storeClient: this.read && reads ? readingStore(pool, this.read, reads) : pool,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true, // created by the drizzle migrations
