@@ -3,13 +3,18 @@
  * code lives (PGlite, pg, Next, drizzle, zod, Node internals, the app) and the functions with the most self time.
  * With a third argument, also the functions with the most total time (self and callees) whose frame
  * matches it (`.next/server` for the app's own code, unminified when built with serverMinification off).
+ * When the directory holds the bench's `windows.json` (when each measurement ran), it also prints, per route,
+ * the main thread's busy microseconds per request by function next to the floor's, largest difference first:
+ * what a route costs over the floor, and where.
  * usage: tsx bench/profile.ts <dir or .cpuprofile file> [top=25] [total-time filter]
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+type Frame = { functionName: string; url: string; lineNumber: number; columnNumber: number };
+type Node = { id: number; callFrame: Frame; children?: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
+type Window = { name: string; start: number; end: number; requests: number };
 
 const IDLE = new Set(['(idle)', '(program)']);
 
@@ -32,12 +37,83 @@ function load(file: string) {
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
-  return { byId, parent, self };
+  return { profile, byId, parent, self };
 }
 
-function frameKey({ functionName, url, lineNumber }: Node['callFrame']): string {
+type Costs = { busy: number; areas: Map<string, number>; functions: Map<string, number> };
+
+/**
+ * Busy µs of the main thread per request, by area and function, per measurement name: every window of that
+ * name together, across the run's servers (profile one database at a time, with BENCH_DATABASES).
+ */
+function perRequest(files: string[], windows: Window[]): Map<string, Costs> {
+  const sorted = windows.filter((w) => w.name !== 'warm-up').sort((a, b) => a.start - b.start);
+  const requests = new Map<string, number>();
+  for (const w of sorted) requests.set(w.name, (requests.get(w.name) ?? 0) + w.requests);
+  const out = new Map<string, Costs>();
+  for (const file of files) {
+    const { profile, byId } = load(file);
+    let at = profile.startTime;
+    let w = 0;
+    profile.samples.forEach((id, i) => {
+      const micros = profile.timeDeltas[i] ?? 0;
+      at += micros;
+      while (w < sorted.length && sorted[w].end < at) w++;
+      const window = sorted[w];
+      if (!window || at < window.start) return;
+      const frame = byId.get(id)!.callFrame;
+      if (IDLE.has(frame.functionName)) return;
+      const share = micros / requests.get(window.name)!;
+      const entry = out.get(window.name) ?? {
+        busy: 0,
+        areas: new Map<string, number>(),
+        functions: new Map<string, number>(),
+      };
+      out.set(window.name, entry);
+      entry.busy += share;
+      const where = area(frame.url, frame.functionName);
+      entry.areas.set(where, (entry.areas.get(where) ?? 0) + share);
+      const key = frameKey(frame);
+      entry.functions.set(key, (entry.functions.get(key) ?? 0) + share);
+    });
+  }
+  return out;
+}
+
+/** Rows of a route's cost, the floor's and the difference, largest difference first. */
+function printDifference(
+  route: Map<string, number>,
+  floor: Map<string, number>,
+  top: number,
+  label: (k: string) => string,
+) {
+  const rows = [...new Set([...route.keys(), ...floor.keys()])].map((k) => {
+    const [r, f] = [route.get(k) ?? 0, floor.get(k) ?? 0];
+    return { k, r, f, d: r - f };
+  });
+  for (const { k, r, f, d } of rows.sort((a, b) => b.d - a.d).slice(0, top))
+    console.log(`${r.toFixed(1).padStart(7)} ${f.toFixed(1).padStart(7)} ${d.toFixed(1).padStart(7)}  ${label(k)}`);
+}
+
+function printDifferences(files: string[], windows: Window[], top: number) {
+  const costs = perRequest(files, windows);
+  const floor = [...costs].find(([name]) => name.includes('(floor)'))?.[1];
+  if (!floor) return;
+  for (const [name, route] of costs) {
+    if (route === floor) continue;
+    console.log(
+      `\n${name}: ${route.busy.toFixed(0)} µs of the main thread per request, the floor ${floor.busy.toFixed(0)}; by function (route, floor, difference):`,
+    );
+    printDifference(route.areas, floor.areas, Infinity, (where) => `[${where}]`);
+    printDifference(route.functions, floor.functions, top, (key) => key);
+  }
+}
+
+/** A frame by name and place; in the minified server bundle, where a line holds many functions, with its column. */
+function frameKey({ functionName, url, lineNumber, columnNumber }: Frame): string {
   const where = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/\.next\//, '.next/');
-  return `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}`;
+  const column = where.startsWith('.next/') ? `:${columnNumber + 1}` : '';
+  return `${functionName || '(anonymous)'}  ${where}:${lineNumber + 1}${column}`;
 }
 
 function main() {
@@ -57,12 +133,13 @@ function main() {
   for (const file of files) {
     const { byId, parent, self } = load(file);
     for (const [id, micros] of self) {
-      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      const frame = byId.get(id)!.callFrame;
+      const { functionName, url } = frame;
       if (IDLE.has(functionName)) continue;
       busy += micros;
       const where = area(url, functionName);
       areas.set(where, (areas.get(where) ?? 0) + micros);
-      const key = frameKey({ functionName, url, lineNumber });
+      const key = frameKey(frame);
       functions.set(key, (functions.get(key) ?? 0) + micros);
       if (!totalFilter) continue;
       // Each function once per stack, however often it recurses.
@@ -80,6 +157,9 @@ function main() {
   console.log(`\nTop ${top} functions by self time:`);
   for (const [key, micros] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`${pct(micros)}  ${key}`);
+  const windowsFile = statSync(target).isDirectory() ? path.join(target, 'windows.json') : null;
+  if (windowsFile && existsSync(windowsFile))
+    printDifferences(files, JSON.parse(readFileSync(windowsFile, 'utf8')) as Window[], top);
   if (!totalFilter) return;
   console.log(`\nTop ${top} functions matching ${totalFilter} by total time:`);
   for (const [key, micros] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top))

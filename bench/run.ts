@@ -10,11 +10,12 @@
  * the latency of a request alone, where nothing is shared between requests),
  * BENCH_PORT (3900: the servers listen on it and the next four), BENCH_DATABASES (`pglite,postgres`),
  * BENCH_SCALE=0 (skip the 100,000-key list and the in-process key verification), BENCH_CPU_PROF=<dir>
- * (run the servers under `node --cpu-prof`; summarize with `tsx bench/profile.ts <dir>`), BENCH_ROUTES=<text>
+ * (run the servers under `node --cpu-prof` and note when each measurement ran, in <dir>/windows.json; summarize
+ * with `tsx bench/profile.ts <dir>`, which then also prints each route's cost over the floor's), BENCH_ROUTES=<text>
  * (only the routes whose name contains it, and no comparison runs: to profile one route).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,8 @@ type Measured = Figure & { requests: number; latencies: number[] };
  */
 type Meter = { appPid: number; pg?: { admin: pg.Client; database: string }; settle?: () => Promise<void> };
 let failures = 0;
+/** With BENCH_CPU_PROF: when each measurement ran (monotonic µs, the profiles' clock), for bench/profile.ts. */
+const windows: { name: string; start: number; end: number; requests: number }[] = [];
 
 function run(cmd: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -117,6 +120,7 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
     ...opts,
   }) as unknown as PromiseLike<autocannon.Result> & autocannon.Instance;
   const latencies: number[] = [];
+  const start = Number(process.hrtime.bigint() / 1000n);
   running.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   const result = await running;
   const appAfter = meter && sampleApp(meter.appPid);
@@ -126,6 +130,7 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
   if (failed)
     console.error(`  ! ${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   const requests = Math.max(result.requests.total, 1);
+  windows.push({ name, start, end: Number(process.hrtime.bigint() / 1000n), requests });
   return {
     name,
     rps: result.requests.average,
@@ -366,6 +371,8 @@ async function main() {
     }
   }
   printGoals(results);
+  const profile = process.env.BENCH_CPU_PROF;
+  if (profile) writeFileSync(path.join(profile, 'windows.json'), JSON.stringify(windows));
   if (process.env.BENCH_SCALE !== '0') await measureScale();
 
   if (failures > 0) {
