@@ -53,12 +53,11 @@ function apiUrlCheck(request: NextRequest) {
 
 export const config = {
   matcher: [
-    '/v1/:path*',
-    '/scim/:path*',
-    '/oauth/:path*',
+    // API paths only when they hold a percent-escape: none other can be one Next fails to decode.
+    '/:api(v1|scim|oauth)/:path(.*%.*)',
     {
-      // /v1 and /api/auth set their own headers; static assets need none.
-      source: '/((?!v1|api|_next/static|_next/image|favicon.ico).*)',
+      // The API paths and /api/auth set their own headers; static assets need none.
+      source: '/((?!(?:v1|scim|oauth|api)(?:/|$)|_next/static|_next/image|favicon.ico).*)',
       missing: [
         { type: 'header', key: 'next-router-prefetch' },
         { type: 'header', key: 'purpose', value: 'prefetch' },
