@@ -1,10 +1,10 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { newRequestId } from './lib/http/request';
-import { rawUrlRefusal } from './lib/http/raw-url';
+import { isApiPath, rawUrlRefusal } from './lib/http/raw-url';
 
 /** API paths: only a URL Next itself cannot decode. Console pages: a CSP nonce and a request id. */
 export function proxy(request: NextRequest) {
-  if (/^\/(v1|scim|oauth)(\/|$)/.test(request.nextUrl.pathname)) return apiUrlCheck(request);
+  if (isApiPath(request.nextUrl.pathname)) return apiUrlCheck(request);
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV !== 'production';
   const csp = [

@@ -2,6 +2,11 @@ import { notFound, type ApiError } from './errors';
 
 const PROTOCOLS = /^\/(v1|scim|oauth)(\/|$)/;
 
+/** Whether a path is the API's (`/v1`, SCIM, OAuth) rather than a console page's. */
+export function isApiPath(pathname: string): boolean {
+  return PROTOCOLS.test(pathname);
+}
+
 function malformedPath(pathname: string): boolean {
   try {
     decodeURIComponent(pathname);
