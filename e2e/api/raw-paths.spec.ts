@@ -88,7 +88,7 @@ test('valid percent-escapes in an API path reach the route; console pages keep t
   expect(escaped.status()).toBe(404);
   expect(((await escaped.json()) as { error: { message: string } }).error.message).toMatch(/^No API operation at /);
   // The narrower API matcher left console pages to proxy.ts (their CSP nonce); API answers carry none.
-  const page = await request.get('/sign-in');
+  const page = await request.get('/login');
   expect(page.headers()['content-security-policy']).toMatch(/'nonce-/);
   const live = await request.get('/v1/health/live');
   expect(live.headers()['content-security-policy']).toBeUndefined();
