@@ -11,6 +11,11 @@ export async function auditEvents(ctx: APIRequestContext, orgId: string, query =
   return ((await res.json()) as { items: AuditEvent[] }).items;
 }
 
+/** The events about one target (a silence, a subscription, a key), oldest first. */
+export async function auditEventsAbout(ctx: APIRequestContext, orgId: string, targetId: string): Promise<AuditEvent[]> {
+  return (await auditEvents(ctx, orgId, `&targetId=${targetId}`)).reverse();
+}
+
 /** The newest seq of the organization's log, to read only what a step adds after it. */
 export async function newestSeq(ctx: APIRequestContext, orgId: string): Promise<number> {
   return (await auditEvents(ctx, orgId, '&limit=1'))[0]?.seq ?? 0;
