@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, sessionFor, test } from '../fixtures';
 import { E2E } from '../support/env';
-import { memberSeeder, type SeededMember } from '../support/principals';
+import { memberSeeder, type SeededBot, type SeededMember } from '../support/principals';
 import { createScimToken, scimPatch } from '../support/api-keys';
 import { spawnServer, type Spawned } from '../support/spawn-server';
 
@@ -35,49 +35,63 @@ test.describe('revocation across two instances on one PostgreSQL', () => {
     await Promise.all(servers.map((s) => s.stop()));
   });
 
-  /** Trial i revokes through instance i % 2 and asks the other one, which has the credential cached. */
-  async function trials(
+  /**
+   * Trial i revokes through instance i % 2 and asks the other one, which has the credential cached. Each trial
+   * seeds its own principal (`seed`), since revoking destroys it.
+   */
+  async function trials<P>(
     name: string,
-    credential: (member: SeededMember) => string,
-    revoke: (revoker: { url: string; admin: APIRequestContext }, member: SeededMember) => Promise<number>,
-    demoOrg: string,
+    seed: (label: string) => Promise<P>,
+    credential: (principal: P) => string,
+    revoke: (revoker: { url: string; admin: APIRequestContext }, principal: P) => Promise<number>,
   ) {
     const accepted: number[] = [];
     for (let i = 0; i < TRIALS; i++) {
-      const member = await seeder.member(demoOrg, `${name}-${i}`);
+      const principal = await seed(`${name}-${i}`);
       const [revoker, asked] = i % 2 ? [0, 1] : [1, 0];
       const ask = () =>
         fetch(`${servers[asked].url}/v1/organizations`, {
-          headers: { authorization: `Bearer ${credential(member)}` },
+          headers: { authorization: `Bearer ${credential(principal)}` },
         }).then((r) => r.status);
       expect(await ask()).toBe(200); // now cached on the instance asked next
-      expect(await revoke({ url: servers[revoker].url, admin: admins[revoker] }, member)).toBeLessThan(300);
+      expect(await revoke({ url: servers[revoker].url, admin: admins[revoker] }, principal)).toBeLessThan(300);
       if ((await ask()) !== 401) accepted.push(i);
     }
     expect(accepted, `${name}: trials accepted after the revoking response`).toEqual([]);
   }
+  const member = (organizationId: string) => (label: string) => seeder.member(organizationId, label);
 
   test('a revoked API key', async ({ demo }) => {
     await trials(
       'key',
+      member(demo.acme),
       (m) => m.key,
       async ({ admin }, m) => (await admin.delete(`/v1/organizations/${demo.acme}/api-keys/${m.keyId}`)).status(),
-      demo.acme,
     );
   });
 
   test("a removed member's API key", async ({ demo }) => {
     await trials(
       'member',
+      member(demo.acme),
       (m) => m.key,
       async ({ admin }, m) => (await admin.delete(`/v1/organizations/${demo.acme}/members/${m.userId}`)).status(),
-      demo.acme,
+    );
+  });
+
+  test("a deleted bot's API key", async ({ demo }) => {
+    await trials(
+      'bot',
+      (label) => seeder.bot(demo.acme, label),
+      (b: SeededBot) => b.key,
+      async ({ admin }, b) => (await admin.delete(`/v1/organizations/${demo.acme}/bots/${b.botId}`)).status(),
     );
   });
 
   test('a revoked OAuth access token', async ({ demo }) => {
     await trials(
       'oauth',
+      member(demo.acme),
       (m) => m.oauth,
       async ({ url }, m) =>
         (
@@ -87,7 +101,6 @@ test.describe('revocation across two instances on one PostgreSQL', () => {
             body: new URLSearchParams({ token: m.oauth, client_id: 'svc-cli' }),
           })
         ).status,
-      demo.acme,
     );
   });
 
@@ -95,8 +108,8 @@ test.describe('revocation across two instances on one PostgreSQL', () => {
     const token = await createScimToken(admins[0], demo.acme);
     const suspend = async ({ admin }: { admin: APIRequestContext }, m: SeededMember) =>
       (await scimPatch(admin, token, m.userId, [{ op: 'replace', path: 'active', value: false }])).status();
-    await trials('scim-key', (m) => m.key, suspend, demo.acme);
-    await trials('scim-oauth', (m) => m.oauth, suspend, demo.acme);
+    await trials('scim-key', member(demo.acme), (m) => m.key, suspend);
+    await trials('scim-oauth', member(demo.acme), (m) => m.oauth, suspend);
   });
 
   test('signing out ends that session on both instances; "sign out of all sessions" ends the others', async () => {
