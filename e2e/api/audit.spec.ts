@@ -91,14 +91,23 @@ test.describe('what is audited', () => {
     await ria.dispose();
   });
 
-  test('member left: the member is the actor', async ({ as, demo }) => {
+  test('member left: the member is the actor, and their keys are revoked with reason member_left', async ({
+    as,
+    demo,
+  }) => {
     const ada = await as('ada');
     const lea = await sessionFor('lea@acme.test');
     const leaId = await userIdOf(ada, demo.acme, 'lea@acme.test');
+    const key = await createKey(lea, demo.acme, { name: 'lea key' });
     const mark = await newestSeq(ada, demo.acme);
     expect((await lea.post(`/v1/organizations/${demo.acme}/members/me/leave`)).status()).toBe(204);
-    const left = only(await eventsAfter(ada, demo.acme, mark), 'member.left');
-    expect(left).toMatchObject({ actor: user(leaId, 'session'), target: { type: 'user', id: leaId } });
+    const events = await eventsAfter(ada, demo.acme, mark);
+    expect(events.map((e) => [e.action, e.target.id, e.reason])).toEqual([
+      ['member.left', leaId, null],
+      ['api_key.revoked', key.apiKey.id, 'member_left'],
+    ]);
+    for (const e of events) expect(e.actor).toEqual(user(leaId, 'session'));
+    expect(events[0].target.type).toBe('user');
     await lea.dispose();
   });
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bearer, expect, expectError, sessionFor, test } from '../fixtures';
 import { createKey, createScimToken, statusWithKey } from '../support/api-keys';
+import { auditEventsAbout } from '../support/audit';
 import { E2E } from '../support/env';
 import {
   deviceLoginToken,
@@ -87,9 +88,27 @@ test('a batch: live credentials of every kind revoked at once, the right labels,
     'not_found',
   );
 
-  // Reported again: still a true positive, nothing more to revoke.
+  // The revocation's audit event: by the scanner, reason `leaked`, with the url; the key revoked before has none.
+  const leakedEvent = (await auditEventsAbout(ada, demo.acme, live.apiKey.id)).filter(
+    (e) => e.action === 'api_key.revoked',
+  );
+  expect(leakedEvent).toHaveLength(1);
+  expect(leakedEvent[0]).toMatchObject({
+    actor: { type: 'secret_scanner', id: null, via: null, credential: null },
+    target: { type: 'api_key', id: live.apiKey.id },
+    reason: 'leaked',
+    context: { url },
+  });
+  const revokedBefore = (await auditEventsAbout(ada, demo.acme, revoked.apiKey.id)).filter(
+    (e) => e.action === 'api_key.revoked',
+  );
+  expect(revokedBefore.map((e) => e.reason)).not.toContain('leaked');
+
+  // Reported again: still a true positive, nothing more to revoke, and no second event.
   const again = await postReport(JSON.stringify([leak(live.secret)]), serverScannerKey());
   expect(JSON.parse(again.text)[0].label).toBe('true_positive');
+  const events = await auditEventsAbout(ada, demo.acme, live.apiKey.id);
+  expect(events.filter((e) => e.action === 'api_key.revoked')).toHaveLength(1);
 });
 
 test('no signature, a tampered body, another key or an unknown key id: 401 and nothing revoked', async ({
