@@ -1,4 +1,5 @@
 import { expect, expectError, test } from '../fixtures';
+import { validSilenceBody } from '../support/silence-refusals';
 import { findSilence, productionSilences, read, type Silence } from '../support/silences';
 
 test.describe('If-Match', () => {
@@ -136,6 +137,31 @@ test.describe('Idempotency-Key', () => {
       version: before.version + 2,
       updatedBy: { id: demo.users.ada },
     });
+  });
+
+  test('keys are scoped to the path and method: the same key on another silence, or as a DELETE, runs that request', async ({
+    as,
+    demo,
+  }) => {
+    const bob = await as('bob');
+    const first = await findSilence(bob, demo, 'scheduled idempotency');
+    const created = await bob.post(productionSilences(demo), { data: validSilenceBody(`scoped-${Date.now()}`) });
+    expect(created.status(), await created.text()).toBe(201);
+    const other = (await created.json()) as Silence;
+    const key = `scoped-${Date.now()}`;
+    const headers = { 'Idempotency-Key': key };
+    const data = { comment: 'the same body' };
+    const onFirst = await bob.patch(`${productionSilences(demo)}/${first.id}`, { data, headers });
+    expect(onFirst.status()).toBe(200);
+    const onOther = await bob.patch(`${productionSilences(demo)}/${other.id}`, { data, headers });
+    expect(onOther.status()).toBe(200);
+    expect(onOther.headers()['idempotent-replayed']).toBeUndefined();
+    expect(await onOther.json()).toMatchObject({ id: other.id, comment: 'the same body', version: other.version + 1 });
+    // The same key and path, another method: the DELETE runs (the silence ends) instead of replaying the PATCH.
+    const ended = await bob.delete(`${productionSilences(demo)}/${other.id}`, { headers });
+    expect(ended.status()).toBe(200);
+    expect(ended.headers()['idempotent-replayed']).toBeUndefined();
+    expect(((await ended.json()) as Silence).state).toBe('expired');
   });
 
   test('a 4xx answer is stored and replayed too', async ({ as, demo }) => {

@@ -324,6 +324,19 @@ test.describe('changing a silence', () => {
       'silence_state_conflict',
       ['comment', 'endsAt', 'startsAt', 'matchers'],
     );
+    // 412 comes before 409: a tag that is not the current one fails first; the current one reaches the 409.
+    const refused = { data: { comment: 'again' } };
+    await expectError(
+      await ada.patch(path, { ...refused, headers: { 'If-Match': `"${expired.version + 7}"` } }),
+      412,
+      'precondition_failed',
+    );
+    await expectError(
+      await ada.patch(path, { ...refused, headers: { 'If-Match': `"${expired.version}"` } }),
+      409,
+      'silence_state_conflict',
+      ['comment'],
+    );
     expect((await read(ada, demo, expired.id)).silence).toEqual(expired);
     // `{}` asks for no field, so there is nothing to refuse.
     expect((await ada.patch(path, { data: {} })).status()).toBe(200);
