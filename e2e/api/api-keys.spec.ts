@@ -52,6 +52,7 @@ test.describe('create', () => {
   const invalid: [string, unknown, string[]][] = [
     ['an empty name', { name: '' }, ['name']],
     ['a 101-character name', { name: 'x'.repeat(101) }, ['name']],
+    ['a name of 101 emoji', { name: '🔑'.repeat(101) }, ['name']],
     ['expiresInDays 0', { name: 'k', expiresInDays: 0 }, ['expiresInDays']],
     ['expiresInDays 366', { name: 'k', expiresInDays: 366 }, ['expiresInDays']],
     ['expiresInDays 1.5', { name: 'k', expiresInDays: 1.5 }, ['expiresInDays']],
@@ -70,9 +71,11 @@ test.describe('create', () => {
     });
   }
 
-  test('a 100-character name is accepted', async ({ as, demo }) => {
-    const { apiKey } = await createKey(await as('bob'), demo.acme, { name: 'n'.repeat(100) });
-    expect(apiKey.name).toHaveLength(100);
+  test('a 100-character name is accepted, counted in characters: 100 emoji too', async ({ as, demo }) => {
+    const bob = await as('bob');
+    expect((await createKey(bob, demo.acme, { name: 'n'.repeat(100) })).apiKey.name).toHaveLength(100);
+    const emoji = '🔑'.repeat(100);
+    expect((await createKey(bob, demo.acme, { name: emoji })).apiKey.name).toBe(emoji);
   });
 
   test('a key cannot create a key: 403 even for a bad body, and nothing is created', async ({ as, demo, fixtures }) => {

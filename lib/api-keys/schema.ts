@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { atMostCharacters } from '../characters';
 import { pageQuery } from '../http/pagination';
 
 /** The create body, shared by the route and the console's form. Unknown fields are refused. */
 export const createApiKeyBody = z
   .strictObject({
-    name: z.string().trim().min(1, 'Enter a name.').max(100, 'Use at most 100 characters.'),
+    name: atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.'),
     expiresInDays: z.int('Enter a whole number of days.').min(1).max(365).nullable().optional(),
     botId: z.uuid().optional(),
   })

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
+import { atMostCharacters } from '../characters';
 
 /** The same module validates matchers in the browser form and in the route: one RE2, one set of rules. */
 export const MATCHER_OPS = ['=', '!=', '=~', '!~'] as const;
@@ -61,7 +62,7 @@ export const matcherSchema = z
       .max(MAX_LABEL, `At most ${MAX_LABEL} characters.`)
       .regex(LABEL_PATTERN, 'A label starts with a letter or underscore, then letters, digits or underscores.'),
     op: z.enum(MATCHER_OPS, { error: 'The operator is one of =, !=, =~ and !~.' }),
-    value: z.string().max(MAX_VALUE, `At most ${MAX_VALUE} characters.`),
+    value: atMostCharacters(z.string(), MAX_VALUE, `At most ${MAX_VALUE} characters.`),
   })
   .superRefine(
     (matcher: LooseMatcher, ctx) => {

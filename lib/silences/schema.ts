@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atMostCharacters } from '../characters';
 import { pageQuery } from '../http/pagination';
 import { matchersSchema, matcherSchema } from './matchers';
 import { parseIfMatch } from '../http/etag';
@@ -19,7 +20,7 @@ export const silenceParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), si
 
 export const listSilencesQuery = pageQuery.extend({ state: z.enum(SILENCE_STATES).optional() });
 
-export const commentSchema = z.string().min(1, 'Enter a comment.').max(1000, 'At most 1000 characters.');
+export const commentSchema = atMostCharacters(z.string().min(1, 'Enter a comment.'), 1000, 'At most 1000 characters.');
 
 /** Both times given: the end must come after the start (the create and the update share this rule). */
 function endsAfterStarts(body: { startsAt?: unknown; endsAt?: unknown }, ctx: z.RefinementCtx): void {
