@@ -1,5 +1,7 @@
+import { request as playwrightRequest } from '@playwright/test';
 import { generateApiKey } from '../../lib/auth/api-key-format';
-import { bearer, expect, expectError, mintedSessionCookie, readFixturesFor, test } from '../fixtures';
+import { MAX_BODY_BYTES } from '../../lib/http/body';
+import { bearer, expect, expectError, mintedSessionCookie, readFixturesFor, sessionFor, test } from '../fixtures';
 import { limitedURL } from '../support/env';
 
 test.describe('authentication', () => {
@@ -174,6 +176,36 @@ test.describe('rate limits', () => {
     await expectError(res, 429, 'too_many_requests');
     expect(Number(res.headers()['retry-after'])).toBeGreaterThan(0);
     await ctx.dispose();
+  });
+
+  test('the order 413 → 401 → 429 → 403 origin → 404 → 400: past the limit, only a too-large body or no credential beats 429', async () => {
+    const bob = await sessionFor('bob', limitedURL);
+    const ada = await sessionFor('ada', limitedURL);
+    const orgs = (await (await bob.get('/v1/organizations')).json()).items as { id: string; name: string }[];
+    const acme = orgs.find((o) => o.name === 'Acme')!.id;
+    const keys = `/v1/organizations/${acme}/api-keys`;
+    const before = (await (await ada.get(keys)).json()).items;
+    for (let i = 0; i < 4; i++) expect((await bob.get('/v1/organizations')).status()).toBe(200);
+
+    // Each of these would be refused later in the order; past the limit each is 429, and nothing is created.
+    const foreign = { Origin: 'https://evil.example' };
+    for (const res of [
+      await bob.post(keys, { data: { name: 'from elsewhere' }, headers: foreign }),
+      await bob.get(`/v1/organizations/00000000-0000-4000-8000-000000000000/api-keys`),
+      await bob.post(keys, { data: { name: '' } }),
+      await bob.post(keys, { data: { name: 'would be created' } }),
+    ])
+      await expectError(res, 429, 'too_many_requests');
+    // Before it: a body over the limit (413), and a request whose credential is missing (401).
+    await expectError(
+      await bob.post(keys, { data: 'x'.repeat(MAX_BODY_BYTES + 1), headers: { 'content-type': 'application/json' } }),
+      413,
+      'payload_too_large',
+    );
+    const anonymous = await playwrightRequest.newContext({ baseURL: limitedURL });
+    await expectError(await anonymous.get('/v1/organizations'), 401, 'unauthenticated');
+    expect((await (await ada.get(keys)).json()).items).toEqual(before);
+    await Promise.all([bob.dispose(), ada.dispose(), anonymous.dispose()]);
   });
 });
 
