@@ -177,3 +177,37 @@ test('bob sees the workflow subscription’s kind in the form and can change its
   await expect(dialog.getByLabel('Target URL')).toHaveCount(0);
   await expect(dialog.getByLabel('Batch size')).toBeVisible();
 });
+
+test('a newer server’s unknown target kind, health and state show as Unknown, and the page keeps working', async ({
+  page,
+}) => {
+  // The real list, with one subscription as a later API version might send it.
+  await page.route(/\/v1\/organizations\/[^/]+\/projects\/[^/]+\/subscriptions(\?|$)/, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { items: Record<string, unknown>[] };
+    for (const item of body.items)
+      if (item.id === subs.https.id) {
+        item.target = { kind: 'grpc', endpoint: 'grpc://queue.internal:443' };
+        item.status = { ...(item.status as object), health: 'degraded' };
+        item.state = 'draining';
+      }
+    await route.fulfill({ response, json: body });
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await signInAs(page, 'cy');
+  await page.goto(pagePath);
+  const changed = row(page, subs.https.slug);
+  await expect(changed).toBeVisible();
+  await expect(changed.getByText('Unknown')).toHaveCount(3);
+  await expect(changed).not.toContainText('grpc://');
+  // The others render as before.
+  await expect(row(page, subs.failing.slug).getByText('Failing')).toBeVisible();
+  await expect(row(page, subs.workflow.slug)).toContainText('Workflow');
+  await page.getByRole('button', { name: `View ${subs.https.slug}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText('Unknown', { exact: true })).toHaveCount(3);
+  await expect(dialog).not.toContainText('degraded');
+  await page.screenshot({ path: 'test-results/screens/subscriptions-unknown-values.png' });
+  expect(errors).toEqual([]);
+});
