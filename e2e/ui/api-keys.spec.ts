@@ -107,6 +107,53 @@ test('the form checks the name before sending, and a server issue lands on its f
   await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
 });
 
+test('the 1 year and Never choices reach the API; the list shows each expiry, and Last used once the key is used', async ({
+  page,
+  demo,
+  request,
+  as,
+}) => {
+  const unique = Date.now().toString(36);
+  await signInAs(page, 'bob@acme.test');
+  await page.goto(`/orgs/${demo.acme}/api-keys`);
+  const secrets: Record<string, string> = {};
+  for (const [name, choice] of [
+    [`yearly ${unique}`, '1 year'],
+    [`forever ${unique}`, 'Never'],
+  ]) {
+    await page.getByRole('button', { name: 'Create API key' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Create API key' });
+    await form.getByLabel('Name').fill(name);
+    await choose(page, 'Expires', choice);
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const reveal = page.getByRole('dialog', { name: 'Your new API key' });
+    secrets[name] = await reveal.getByLabel('API key').inputValue();
+    await reveal.getByRole('button', { name: 'Copy' }).click();
+    await reveal.getByRole('button', { name: 'Done' }).click();
+    await expect(reveal).toBeHidden();
+  }
+  const listed = await listKeys(await as('bob'), demo.acme);
+  const yearly = listed.find((k) => k.name === `yearly ${unique}`)!;
+  const forever = listed.find((k) => k.name === `forever ${unique}`)!;
+  expect(new Date(yearly.expiresAt!).getTime() - new Date(yearly.createdAt).getTime()).toBe(365 * DAY_MS);
+  expect(forever.expiresAt).toBeNull();
+
+  // Columns after the name: key, owner, created, expires, last used.
+  const cells = (name: string) => page.getByRole('row', { name: new RegExp(name) }).getByRole('cell');
+  await expect(cells(`yearly ${unique}`).nth(3).locator('time')).toHaveAttribute('datetime', yearly.expiresAt!);
+  await expect(cells(`forever ${unique}`).nth(3)).toHaveText('Never');
+  await expect(cells(`yearly ${unique}`).nth(4)).toHaveText('Never');
+
+  expect(await statusWithKey(request, secrets[`yearly ${unique}`])).toBe(200);
+  await expect
+    .poll(async () => (await listKeys(await as('bob'), demo.acme)).find((k) => k.id === yearly.id)?.lastUsedAt)
+    .toBeTruthy();
+  await page.reload();
+  await expect(cells(`yearly ${unique}`).nth(4).locator('time')).toHaveAttribute('datetime', /^\d{4}-/);
+  await expect(cells(`yearly ${unique}`).nth(4)).toHaveText(/ago|just now|second|minute/);
+  await expect(cells(`forever ${unique}`).nth(4)).toHaveText('Never');
+});
+
 test('ada sees everyone’s keys with their owners and can narrow to her own; cy sees only hers', async ({
   page,
   demo,
