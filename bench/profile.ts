@@ -40,19 +40,20 @@ function load(file: string) {
   return { profile, byId, parent, self };
 }
 
+type Loaded = ReturnType<typeof load>;
+
 type Costs = { busy: number; areas: Map<string, number>; functions: Map<string, number> };
 
 /**
  * Busy µs of the main thread per request, by area and function, per measurement name: every window of that
  * name together, across the run's servers (profile one database at a time, with BENCH_DATABASES).
  */
-function perRequest(files: string[], windows: Window[]): Map<string, Costs> {
+function perRequest(profiles: Loaded[], windows: Window[]): Map<string, Costs> {
   const sorted = windows.filter((w) => w.name !== 'warm-up').sort((a, b) => a.start - b.start);
   const requests = new Map<string, number>();
   for (const w of sorted) requests.set(w.name, (requests.get(w.name) ?? 0) + w.requests);
   const out = new Map<string, Costs>();
-  for (const file of files) {
-    const { profile, byId } = load(file);
+  for (const { profile, byId } of profiles) {
     let at = profile.startTime;
     let w = 0;
     profile.samples.forEach((id, i) => {
@@ -95,8 +96,8 @@ function printDifference(
     console.log(`${r.toFixed(1).padStart(7)} ${f.toFixed(1).padStart(7)} ${d.toFixed(1).padStart(7)}  ${label(k)}`);
 }
 
-function printDifferences(files: string[], windows: Window[], top: number) {
-  const costs = perRequest(files, windows);
+function printDifferences(profiles: Loaded[], windows: Window[], top: number) {
+  const costs = perRequest(profiles, windows);
   const floor = [...costs].find(([name]) => name.includes('(floor)'))?.[1];
   if (!floor) return;
   for (const [name, route] of costs) {
@@ -130,8 +131,9 @@ function main() {
   const totals = new Map<string, number>();
   const totalFilter = process.argv[4];
   let busy = 0;
-  for (const file of files) {
-    const { byId, parent, self } = load(file);
+  // Each profile parsed once: they run to tens of megabytes, and the per-route differences read them again.
+  const profiles = files.map(load);
+  for (const { byId, parent, self } of profiles) {
     for (const [id, micros] of self) {
       const frame = byId.get(id)!.callFrame;
       const { functionName, url } = frame;
@@ -159,7 +161,7 @@ function main() {
     console.log(`${pct(micros)}  ${key}`);
   const windowsFile = statSync(target).isDirectory() ? path.join(target, 'windows.json') : null;
   if (windowsFile && existsSync(windowsFile))
-    printDifferences(files, JSON.parse(readFileSync(windowsFile, 'utf8')) as Window[], top);
+    printDifferences(profiles, JSON.parse(readFileSync(windowsFile, 'utf8')) as Window[], top);
   if (!totalFilter) return;
   console.log(`\nTop ${top} functions matching ${totalFilter} by total time:`);
   for (const [key, micros] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, top))
