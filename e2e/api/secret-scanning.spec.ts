@@ -89,26 +89,22 @@ test('a batch: live credentials of every kind revoked at once, the right labels,
   );
 
   // The revocation's audit event: by the scanner, reason `leaked`, with the url; the key revoked before has none.
-  const leakedEvent = (await auditEventsAbout(ada, demo.acme, live.apiKey.id)).filter(
-    (e) => e.action === 'api_key.revoked',
-  );
-  expect(leakedEvent).toHaveLength(1);
-  expect(leakedEvent[0]).toMatchObject({
+  const revocations = async (keyId: string) =>
+    (await auditEventsAbout(ada, demo.acme, keyId)).filter((e) => e.action === 'api_key.revoked');
+  const leaked = await revocations(live.apiKey.id);
+  expect(leaked).toHaveLength(1);
+  expect(leaked[0]).toMatchObject({
     actor: { type: 'secret_scanner', id: null, via: null, credential: null },
     target: { type: 'api_key', id: live.apiKey.id },
     reason: 'leaked',
     context: { url },
   });
-  const revokedBefore = (await auditEventsAbout(ada, demo.acme, revoked.apiKey.id)).filter(
-    (e) => e.action === 'api_key.revoked',
-  );
-  expect(revokedBefore.map((e) => e.reason)).not.toContain('leaked');
+  expect((await revocations(revoked.apiKey.id)).map((e) => e.reason)).not.toContain('leaked');
 
   // Reported again: still a true positive, nothing more to revoke, and no second event.
   const again = await postReport(JSON.stringify([leak(live.secret)]), serverScannerKey());
   expect(JSON.parse(again.text)[0].label).toBe('true_positive');
-  const events = await auditEventsAbout(ada, demo.acme, live.apiKey.id);
-  expect(events.filter((e) => e.action === 'api_key.revoked')).toHaveLength(1);
+  expect(await revocations(live.apiKey.id)).toHaveLength(1);
 });
 
 test('no signature, a tampered body, another key or an unknown key id: 401 and nothing revoked', async ({

@@ -114,6 +114,7 @@ test('the 1 year and Never choices reach the API; the list shows each expiry, an
   as,
 }) => {
   const unique = Date.now().toString(36);
+  const bob = await as('bob');
   await signInAs(page, 'bob@acme.test');
   await page.goto(`/orgs/${demo.acme}/api-keys`);
   const secrets: Record<string, string> = {};
@@ -132,7 +133,7 @@ test('the 1 year and Never choices reach the API; the list shows each expiry, an
     await reveal.getByRole('button', { name: 'Done' }).click();
     await expect(reveal).toBeHidden();
   }
-  const listed = await listKeys(await as('bob'), demo.acme);
+  const listed = await listKeys(bob, demo.acme);
   const yearly = listed.find((k) => k.name === `yearly ${unique}`)!;
   const forever = listed.find((k) => k.name === `forever ${unique}`)!;
   expect(new Date(yearly.expiresAt!).getTime() - new Date(yearly.createdAt).getTime()).toBe(365 * DAY_MS);
@@ -146,7 +147,7 @@ test('the 1 year and Never choices reach the API; the list shows each expiry, an
 
   expect(await statusWithKey(request, secrets[`yearly ${unique}`])).toBe(200);
   await expect
-    .poll(async () => (await listKeys(await as('bob'), demo.acme)).find((k) => k.id === yearly.id)?.lastUsedAt)
+    .poll(async () => (await listKeys(bob, demo.acme)).find((k) => k.id === yearly.id)?.lastUsedAt)
     .toBeTruthy();
   await page.reload();
   await expect(cells(`yearly ${unique}`).nth(4).locator('time')).toHaveAttribute('datetime', /^\d{4}-/);
