@@ -16,6 +16,11 @@ if (!process.env.NEXTAUTH_SECRET) {
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
   process.env.NEXTAUTH_SECRET = readFileSync(file, 'utf8').trim();
 }
+// Likewise the key that seals secrets which must stay readable (lib/crypto/secret-box.ts).
+if (!process.env.ENCRYPTION_KEY) {
+  const file = path.join(dataDir, 'encryption-key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+}
 process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV ??= dev ? 'development' : 'production';
