@@ -10,7 +10,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'components/**/*.test.ts', 'cli/**/*.test.ts', 'app/**/*.test.ts'],
+    include: [
+      'lib/**/*.test.ts',
+      'components/**/*.test.ts',
+      'cli/**/*.test.ts',
+      'app/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -4,7 +4,7 @@ import { isWellFormedApiKey, sha256Hex } from '../auth/api-key-format';
 export type CredentialKind = 'api_key' | 'oauth_access_token' | 'oauth_refresh_token' | 'scim_token';
 
 /**
- * The exact shapes of the credentials this service issues (README "API key rotation, leaks and usage"):
+ * The exact shapes of the credentials this service issues (docs/api.md, "API key rotation, leaks and usage"):
  * API keys also carry a CRC-32 checksum; the others are 32 random bytes in base64url behind their prefix.
  */
 export const TOKEN_PATTERNS: Record<CredentialKind, RegExp> = {
