@@ -90,6 +90,11 @@ export class PgliteThread implements ThreadClient {
     return result;
   }
 
+  /** Statements sent and not yet answered (running or queued), for the metrics. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await this.call('close', {}).catch(() => {});

@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite';
+import { cpSync, rmSync } from 'node:fs';
+const db = new PGlite('/tmp/s30/pgd');
+await db.waitReady;
+let s = performance.now();
+await db.exec('checkpoint');
+console.log('checkpoint', performance.now() - s);
+s = performance.now();
+rmSync('/tmp/s30/copy', {recursive:true, force:true});
+cpSync('/tmp/s30/pgd', '/tmp/s30/copy', { recursive: true });
+console.log('cp', performance.now() - s);
+await db.close();
+s = performance.now();
+const db2 = new PGlite('/tmp/s30/copy');
+console.log((await db2.query('select count(*) from t')).rows, performance.now() - s);
