@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Starts the console: generates next-auth's secret into DATA_DIR on first start, so no configuration is needed.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 
@@ -34,6 +34,8 @@ process.env.SVC_CUSTOM_SERVER = '1';
 // The connection's own address reaches the app in a header only this process can sign (lib/http/public-origin.ts).
 const peerNonce = randomBytes(16).toString('hex');
 process.env.SVC_PEER_NONCE = peerNonce;
+const adminNonce = randomBytes(16).toString('hex');
+process.env.SVC_ADMIN_NONCE = adminNonce;
 // Same precedence as configuredOrigin() in lib/http/public-origin.ts: an https public origin gets HSTS.
 const hsts = (process.env.APP_URL || process.env.NEXTAUTH_URL).startsWith('https:');
 
@@ -50,6 +52,7 @@ const handle = app.getRequestHandler();
 let inFlight = 0;
 const server = createServer((req, res) => {
   req.headers['x-svc-peer'] = `${peerNonce} ${req.socket.remoteAddress ?? 'unknown'}`;
+  delete req.headers['x-svc-admin'];
   if (hsts) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
   inFlight++;
   res.once('close', () => inFlight--);
@@ -57,6 +60,21 @@ const server = createServer((req, res) => {
 });
 if (dev) server.on('upgrade', app.getUpgradeHandler());
 server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));
+
+// The embedded database's backups are asked of this process (it holds DATA_DIR's lock) over a socket in DATA_DIR:
+// whoever may open that socket may read DATA_DIR anyway. Its requests carry a nonce no TCP client can send.
+const adminSocket = path.join(dataDir, 'admin.sock');
+const admin = process.env.DATABASE_URL
+  ? null
+  : createServer((req, res) => {
+      req.headers['x-svc-admin'] = adminNonce;
+      void handle(req, res);
+    });
+if (admin) {
+  rmSync(adminSocket, { force: true }); // a crashed holder's; this process holds the lock now
+  admin.on('error', (err) => console.error(`No backup socket at ${adminSocket}:`, err.message));
+  admin.listen(adminSocket, () => chmodSync(adminSocket, 0o600));
+}
 
 const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
 const DRAIN_MS = 10_000;
@@ -71,6 +89,7 @@ async function shutdown() {
   if (GRACE_MS > 0) await new Promise((resolve) => ((signalled.skipGrace = resolve), setTimeout(resolve, GRACE_MS)));
   server.close();
   server.closeIdleConnections();
+  admin?.close();
   const deadline = Date.now() + DRAIN_MS;
   while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   await globalThis.__svcCloseApp?.().catch(() => {});

@@ -27,6 +27,8 @@ type Handle = {
   raw: Raw;
   /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
   hot?: Set<string>;
+  /** Embedded database: copies the data directory, consistent, into `into` (lib/backup). */
+  snapshot?: (into: string) => Promise<void>;
   /** What /metrics reports of this database at a scrape. */
   figures: () => DatabaseFigures;
 };
@@ -100,6 +102,7 @@ async function openPglite(): Promise<Handle> {
     raw: { query: (text, values, name) => thread.named(text, values, name) },
     hot,
     figures: () => ({ kind: 'pglite', pools: [], inFlight: thread.inFlight }),
+    snapshot: (into) => thread.snapshot(into),
     close: async () => {
       clearInterval(analyzer);
       await thread.close();
@@ -220,6 +223,13 @@ export async function getPgPool(): Promise<Pool | null> {
  */
 export async function getCounterPool(): Promise<Pool | null> {
   return (await handle()).counterPool ?? null;
+}
+
+/** Copies the open embedded database into `into` while it keeps serving (lib/backup); PostgreSQL has none. */
+export async function snapshotEmbeddedDatabase(into: string): Promise<void> {
+  const { snapshot } = await handle();
+  if (!snapshot) throw new Error('Only the embedded database is copied; back PostgreSQL up from its URL.');
+  await snapshot(into);
 }
 
 export async function closeDb(): Promise<void> {
