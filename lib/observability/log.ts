@@ -2,7 +2,8 @@ import pino, { type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 
 /**
- * The server's log: one JSON object per line on stdout, readable text when stdout is a terminal. Whatever a
+ * The server's log: one JSON object per line on stdout, readable text when stdout is a terminal (LOG_FORMAT
+ * = json or pretty decides otherwise). Whatever a
  * line carries, these paths are censored, so a credential passed along by mistake never reaches the log.
  */
 export const REDACTED_PATHS = [
@@ -27,7 +28,8 @@ export const REDACTED_PATHS = [
 ];
 
 function destination(): DestinationStream {
-  if (process.stdout.isTTY) return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', sync: true });
+  const format = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', sync: true });
   // Through process.stdout, whose errors scripts/start.mjs catches: a reader that went away (EPIPE) must not
   // stop the server, so once the stream is gone the lines are dropped.
   return { write: (line: string) => void (process.stdout.destroyed || process.stdout.write(line)) };
