@@ -1,7 +1,8 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // PGlite ships WASM and argon2 a native addon: both must be loaded by Node, not bundled.
-  serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2', 'pg', 'proper-lockfile'],
+  // PGlite ships WASM and argon2 a native addon: both must be loaded by Node, not bundled; prom-client once per
+  // process, so every module's metrics land on its one default registry.
+  serverExternalPackages: ['@electric-sql/pglite', '@node-rs/argon2', 'pg', 'proper-lockfile', 'prom-client'],
   poweredByHeader: false,
   outputFileTracingExcludes: { '*': ['./data/**'] },
   async headers() {

@@ -14,9 +14,15 @@ async function start() {
     // Anything else (PostgreSQL not up yet): keep serving; /v1/health answers 503 until it is.
     console.error('Database not ready at start:', err);
   }
-  const shutdown = async () => {
+  const close = async () => {
     await flushApiKeyUses().catch(() => {});
     await closeDb().catch(() => {});
+  };
+  // Under scripts/start.mjs the server drains its requests first, then calls this; under bare `next start`, exit here.
+  (globalThis as { __svcCloseApp?: () => Promise<void> }).__svcCloseApp = close;
+  if (process.env.SVC_CUSTOM_SERVER === '1') return;
+  const shutdown = async () => {
+    await close();
     process.exit(0);
   };
   process.once('SIGTERM', shutdown);

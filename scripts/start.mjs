@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Starts the console: generates next-auth's secret into DATA_DIR on first start, so no configuration is needed.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
+
+// A log reader that goes away (EPIPE) must never stop the server: without a listener the error would be
+// uncaught, and Next's error reporting would write it again, a loop that pins a core (next.js #96216).
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? '3000');
@@ -24,9 +28,14 @@ if (!process.env.ENCRYPTION_KEY) {
 process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV ??= dev ? 'development' : 'production';
+// svc_build_info{version} names the build on /metrics; lib/server-start.ts leaves the signals to this server.
+process.env.SVC_VERSION ??= JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')).version;
+process.env.SVC_CUSTOM_SERVER = '1';
 // The connection's own address reaches the app in a header only this process can sign (lib/http/public-origin.ts).
 const peerNonce = randomBytes(16).toString('hex');
 process.env.SVC_PEER_NONCE = peerNonce;
+const adminNonce = randomBytes(16).toString('hex');
+process.env.SVC_ADMIN_NONCE = adminNonce;
 // Same precedence as configuredOrigin() in lib/http/public-origin.ts: an https public origin gets HSTS.
 const hsts = (process.env.APP_URL || process.env.NEXTAUTH_URL).startsWith('https:');
 
@@ -40,10 +49,51 @@ const { default: next } = await import('next');
 const app = next({ dev, hostname: host, port });
 await app.prepare();
 const handle = app.getRequestHandler();
+let inFlight = 0;
 const server = createServer((req, res) => {
   req.headers['x-svc-peer'] = `${peerNonce} ${req.socket.remoteAddress ?? 'unknown'}`;
+  delete req.headers['x-svc-admin'];
   if (hsts) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  inFlight++;
+  res.once('close', () => inFlight--);
   void handle(req, res);
 });
 if (dev) server.on('upgrade', app.getUpgradeHandler());
 server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));
+
+// The embedded database's backups are asked of this process (it holds DATA_DIR's lock) over a socket in DATA_DIR:
+// whoever may open that socket may read DATA_DIR anyway. Its requests carry a nonce no TCP client can send.
+const adminSocket = path.join(dataDir, 'admin.sock');
+const admin = process.env.DATABASE_URL
+  ? null
+  : createServer((req, res) => {
+      req.headers['x-svc-admin'] = adminNonce;
+      void handle(req, res);
+    });
+if (admin) {
+  rmSync(adminSocket, { force: true }); // a crashed holder's; this process holds the lock now
+  admin.on('error', (err) => console.error(`No backup socket at ${adminSocket}:`, err.message));
+  admin.listen(adminSocket, () => chmodSync(adminSocket, 0o600));
+}
+
+const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
+const DRAIN_MS = 10_000;
+const signalled = { count: 0, skipGrace: () => {} };
+/**
+ * SIGTERM (or SIGINT): /v1/health answers 503 at once; after SHUTDOWN_GRACE_MS (a second signal skips it) the
+ * server stops accepting, finishes what is in flight (up to 10 s), closes the database and exits 0.
+ */
+async function shutdown() {
+  if (signalled.count++ > 0) return signalled.skipGrace();
+  globalThis.__svcShuttingDown = true;
+  if (GRACE_MS > 0) await new Promise((resolve) => ((signalled.skipGrace = resolve), setTimeout(resolve, GRACE_MS)));
+  server.close();
+  server.closeIdleConnections();
+  admin?.close();
+  const deadline = Date.now() + DRAIN_MS;
+  while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await globalThis.__svcCloseApp?.().catch(() => {});
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

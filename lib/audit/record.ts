@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client';
 import type { StatementValues } from '../db/statement';
 import { eventJsonAroundSeq, GENESIS_HASH, type HashedEvent } from './chain';
 import type { AuditEventInput } from './types';
+import { auditEventsWritten } from '../observability/metrics';
 
 type UserEventInput = Omit<AuditEventInput, 'organizationId'>;
 
@@ -59,6 +60,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
       ${json(event.actor)}, ${json(event.target)}, ${event.projectId}::uuid, ${json(event.changes)}, ${event.reason}::text,
       ${json(event.context)}, head.hash
     from head`);
+  auditEventsWritten.inc({ action: event.action });
 }
 
 /** Several events of one transaction (a user's sign-in in each of their organizations), in lock order. */

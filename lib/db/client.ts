@@ -8,6 +8,7 @@ import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
+import { reportDatabaseFigures, type DatabaseFigures } from '../observability/metrics';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -26,10 +27,16 @@ type Handle = {
   raw: Raw;
   /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
   hot?: Set<string>;
+  /** Embedded database: copies the data directory, consistent, into `into` (lib/backup). */
+  snapshot?: (into: string) => Promise<void>;
+  /** What /metrics reports of this database at a scrape. */
+  figures: () => DatabaseFigures;
 };
 
 // Next bundles route handlers and instrumentation separately; the handle must be one per process.
-const state = globalThis as unknown as { __svcDb?: Promise<Handle> };
+const state = globalThis as unknown as { __svcDb?: Promise<Handle>; __svcDbOpen?: Handle };
+
+reportDatabaseFigures(() => state.__svcDbOpen?.figures() ?? null);
 
 export function migrationsFolder(): string {
   return path.join(/* turbopackIgnore: true */ process.cwd(), 'drizzle');
@@ -58,7 +65,10 @@ async function openPglite(): Promise<Handle> {
     console.error('The embedded database stopped; it opens again on the next request.', err);
     const current = state.__svcDb;
     void current?.then((h) => {
-      if (h === opened.handle && state.__svcDb === current) state.__svcDb = undefined;
+      if (h === opened.handle && state.__svcDb === current) {
+        state.__svcDb = undefined;
+        state.__svcDbOpen = undefined;
+      }
     });
     void release().catch(() => {});
   });
@@ -91,6 +101,8 @@ async function openPglite(): Promise<Handle> {
     kind: 'pglite',
     raw: { query: (text, values, name) => thread.named(text, values, name) },
     hot,
+    figures: () => ({ kind: 'pglite', pools: [], inFlight: thread.inFlight }),
+    snapshot: (into) => thread.snapshot(into),
     close: async () => {
       clearInterval(analyzer);
       await thread.close();
@@ -158,6 +170,13 @@ async function openPostgres(url: string): Promise<Handle> {
     pool,
     counterPool,
     raw: { query: (text, values, name) => pool.query({ name, text, values }) },
+    figures: () => ({
+      kind: 'postgres',
+      pools: [
+        { name: 'svc', pool },
+        { name: 'svc-counters', pool: counterPool },
+      ].map(({ name, pool: p }) => ({ name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount })),
+    }),
   };
 }
 
@@ -169,6 +188,7 @@ async function open(): Promise<Handle> {
   // The embedded database is the demo; PostgreSQL gets demo data only when asked.
   const seed = handle.kind === 'pglite' ? process.env.SEED_DEMO !== '0' : process.env.SEED_DEMO === '1';
   if (seed) await seedDemoData(handle.db);
+  state.__svcDbOpen = handle;
   return handle;
 }
 
@@ -205,9 +225,17 @@ export async function getCounterPool(): Promise<Pool | null> {
   return (await handle()).counterPool ?? null;
 }
 
+/** Copies the open embedded database into `into` while it keeps serving (lib/backup); PostgreSQL has none. */
+export async function snapshotEmbeddedDatabase(into: string): Promise<void> {
+  const { snapshot } = await handle();
+  if (!snapshot) throw new Error('Only the embedded database is copied; back PostgreSQL up from its URL.');
+  await snapshot(into);
+}
+
 export async function closeDb(): Promise<void> {
   const current = state.__svcDb;
   state.__svcDb = undefined;
+  state.__svcDbOpen = undefined;
   if (current) await (await current).close();
 }
 

@@ -13,16 +13,41 @@ export class DataDirLockedError extends Error {
   }
 }
 
-/** Whether the process that wrote `holderFile` ran on this host and is gone (killed, crashed). */
-function holderIsGone(holderFile: string): boolean {
-  let holder: { pid?: number; host?: string };
+/** A process's state letter and start time (clock ticks since boot) from Linux's /proc, or null without it. */
+function procStat(pid: number): { state: string; startTime: string } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may hold spaces and parentheses: state is field 3, starttime 22.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], startTime: fields[19] };
+  } catch {
+    return null;
+  }
+}
+
+/** What the holder file records of this process: enough to tell it from a later process given its pid. */
+export function holderRecord(): { pid: number; host: string; startTime: string | null } {
+  return { pid: process.pid, host: os.hostname(), startTime: procStat(process.pid)?.startTime ?? null };
+}
+
+/**
+ * Whether the process that wrote `holderFile` ran on this host and is gone: killed or crashed, a zombie its
+ * parent has not reaped yet (kill(pid, 0) still succeeds on one), or its pid now names another process
+ * (a container restarted with the same pid) whose start time differs.
+ */
+export function holderIsGone(holderFile: string): boolean {
+  let holder: { pid?: number; host?: string; startTime?: string | null };
   try {
     holder = JSON.parse(readFileSync(holderFile, 'utf8')) as typeof holder;
   } catch {
     return false; // no record: a holder that has not written it yet, so treat it as alive
   }
   // Another host's pid means nothing here: its lock goes stale only by proper-lockfile's mtime rule.
-  if (!holder.pid || holder.host !== os.hostname() || holder.pid === process.pid) return false;
+  if (!holder.pid || holder.host !== os.hostname()) return false;
+  const stat = procStat(holder.pid);
+  if (stat && holder.startTime && stat.startTime !== holder.startTime) return true;
+  if (holder.pid === process.pid) return false;
+  if (stat && (stat.state === 'Z' || stat.state === 'X')) return true;
   try {
     process.kill(holder.pid, 0);
     return false;
@@ -73,6 +98,6 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       throw again;
     }
   }
-  writeFileSync(holderFile, JSON.stringify({ pid: process.pid, host: os.hostname() }));
+  writeFileSync(holderFile, JSON.stringify(holderRecord()));
   return release;
 }

@@ -90,6 +90,16 @@ export class PgliteThread implements ThreadClient {
     return result;
   }
 
+  /** A consistent copy of the data directory into `into` (pglite-worker.mjs: writes wait only for its last pass). */
+  async snapshot(into: string): Promise<void> {
+    await this.call('snapshot', { into });
+  }
+
+  /** Statements sent and not yet answered (running or queued), for the metrics. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await this.call('close', {}).catch(() => {});

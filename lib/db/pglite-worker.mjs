@@ -7,6 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
+import { copyTree, syncTree } from './snapshot-copy.mjs';
 
 const client = new PGlite(workerData.dataDir);
 const { serialize } = protocol;
@@ -109,12 +110,27 @@ function on(transaction) {
   return transaction === undefined ? client : openTransaction(transaction).tx;
 }
 
+/**
+ * A consistent copy of the data directory into `into`, for a backup (lib/backup): copied while statements go
+ * on, then made exact in a transaction that holds the backend still after a checkpoint has written every
+ * page, so the copy opens as the database stood at that instant.
+ */
+async function snapshot({ into }) {
+  const since = Date.now() - 100; // a file's mtime comes from a coarser clock than Date.now()
+  await copyTree(workerData.dataDir, into);
+  await client.transaction(async (tx) => {
+    await tx.exec('checkpoint');
+    syncTree(workerData.dataDir, into, since);
+  });
+}
+
 const operations = {
   query: ({ text, params, options, transaction }) => on(transaction).query(text, params, queryOptions(options)),
   exec: ({ text, transaction }) => on(transaction).exec(text),
   named,
   begin: ({ id }) => begin(id),
   end,
+  snapshot,
   close: () => client.close(),
 };
 

@@ -8,6 +8,7 @@ import type { Pool, QueryConfig } from 'pg';
 import { AUTH_EPOCH_QUERY } from '../auth/epoch';
 import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
+import { rateLimitRefusals } from '../observability/metrics';
 
 /**
  * A verdict on one point: `retryAfter` null when allowed, else the seconds to wait; `read` the value of the
@@ -64,7 +65,9 @@ export class Limiter {
   /** Consumes one point, and returns the verdict with the extra read when the store made it. */
   async take(key: string): Promise<Verdict> {
     this.store ??= this.create();
-    return (await this.store)(key);
+    const verdict = await (await this.store)(key);
+    if (verdict.retryAfter !== null) rateLimitRefusals.inc({ limiter: this.name });
+    return verdict;
   }
 
   /** Consumes one point. Returns null when allowed, else the seconds to wait. */

@@ -1,4 +1,6 @@
 import { isDatabaseUnavailable } from '../db/errors';
+import { log } from '../observability/log';
+import { requestDuration } from '../observability/metrics';
 
 /** Seconds a client should wait before retrying while a dependency is down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -20,10 +22,7 @@ export type Failure = 'unavailable' | 'internal';
  */
 export function classifyFailure(err: unknown, requestId: string, protocol: string): Failure {
   const failure: Failure = isDatabaseUnavailable(err) ? 'unavailable' : 'internal';
-  console.error(
-    `[${requestId}] ${protocol}: ${failure === 'unavailable' ? 'database unavailable' : 'unhandled error'}:`,
-    err,
-  );
+  log.error({ requestId, protocol, err }, failure === 'unavailable' ? 'database unavailable' : 'unhandled error');
   return failure;
 }
 
@@ -36,11 +35,20 @@ export type Protocol = {
   failure: (failure: Failure, requestId: string) => Response;
 };
 
+/** What a request's log line and metrics name it by: never its path, whose ids would make labels unbounded. */
+export type RequestLabel = { method: string; route: string };
+
 /**
  * The skeleton of every request: a request id on the answer, errors the protocol knows in its own body,
- * everything else classified into 503 (with Retry-After) or 500 and logged under the id.
+ * everything else classified into 503 (with Retry-After) or 500 and logged under the id; then one log line
+ * and one observation of the duration histogram, under the route template `at` names.
  */
-export async function serve(protocol: Protocol, run: (requestId: string) => Promise<Response>): Promise<Response> {
+export async function serve(
+  protocol: Protocol,
+  run: (requestId: string) => Promise<Response>,
+  at?: RequestLabel,
+): Promise<Response> {
+  const started = performance.now();
   const requestId = newRequestId();
   let res: Response;
   try {
@@ -49,7 +57,14 @@ export async function serve(protocol: Protocol, run: (requestId: string) => Prom
     res = answerError(protocol, err, requestId);
   }
   res.headers.set('x-request-id', requestId);
+  noteRequest(requestId, at ?? { method: '', route: protocol.name }, res.status, started);
   return res;
+}
+
+function noteRequest(requestId: string, { method, route }: RequestLabel, status: number, started: number): void {
+  const seconds = (performance.now() - started) / 1000;
+  requestDuration.observe({ method, route, status: String(status) }, seconds);
+  log.info({ requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10 }, 'request');
 }
 
 /** The protocol's answer for any error, for code that must turn an error into a response itself. */

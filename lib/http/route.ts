@@ -7,7 +7,7 @@ import { validateInput, validateQuery } from './validate';
 import { checkOrigin } from './origin';
 import { readBody, MAX_BODY_BYTES } from './body';
 import { withIdempotency } from './idempotency';
-import { answerError, serve, type Protocol } from './request';
+import { answerError, serve, type Protocol, type RequestLabel } from './request';
 import { principalKey } from '../auth/principal';
 import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from '../auth/service';
 import type { Permission } from '../auth/policies';
@@ -76,8 +76,8 @@ export function errorResponse(err: unknown, requestId: string): Response {
 }
 
 /** The /v1 skeleton: request id, envelope, and `Cache-Control: no-store` unless the handler chose. */
-export function serveV1(run: (requestId: string) => Promise<Response>): Promise<Response> {
-  return serve(v1, run).then((res) => {
+export function serveV1(run: (requestId: string) => Promise<Response>, at?: RequestLabel): Promise<Response> {
+  return serve(v1, run, at).then((res) => {
     if (!res.headers.has('cache-control')) res.headers.set('cache-control', 'no-store');
     return res;
   });
@@ -123,74 +123,77 @@ export function route<
   }
   const headerNames = declaredHeaders(config.headers);
   return (req: NextRequest, next: NextParams): Promise<Response> =>
-    serveV1(async (requestId) => {
-      const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
+    serveV1(
+      async (requestId) => {
+        const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
-      const { principal, retryAfter } = await admitCaller(req);
-      if (retryAfter !== null)
-        throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
+        const { principal, retryAfter } = await admitCaller(req);
+        if (retryAfter !== null)
+          throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
-      if (principal.via === 'session') checkOrigin(req);
+        if (principal.via === 'session') checkOrigin(req);
 
-      const rawParams = next?.params ? await next.params : {};
-      const params = config.params ? config.params.safeParse(rawParams) : { success: true as const, data: undefined };
-      if (!params.success) throw notFound();
-      const tenant = await resolveTenant(config, principal, (params.data ?? {}) as TenantParams);
+        const rawParams = next?.params ? await next.params : {};
+        const params = config.params ? config.params.safeParse(rawParams) : { success: true as const, data: undefined };
+        if (!params.success) throw notFound();
+        const tenant = await resolveTenant(config, principal, (params.data ?? {}) as TenantParams);
 
-      const can = async (permission: Permission, scope: { projectId?: string | null } = {}) => {
-        if (!tenant) return false;
-        const projectId = 'projectId' in scope ? scope.projectId : (tenant.project?.id ?? null);
-        return hasPermission(principal, permission, { organizationId: tenant.organizationId, projectId });
-      };
-      const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
-        if (!(await can(permission, scope))) throw new ApiError('access_denied');
-      };
-      if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
-      if (config.permission) await authorize(config.permission);
-      if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
+        const can = async (permission: Permission, scope: { projectId?: string | null } = {}) => {
+          if (!tenant) return false;
+          const projectId = 'projectId' in scope ? scope.projectId : (tenant.project?.id ?? null);
+          return hasPermission(principal, permission, { organizationId: tenant.organizationId, projectId });
+        };
+        const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
+          if (!(await can(permission, scope))) throw new ApiError('access_denied');
+        };
+        if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
+        if (config.permission) await authorize(config.permission);
+        if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
 
-      const query = config.query
-        ? validateQuery(config.query, req.nextUrl.search)
-        : { success: true as const, data: undefined };
-      if (!query.success) throw invalidRequest(query.issues);
-      const headers = config.headers ? validateInput(config.headers, headerObject(req, headerNames)) : undefined;
-      const issues = headers?.issues ?? [];
-      let body: unknown;
-      if (config.body) {
-        const parsed = validateInput(config.body, parseJsonBody(bodyText, config.body));
-        if (!parsed.success) issues.push(...parsed.issues);
-        else body = parsed.data;
-      }
-      if (issues.length > 0) throw invalidRequest(issues);
+        const query = config.query
+          ? validateQuery(config.query, req.nextUrl.search)
+          : { success: true as const, data: undefined };
+        if (!query.success) throw invalidRequest(query.issues);
+        const headers = config.headers ? validateInput(config.headers, headerObject(req, headerNames)) : undefined;
+        const issues = headers?.issues ?? [];
+        let body: unknown;
+        if (config.body) {
+          const parsed = validateInput(config.body, parseJsonBody(bodyText, config.body));
+          if (!parsed.success) issues.push(...parsed.issues);
+          else body = parsed.data;
+        }
+        if (issues.length > 0) throw invalidRequest(issues);
 
-      const run = () =>
-        handler({
+        const run = () =>
+          handler({
+            req,
+            requestId,
+            params: params.data as Out<P>,
+            query: query.data as Out<Q>,
+            body: body as Out<B>,
+            headers: (headers?.success ? headers.data : undefined) as Out<H>,
+            principal,
+            project: tenant?.project ?? null,
+            authorize,
+            can,
+            audit: auditSource({ principal, req, requestId }),
+          });
+        // After authorization and validation: a replay still needs the same principal and a valid request.
+        if (!config.idempotent || !tenant) return run();
+        return withIdempotency(
           req,
-          requestId,
-          params: params.data as Out<P>,
-          query: query.data as Out<Q>,
-          body: body as Out<B>,
-          headers: (headers?.success ? headers.data : undefined) as Out<H>,
-          principal,
-          project: tenant?.project ?? null,
-          authorize,
-          can,
-          audit: auditSource({ principal, req, requestId }),
-        });
-      // After authorization and validation: a replay still needs the same principal and a valid request.
-      if (!config.idempotent || !tenant) return run();
-      return withIdempotency(
-        req,
-        {
-          organizationId: tenant.organizationId,
-          principal: principalKey(principal),
-          method: req.method,
-          path: req.nextUrl.pathname,
-        },
-        bodyText,
-        () => run().catch((err: unknown) => errorResponse(err, requestId)),
-      );
-    });
+          {
+            organizationId: tenant.organizationId,
+            principal: principalKey(principal),
+            method: req.method,
+            path: req.nextUrl.pathname,
+          },
+          bodyText,
+          () => run().catch((err: unknown) => errorResponse(err, requestId)),
+        );
+      },
+      labelOf(req, config),
+    );
 }
 
 type TenantParams = { orgId?: string; projectId?: string };
@@ -216,9 +219,17 @@ export function publicRoute(
   handler: (ctx: { req: NextRequest; requestId: string }) => Promise<Response>,
 ) {
   return (req: NextRequest): Promise<Response> =>
-    serveV1(async (requestId) => {
-      const declared = Number(req.headers.get('content-length') ?? 0);
-      if (declared > (config.maxBodyBytes ?? MAX_BODY_BYTES)) throw new ApiError('payload_too_large');
-      return handler({ req, requestId });
-    });
+    serveV1(
+      async (requestId) => {
+        const declared = Number(req.headers.get('content-length') ?? 0);
+        if (declared > (config.maxBodyBytes ?? MAX_BODY_BYTES)) throw new ApiError('payload_too_large');
+        return handler({ req, requestId });
+      },
+      labelOf(req, config),
+    );
+}
+
+/** A /v1 request's label: its operation's path template (`/v1/organizations/{orgId}/…`), never the path. */
+export function labelOf(req: NextRequest, config: Pick<Operation, 'path'>): RequestLabel {
+  return { method: req.method, route: config.path };
 }

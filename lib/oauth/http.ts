@@ -52,25 +52,32 @@ export function oauthEndpoint(
 ) {
   const protocol = { ...oauthProtocol, name: `oauth ${name}` };
   return (req: NextRequest): Promise<Response> =>
-    serve(protocol, async (requestId) => {
-      const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
-      if (retryAfter !== null) {
-        return oauthJson(
-          { error: 'too_many_requests', error_description: 'Too many requests; retry after the time in Retry-After.' },
-          429,
-          { 'retry-after': String(retryAfter) },
-        );
-      }
-      const type = req.headers.get('content-type') ?? '';
-      if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
-      }
-      const { params: form, issues } = decodeForm((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
-      if (issues.length > 0)
-        throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
-      const { body, status } = await handler(form, auditContext(req, requestId));
-      return oauthJson(body, status ?? 200);
-    });
+    serve(
+      protocol,
+      async (requestId) => {
+        const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
+        if (retryAfter !== null) {
+          return oauthJson(
+            {
+              error: 'too_many_requests',
+              error_description: 'Too many requests; retry after the time in Retry-After.',
+            },
+            429,
+            { 'retry-after': String(retryAfter) },
+          );
+        }
+        const type = req.headers.get('content-type') ?? '';
+        if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+          throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+        }
+        const { params: form, issues } = decodeForm((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
+        if (issues.length > 0)
+          throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
+        const { body, status } = await handler(form, auditContext(req, requestId));
+        return oauthJson(body, status ?? 200);
+      },
+      { method: req.method, route: req.nextUrl.pathname },
+    );
 }
 
 export const deviceCodeGone = () =>

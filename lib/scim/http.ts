@@ -1,3 +1,4 @@
+import { templateOf } from '../observability/metrics';
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
 import { ApiError } from '../http/errors';
@@ -63,47 +64,51 @@ function scimError(error: ScimError): Response {
 /** SCIM routes: a per-organization bearer token, SCIM's own error format, and the request id on every answer. */
 export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
   return async (req: NextRequest, next: { params: Promise<Record<string, string>> }): Promise<Response> => {
-    const res = await serve(scimProtocol, async (requestId) => {
-      const text = await readBody(req, SCIM_MAX_BODY);
-      const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
-      const scope = match ? await organizationForScimToken(match[1]) : null;
-      if (!scope) {
-        const failure = await authenticationFailure(req.headers);
-        if (failure.code === 'too_many_requests') throw failure;
-        throw new ScimError(401, 'A valid SCIM bearer token is required.');
-      }
-      const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
-      if (retryAfter !== null) {
-        const res = scimError(new ScimError(429, 'Too many requests; retry later.'));
-        res.headers.set('retry-after', String(retryAfter));
-        return res;
-      }
-      const query = decodeForm(req.nextUrl.search).issues[0];
-      if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
-      const body = () => {
-        if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
+    const res = await serve(
+      scimProtocol,
+      async (requestId) => {
+        const text = await readBody(req, SCIM_MAX_BODY);
+        const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
+        const scope = match ? await organizationForScimToken(match[1]) : null;
+        if (!scope) {
+          const failure = await authenticationFailure(req.headers);
+          if (failure.code === 'too_many_requests') throw failure;
+          throw new ScimError(401, 'A valid SCIM bearer token is required.');
         }
-        const issue = inputIssues(value)[0];
-        if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
-        return value;
-      };
-      return handler({
-        req,
-        organizationId: scope.organizationId,
-        audit: {
-          actor: identityProviderActor({ id: scope.tokenId, prefix: scope.prefix }),
-          context: auditContext(req, requestId),
-        },
-        baseUrl: publicOrigin(req),
-        params: next?.params ? await next.params : {},
-        body,
-      });
-    });
+        const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
+        if (retryAfter !== null) {
+          const res = scimError(new ScimError(429, 'Too many requests; retry later.'));
+          res.headers.set('retry-after', String(retryAfter));
+          return res;
+        }
+        const query = decodeForm(req.nextUrl.search).issues[0];
+        if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
+        const body = () => {
+          if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
+          }
+          const issue = inputIssues(value)[0];
+          if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
+          return value;
+        };
+        return handler({
+          req,
+          organizationId: scope.organizationId,
+          audit: {
+            actor: identityProviderActor({ id: scope.tokenId, prefix: scope.prefix }),
+            context: auditContext(req, requestId),
+          },
+          baseUrl: publicOrigin(req),
+          params: next?.params ? await next.params : {},
+          body,
+        });
+      },
+      { method: req.method, route: templateOf(req.nextUrl.pathname) },
+    );
     res.headers.set('cache-control', 'no-store');
     return res;
   };

@@ -8,7 +8,7 @@ import { parseJsonBody } from '../http/json-body';
 import { validateInput } from '../http/validate';
 import type { Operation } from '../http/operation';
 import { apiLimiter } from '../http/rate-limit';
-import { json, serveV1 } from '../http/route';
+import { json, labelOf, serveV1 } from '../http/route';
 import { signatureHeaders, trustedKeys, verifyReportSignature } from './signature';
 
 type SignedContext<B> = { body: B; source: AuditSource };
@@ -23,19 +23,25 @@ export function signedRoute<B extends z.ZodType>(
   handler: (ctx: SignedContext<z.output<B>>) => Promise<unknown>,
 ) {
   return (req: NextRequest): Promise<Response> =>
-    serveV1(async (requestId) => {
-      const text = (await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES)) ?? '';
-      const { keyId, signature } = signatureHeaders(req.headers);
-      // The body arrived as UTF-8 JSON; its bytes are what the partner signed (invalid UTF-8 simply fails).
-      if (!verifyReportSignature(Buffer.from(text, 'utf8'), keyId, signature, trustedKeys()))
-        throw new ApiError('unauthenticated', 'A valid Secret-Scanning-Signature over the body is required.');
-      const retryAfter = await apiLimiter.consume(`secret-scanning:${keyId}`);
-      if (retryAfter !== null)
-        throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
-      // The rules every /v1 body shares (storable text, no __proto__), then the operation's schema.
-      const parsed = validateInput(config.body as B, parseJsonBody(text, config.body as B));
-      if (!parsed.success) throw invalidRequest(parsed.issues);
-      const source = { actor: secretScannerActor(`Secret scanning (${keyId})`), context: auditContext(req, requestId) };
-      return json(await handler({ body: parsed.data, source }), { status: config.success.status });
-    });
+    serveV1(
+      async (requestId) => {
+        const text = (await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES)) ?? '';
+        const { keyId, signature } = signatureHeaders(req.headers);
+        // The body arrived as UTF-8 JSON; its bytes are what the partner signed (invalid UTF-8 simply fails).
+        if (!verifyReportSignature(Buffer.from(text, 'utf8'), keyId, signature, trustedKeys()))
+          throw new ApiError('unauthenticated', 'A valid Secret-Scanning-Signature over the body is required.');
+        const retryAfter = await apiLimiter.consume(`secret-scanning:${keyId}`);
+        if (retryAfter !== null)
+          throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
+        // The rules every /v1 body shares (storable text, no __proto__), then the operation's schema.
+        const parsed = validateInput(config.body as B, parseJsonBody(text, config.body as B));
+        if (!parsed.success) throw invalidRequest(parsed.issues);
+        const source = {
+          actor: secretScannerActor(`Secret scanning (${keyId})`),
+          context: auditContext(req, requestId),
+        };
+        return json(await handler({ body: parsed.data, source }), { status: config.success.status });
+      },
+      labelOf(req, config),
+    );
 }

@@ -19,6 +19,7 @@ import {
   type UpdateSilenceBody,
 } from './schema';
 import { parseUtcInstant, formatInstant } from './time';
+import { auditEventsWritten } from '../observability/metrics';
 
 export type SilenceScope = { organizationId: string; projectId: string };
 
@@ -219,6 +220,7 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
     select u.*, ${AUTHOR_NAMES} from updated u`;
   const [raw] = await runStatement<Record<string, unknown>>(statement, v.values);
   if (!raw) return null;
+  auditEventsWritten.inc({ action: event.action });
   const row = { ...rowOf(t.silences, raw), createdByName: raw.created_by_name, updatedByName: raw.updated_by_name };
   return toSilence(row as SilenceRow, now);
 }

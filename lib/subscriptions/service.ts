@@ -9,6 +9,7 @@ import { invalidRequest, notFound, type Issue } from '../http/errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
 import { mergeTarget } from './target';
+import { auditEventsWritten } from '../observability/metrics';
 
 type Row = typeof t.subscriptions.$inferSelect;
 export type SubscriptionScope = { organizationId: string; projectId: string };
@@ -195,7 +196,9 @@ async function changeNumbers(
     ), ${auditEventCtes(event, v, 'updated', now)}
     select * from updated`;
   const [raw] = await runStatement<Record<string, unknown>>(statement, v.values);
-  return raw ? toSubscription(rowOf(t.subscriptions, raw)) : null;
+  if (!raw) return null;
+  auditEventsWritten.inc({ action: event.action });
+  return toSubscription(rowOf(t.subscriptions, raw));
 }
 
 /**

@@ -6,6 +6,9 @@ import { healthOp } from '@/lib/orgs/operations';
 import { otherMethods } from '@/lib/http/methods';
 
 export const GET = publicRoute(healthOp, async () => {
+  // From SIGTERM on (scripts/start.mjs), so a load balancer stops sending before the process exits.
+  if ((globalThis as { __svcShuttingDown?: boolean }).__svcShuttingDown)
+    throw new ApiError('unavailable', 'The server is shutting down.', { headers: { 'retry-after': '5' } });
   try {
     const db = await getDb();
     await db.execute(sql`select 1`);
