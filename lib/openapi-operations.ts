@@ -17,6 +17,7 @@ export const openApiOp = defineOperation({
   method: 'GET',
   path: '/v1/openapi.json',
   summary: 'This API as an OpenAPI 3.1 document',
+  description: 'Generated from the same operation objects that drive the routes; the CLI types are generated from it.',
   tags: ['Service'],
   scope: 'none',
   credentials: 'public',
