@@ -24,6 +24,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/openapi/alertmanager.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Alertmanager API as an OpenAPI 3.1 document
+     * @description The per-project Alertmanager v2 family (`/alertmanager/{orgId}/{projectId}/api/v2/…`) in a document of its own: its errors are Alertmanager's JSON strings, not this API's envelope.
+     */
+    get: operations['theAlertmanagerAPIAsAnOpenAPI31Document'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/health': {
     parameters: {
       query?: never;
@@ -1218,6 +1238,48 @@ export interface components {
 export type $defs = Record<string, never>;
 export interface operations {
   thisAPIAsAnOpenAPI31Document: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The document. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            openapi: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  theAlertmanagerAPIAsAnOpenAPI31Document: {
     parameters: {
       query?: never;
       header?: never;

@@ -24,9 +24,22 @@ export const openApiOp = defineOperation({
   success: { status: 200, description: 'The document.', schema: z.looseObject({ openapi: z.string() }) },
 });
 
+export const alertmanagerOpenApiOp = defineOperation({
+  method: 'GET',
+  path: '/v1/openapi/alertmanager.json',
+  summary: 'The Alertmanager API as an OpenAPI 3.1 document',
+  description:
+    "The per-project Alertmanager v2 family (`/alertmanager/{orgId}/{projectId}/api/v2/…`) in a document of its own: its errors are Alertmanager's JSON strings, not this API's envelope.",
+  tags: ['Service'],
+  scope: 'none',
+  credentials: 'public',
+  success: { status: 200, description: 'The document.', schema: z.looseObject({ openapi: z.string() }) },
+});
+
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
 export const allOperations: Operation[] = [
   openApiOp,
+  alertmanagerOpenApiOp,
   ...orgOperations,
   ...accessOperations,
   ...apiKeyOperations,

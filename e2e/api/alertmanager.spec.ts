@@ -194,6 +194,11 @@ test.describe('the Alertmanager API with the real amtool', () => {
     expect(Object.keys(status.versionInfo).sort()).toEqual(
       ['branch', 'buildDate', 'buildUser', 'goVersion', 'revision', 'version'].sort(),
     );
+    const doc = await request.get('/v1/openapi/alertmanager.json');
+    expect(doc.status()).toBe(200);
+    expect(Object.keys(((await doc.json()) as { paths: object }).paths)).toContain(
+      '/alertmanager/{orgId}/{projectId}/api/v2/silences',
+    );
     for (const path of ['alerts', 'alerts/groups', 'receivers']) {
       const res = await request.get(`${base}/api/v2/${path}`, { headers: { Authorization: `Bearer ${key}` } });
       expect(res.status()).toBe(200);
