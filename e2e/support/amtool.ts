@@ -3,7 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { expect, type APIRequestContext } from '@playwright/test';
+import type { Demo } from '../fixtures';
+import { createKey } from './api-keys';
 import { baseURL } from './env';
+import type { Silence } from './silences';
 
 const run = promisify(execFile);
 
@@ -42,3 +46,40 @@ export async function amtool(base: string, auth: AmtoolAuth, args: string[]): Pr
     return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
 }
+
+/** A name no other test run uses. */
+export const unique = (what: string) => `${what} ${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** A silence as the Alertmanager API answers it. */
+export type Gettable = {
+  id: string;
+  status: { state: string };
+  matchers: { name: string; value: string; isRegex: boolean; isEqual: boolean }[];
+  startsAt: string;
+  endsAt: string;
+  createdBy: string;
+  comment: string;
+};
+
+/** Every silence of a /v1 path through every page, optionally in one state. */
+export async function everySilence(ctx: APIRequestContext, path: string, state = ''): Promise<Silence[]> {
+  const all: Silence[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = `limit=100${state ? `&state=${state}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await ctx.get(`${path}?${query}`);
+    expect(res.status(), await res.text()).toBe(200);
+    const page = (await res.json()) as { items: Silence[]; nextCursor: string | null };
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
+
+/** A new API key of the caller, for a day. */
+export async function keyOf(ctx: APIRequestContext, demo: Demo, name: string, orgId = demo.acme): Promise<string> {
+  return (await createKey(ctx, orgId, { name: unique(name), expiresInDays: 1 })).secret;
+}
+
+/** What "nothing changed" compares: which silences exist, at which version. */
+export const versions = (silences: Silence[]) => silences.map((s) => `${s.id}@${s.version}`).sort();
