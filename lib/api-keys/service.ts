@@ -1,10 +1,11 @@
-import { and, desc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql } from 'drizzle-orm';
 import { getDb, preparedStatement, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
+import { containsPattern, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
-import { decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -103,8 +104,8 @@ export async function createApiKey(
  * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
  * a generic plan.
  */
-function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boolean) {
-  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
+function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boolean, search: boolean) {
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}${search ? '_search' : ''}`;
   return preparedStatement((db) => {
     const at = sql.placeholder('at');
     const id = sql.placeholder('id');
@@ -125,9 +126,13 @@ function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boole
           // A rolled key past its stopsAt is gone even before housekeeping revokes it.
           or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
           expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
-          afterPosition
-            ? or(lt(t.apiKeys.createdAt, at), and(eq(t.apiKeys.createdAt, at), lt(t.apiKeys.id, id)))
+          search
+            ? or(
+                ilike(t.apiKeys.name, sql.placeholder('contains')),
+                like(t.apiKeys.prefix, sql.placeholder('startsWith')),
+              )
             : undefined,
+          afterPosition ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at, id }) : undefined,
         ),
       )
       .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
@@ -155,22 +160,24 @@ function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boole
   });
 }
 
-const listStatements = [false, true].map((byOwner) =>
-  [false, true].map((after) => [false, true].map((expiring) => listStatement(byOwner, after, expiring))),
+const both = [false, true];
+const listStatements = both.map((byOwner) =>
+  both.map((after) => both.map((expiring) => both.map((search) => listStatement(byOwner, after, expiring, search)))),
 );
 
 /**
  * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
- * to keys expiring within 7 days.
+ * to keys expiring within 7 days, `q` to names containing it (any case) or prefixes starting with it.
  */
 export async function listApiKeys(
   organizationId: string,
   owner: Owner | null,
-  page: PageQuery & { expiring?: 'soon' },
+  page: PageQuery & { expiring?: 'soon'; q?: string },
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const position = page.cursor ? decodeCursor(page.cursor) : null;
-  const statement = await listStatements[owner ? 1 : 0][position ? 1 : 0][page.expiring === 'soon' ? 1 : 0]();
+  const shape = listStatements[owner ? 1 : 0][position ? 1 : 0][page.expiring === 'soon' ? 1 : 0];
+  const statement = await shape[page.q ? 1 : 0]();
   const rows = await statement.execute({
     organizationId,
     ownerType: owner?.type,
@@ -179,6 +186,8 @@ export async function listApiKeys(
     id: position?.id,
     now: now.toISOString(),
     soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
+    contains: page.q && containsPattern(page.q),
+    startsWith: page.q && startsWithPattern(page.q),
     limit: page.limit + 1,
   });
   return toPage(
