@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
+import { keySearchText, looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
 import { CliError } from '../errors';
 import { formatInstant, table } from '../format';
 import { ApiClient } from '../http';
@@ -69,7 +69,9 @@ export function parseGrace(value: string): number {
 
 /** The one key a reference names among the listed ones; ambiguous prints the matches and changes nothing. */
 async function pickKey(api: ApiClient, org: { id: string; name: string }, ref: string, verb: string) {
-  const match = resolveApiKey(await api.listAll<ApiKey>(keysPath(org.id)), ref);
+  const q = keySearchText(ref);
+  const listed = await api.listAll<ApiKey>(`${keysPath(org.id)}${q === null ? '' : `?q=${encodeURIComponent(q)}`}`);
+  const match = resolveApiKey(listed, ref);
   if (match.kind === 'ambiguous') {
     say(`"${ref}" matches ${match.keys.length} API keys by ${match.by}; nothing was ${verb}. Name one by its id:`);
     process.stderr.write(keysTable(match.keys));
