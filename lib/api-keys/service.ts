@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql } from 'drizzle-orm';
-import { getDb, preparedStatement, type DbOrTx } from '../db/client';
+import { getDb, preparedStatement, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { containsPattern, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
@@ -104,65 +104,71 @@ export async function createApiKey(
  * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
  * a generic plan.
  */
-function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boolean, search: boolean) {
-  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}${search ? '_search' : ''}`;
-  return preparedStatement((db) => {
-    const at = sql.placeholder('at');
-    const id = sql.placeholder('id');
-    const now = sql.placeholder('now');
-    const keys = db
-      .select()
-      .from(t.apiKeys)
-      .where(
-        and(
-          eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
-          isNull(t.apiKeys.revokedAt),
-          byOwner
-            ? and(
-                eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
-                eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
-              )
-            : undefined,
-          // A rolled key past its stopsAt is gone even before housekeeping revokes it.
-          or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
-          expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
-          search
-            ? or(
-                ilike(t.apiKeys.name, sql.placeholder('contains')),
-                like(t.apiKeys.prefix, sql.placeholder('startsWith')),
-              )
-            : undefined,
-          afterPosition ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at, id }) : undefined,
-        ),
-      )
-      .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
-      .limit(sql.placeholder('limit'))
-      .as('k');
-    return db
-      .select({
-        id: keys.id,
-        name: keys.name,
-        prefix: keys.prefix,
-        ownerType: keys.ownerType,
-        ownerId: keys.ownerId,
-        createdAt: keys.createdAt,
-        expiresAt: keys.expiresAt,
-        lastUsedAt: keys.lastUsedAt,
-        rolledAt: keys.rolledAt,
-        stopsAt: keys.stopsAt,
-        ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
-      })
-      .from(keys)
-      .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
-      .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
-      .orderBy(desc(keys.createdAt), desc(keys.id))
-      .prepare(name);
-  });
+type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean; search: boolean };
+
+function listQuery(db: Db, { byOwner, afterPosition, expiring, search }: ListShape) {
+  const at = sql.placeholder('at');
+  const id = sql.placeholder('id');
+  const now = sql.placeholder('now');
+  const keys = db
+    .select()
+    .from(t.apiKeys)
+    .where(
+      and(
+        eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
+        isNull(t.apiKeys.revokedAt),
+        byOwner
+          ? and(
+              eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
+              eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
+            )
+          : undefined,
+        // A rolled key past its stopsAt is gone even before housekeeping revokes it.
+        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
+        expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
+        search
+          ? or(
+              ilike(t.apiKeys.name, sql.placeholder('contains')),
+              like(t.apiKeys.prefix, sql.placeholder('startsWith')),
+            )
+          : undefined,
+        afterPosition ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at, id }) : undefined,
+      ),
+    )
+    .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
+    .limit(sql.placeholder('limit'))
+    .as('k');
+  return db
+    .select({
+      id: keys.id,
+      name: keys.name,
+      prefix: keys.prefix,
+      ownerType: keys.ownerType,
+      ownerId: keys.ownerId,
+      createdAt: keys.createdAt,
+      expiresAt: keys.expiresAt,
+      lastUsedAt: keys.lastUsedAt,
+      rolledAt: keys.rolledAt,
+      stopsAt: keys.stopsAt,
+      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
+    })
+    .from(keys)
+    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
+    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
+    .orderBy(desc(keys.createdAt), desc(keys.id));
+}
+
+function listStatement(shape: ListShape) {
+  const { byOwner, afterPosition, expiring } = shape;
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
+  return preparedStatement((db) => listQuery(db, shape).prepare(name));
 }
 
 const both = [false, true];
 const listStatements = both.map((byOwner) =>
-  both.map((after) => both.map((expiring) => both.map((search) => listStatement(byOwner, after, expiring, search)))),
+  both.map((afterPosition) =>
+    both.map((expiring) => listStatement({ byOwner, afterPosition, expiring, search: false })),
+  ),
 );
 
 /**
@@ -176,9 +182,8 @@ export async function listApiKeys(
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const position = page.cursor ? decodeCursor(page.cursor) : null;
-  const shape = listStatements[owner ? 1 : 0][position ? 1 : 0][page.expiring === 'soon' ? 1 : 0];
-  const statement = await shape[page.q ? 1 : 0]();
-  const rows = await statement.execute({
+  const expiring = page.expiring === 'soon';
+  const values = {
     organizationId,
     ownerType: owner?.type,
     ownerId: owner?.id,
@@ -189,7 +194,14 @@ export async function listApiKeys(
     contains: page.q && containsPattern(page.q),
     startsWith: page.q && startsWithPattern(page.q),
     limit: page.limit + 1,
-  });
+  };
+  // A search is planned for its own pattern each time (a named statement's generic plan cannot tell a rare
+  // pattern, which the trigram index serves, from a common one); the other shapes are named statements.
+  const rows = page.q
+    ? await listQuery(await getDb(), { byOwner: !!owner, afterPosition: !!position, expiring, search: true }).execute(
+        values,
+      )
+    : await (await listStatements[owner ? 1 : 0][position ? 1 : 0][expiring ? 1 : 0]()).execute(values);
   return toPage(
     rows,
     page.limit,
