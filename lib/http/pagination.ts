@@ -14,6 +14,8 @@ export type PageQuery = z.output<typeof pageQuery>;
 /** A list's `q`: 1..100 characters, combined with its other filters; each list says what it matches. */
 export const searchQuery = (description: string) =>
   atMostCharacters(z.string().min(1, 'Enter at least one character.'), 100, 'At most 100 characters.')
+    // What a query's invalid UTF-8 arrives as here (the request URL is decoded leniently before route() sees it).
+    .refine((text) => !text.includes('\ufffd'), 'The text is not valid UTF-8.')
     .optional()
     .meta({ description });
 
