@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveApiKey, type ApiKey } from './api-key-ref';
+import { keySearchText, resolveApiKey, type ApiKey } from './api-key-ref';
 import { parseExpiresInDays } from './commands/api-keys';
 
 const key = (id: string, name: string, prefix: string): ApiKey => ({
@@ -57,5 +58,45 @@ describe('--grace', () => {
       0, 90, 900, 86_400, 604_800,
     ]);
     for (const bad of ['8d', '604801', '-1', '1.5h', 'soon', '']) expect(() => parseGrace(bad), bad).toThrow(/7 days/);
+  });
+});
+
+describe('keySearchText', () => {
+  // What the server's `q` keeps: a name containing it in any case, or a prefix starting with it.
+  const serverSearch = (keys: ApiKey[], q: string) =>
+    keys.filter((k) => k.name.toLowerCase().includes(q.toLowerCase()) || k.prefix.startsWith(q));
+  const text = fc.string({
+    unit: fc.constantFrom('a', 'B', 'b', '_', ' ', 's', 'v', 'c', '1', '…', '.'),
+    minLength: 1,
+    maxLength: 8,
+  });
+  const keys = fc.array(
+    fc.record({
+      name: fc.oneof(
+        text,
+        text.map((t) => `svc_${t}`),
+      ),
+      prefix: text.map((t) => `svc_${t}`),
+    }),
+    { minLength: 1, maxLength: 8 },
+  );
+
+  it('the searched list resolves a name or prefix exactly as the whole list does', () => {
+    fc.assert(
+      fc.property(keys, fc.nat(), fc.constantFrom('name', 'prefix', 'prefix…', 'prefix...'), (specs, n, form) => {
+        const all = specs.map((s, i) =>
+          key(`${i}`.padStart(8, '0') + '-0000-4000-8000-000000000000', s.name, s.prefix),
+        );
+        const picked = specs[n % specs.length];
+        const ref = form === 'name' ? picked.name : `${picked.prefix}${form.slice('prefix'.length)}`;
+        const q = keySearchText(ref);
+        expect(q).not.toBeNull();
+        expect(resolveApiKey(serverSearch(all, q!), ref)).toEqual(resolveApiKey(all, ref));
+      }),
+    );
+  });
+
+  it('an id is not searched for', () => {
+    expect(keySearchText(a.id)).toBeNull();
   });
 });

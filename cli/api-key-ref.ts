@@ -19,6 +19,15 @@ function prefixOf(ref: string): string | null {
 }
 
 /**
+ * The list's `q` that finds every key `ref` may name by name or prefix (the server matches any part of a name
+ * and the start of a prefix), so a big organization's keys are not all listed to find one; null for an id.
+ */
+export function keySearchText(ref: string): string | null {
+  if (looksLikeId(ref) || ref.length === 0 || ref.length > 100) return null;
+  return prefixOf(ref) ?? ref;
+}
+
+/**
  * What `svc iam api-keys delete <ref>` means: an exact id, else an exact name, else a prefix. More than one key
  * by name or prefix is ambiguous, and nothing is deleted.
  */

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
+import { keySearchText, looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
 import { CliError } from '../errors';
 import { formatInstant, table } from '../format';
 import { ApiClient, ok } from '../http';
@@ -68,7 +68,8 @@ export function parseGrace(value: string): number {
 
 /** The one key a reference names among the listed ones; ambiguous prints the matches and changes nothing. */
 async function pickKey(api: ApiClient, org: { id: string; name: string }, ref: string, verb: string) {
-  const match = resolveApiKey(await listKeys(api, org.id), ref);
+  const q = keySearchText(ref);
+  const match = resolveApiKey(await listKeys(api, org.id, q === null ? {} : { q }), ref);
   if (match.kind === 'ambiguous') {
     say(`"${ref}" matches ${match.keys.length} API keys by ${match.by}; nothing was ${verb}. Name one by its id:`);
     process.stderr.write(keysTable(match.keys));
@@ -92,11 +93,13 @@ async function findBot(api: ApiClient, orgId: string, ref: string): Promise<{ id
   return bot;
 }
 
-/** The keys the caller can see, every page; `expiring: 'soon'` keeps those that expire within 7 days. */
-function listKeys(api: ApiClient, orgId: string, expiring?: 'soon'): Promise<ApiKey[]> {
+/** The keys the caller can see, every page; `expiring: 'soon'` keeps those that expire within 7 days, `q` those it finds. */
+function listKeys(api: ApiClient, orgId: string, filters: { expiring?: 'soon'; q?: string } = {}): Promise<ApiKey[]> {
   return api.listAll((query) =>
     ok(
-      api.v1.GET('/v1/organizations/{orgId}/api-keys', { params: { path: { orgId }, query: { ...query, expiring } } }),
+      api.v1.GET('/v1/organizations/{orgId}/api-keys', {
+        params: { path: { orgId }, query: { ...query, ...filters } },
+      }),
     ),
   );
 }
@@ -139,7 +142,7 @@ export function apiKeysCommand(): Command {
   ).action(async (options: OrgOptions & { expiringSoon?: boolean; usage?: boolean }) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const keys = await listKeys(api, org.id, options.expiringSoon ? 'soon' : undefined);
+    const keys = await listKeys(api, org.id, { expiring: options.expiringSoon ? 'soon' : undefined });
     const usage = options.usage
       ? new Map(
           await Promise.all(

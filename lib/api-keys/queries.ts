@@ -9,14 +9,15 @@ import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
   lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
-  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false) =>
-    [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any'] as const,
+  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) =>
+    [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any', q ?? ''] as const,
 };
 
-export function useApiKeys(orgId: string, owner: 'all' | 'me', expiringSoon = false) {
-  return usePagedList<ApiKey>(apiKeyKeys.list(orgId, owner, expiringSoon), `/v1/organizations/${orgId}/api-keys`, {
+export function useApiKeys(orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) {
+  return usePagedList<ApiKey>(apiKeyKeys.list(orgId, owner, expiringSoon, q), `/v1/organizations/${orgId}/api-keys`, {
     owner: owner === 'me' ? 'me' : undefined,
     expiring: expiringSoon ? 'soon' : undefined,
+    q,
   });
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
-import { pageQuery } from '../http/pagination';
+import { pageQuery, searchQuery } from '../http/pagination';
 
 /** The create body, shared by the route and the console's form. Unknown fields are refused. */
 export const createApiKeyBody = z
@@ -21,6 +21,7 @@ export const listApiKeysQuery = pageQuery.extend({
     .enum(['soon'])
     .optional()
     .meta({ description: '`soon`: only keys that expire within 7 days (and have not yet).' }),
+  q: searchQuery('Keys whose name contains this text (any case) or whose prefix starts with it (`svc_AbC1`).'),
 });
 
 /** "Expiring soon": within this many days, as the console's badge and filter and the CLI's column say. */

@@ -1,10 +1,11 @@
-import { and, desc, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { getDb, preparedStatement, type DbOrTx } from '../db/client';
+import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql } from 'drizzle-orm';
+import { getDb, preparedStatement, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
+import { containsPattern, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../http/errors';
-import { decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -103,75 +104,86 @@ export async function createApiKey(
  * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
  * a generic plan.
  */
-function listStatement(byOwner: boolean, afterPosition: boolean, expiring: boolean) {
-  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
-  return preparedStatement((db) => {
-    const at = sql.placeholder('at');
-    const id = sql.placeholder('id');
-    const now = sql.placeholder('now');
-    const keys = db
-      .select()
-      .from(t.apiKeys)
-      .where(
-        and(
-          eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
-          isNull(t.apiKeys.revokedAt),
-          byOwner
-            ? and(
-                eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
-                eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
-              )
-            : undefined,
-          // A rolled key past its stopsAt is gone even before housekeeping revokes it.
-          or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
-          expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
-          afterPosition
-            ? or(lt(t.apiKeys.createdAt, at), and(eq(t.apiKeys.createdAt, at), lt(t.apiKeys.id, id)))
-            : undefined,
-        ),
-      )
-      .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
-      .limit(sql.placeholder('limit'))
-      .as('k');
-    return db
-      .select({
-        id: keys.id,
-        name: keys.name,
-        prefix: keys.prefix,
-        ownerType: keys.ownerType,
-        ownerId: keys.ownerId,
-        createdAt: keys.createdAt,
-        expiresAt: keys.expiresAt,
-        lastUsedAt: keys.lastUsedAt,
-        rolledAt: keys.rolledAt,
-        stopsAt: keys.stopsAt,
-        ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
-      })
-      .from(keys)
-      .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
-      .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
-      .orderBy(desc(keys.createdAt), desc(keys.id))
-      .prepare(name);
-  });
+type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean; search: boolean };
+
+function listQuery(db: Db, { byOwner, afterPosition, expiring, search }: ListShape) {
+  const at = sql.placeholder('at');
+  const id = sql.placeholder('id');
+  const now = sql.placeholder('now');
+  const keys = db
+    .select()
+    .from(t.apiKeys)
+    .where(
+      and(
+        eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
+        isNull(t.apiKeys.revokedAt),
+        byOwner
+          ? and(
+              eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
+              eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
+            )
+          : undefined,
+        // A rolled key past its stopsAt is gone even before housekeeping revokes it.
+        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
+        expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
+        search
+          ? or(
+              ilike(t.apiKeys.name, sql.placeholder('contains')),
+              like(t.apiKeys.prefix, sql.placeholder('startsWith')),
+            )
+          : undefined,
+        afterPosition ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at, id }) : undefined,
+      ),
+    )
+    .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
+    .limit(sql.placeholder('limit'))
+    .as('k');
+  return db
+    .select({
+      id: keys.id,
+      name: keys.name,
+      prefix: keys.prefix,
+      ownerType: keys.ownerType,
+      ownerId: keys.ownerId,
+      createdAt: keys.createdAt,
+      expiresAt: keys.expiresAt,
+      lastUsedAt: keys.lastUsedAt,
+      rolledAt: keys.rolledAt,
+      stopsAt: keys.stopsAt,
+      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
+    })
+    .from(keys)
+    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
+    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
+    .orderBy(desc(keys.createdAt), desc(keys.id));
 }
 
-const listStatements = [false, true].map((byOwner) =>
-  [false, true].map((after) => [false, true].map((expiring) => listStatement(byOwner, after, expiring))),
+function listStatement(shape: ListShape) {
+  const { byOwner, afterPosition, expiring } = shape;
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
+  return preparedStatement((db) => listQuery(db, shape).prepare(name));
+}
+
+const both = [false, true];
+const listStatements = both.map((byOwner) =>
+  both.map((afterPosition) =>
+    both.map((expiring) => listStatement({ byOwner, afterPosition, expiring, search: false })),
+  ),
 );
 
 /**
  * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
- * to keys expiring within 7 days.
+ * to keys expiring within 7 days, `q` to names containing it (any case) or prefixes starting with it.
  */
 export async function listApiKeys(
   organizationId: string,
   owner: Owner | null,
-  page: PageQuery & { expiring?: 'soon' },
+  page: PageQuery & { expiring?: 'soon'; q?: string },
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const position = page.cursor ? decodeCursor(page.cursor) : null;
-  const statement = await listStatements[owner ? 1 : 0][position ? 1 : 0][page.expiring === 'soon' ? 1 : 0]();
-  const rows = await statement.execute({
+  const expiring = page.expiring === 'soon';
+  const values = {
     organizationId,
     ownerType: owner?.type,
     ownerId: owner?.id,
@@ -179,8 +191,17 @@ export async function listApiKeys(
     id: position?.id,
     now: now.toISOString(),
     soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
+    contains: page.q && containsPattern(page.q),
+    startsWith: page.q && startsWithPattern(page.q),
     limit: page.limit + 1,
-  });
+  };
+  // A search is planned for its own pattern each time (a named statement's generic plan cannot tell a rare
+  // pattern, which the trigram index serves, from a common one); the other shapes are named statements.
+  const rows = page.q
+    ? await listQuery(await getDb(), { byOwner: !!owner, afterPosition: !!position, expiring, search: true }).execute(
+        values,
+      )
+    : await (await listStatements[owner ? 1 : 0][position ? 1 : 0][expiring ? 1 : 0]()).execute(values);
   return toPage(
     rows,
     page.limit,

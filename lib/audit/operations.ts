@@ -45,8 +45,10 @@ export const verifyAuditEventsOp = defineOperation({
   path: '/v1/organizations/{orgId}/audit-events/verify',
   summary: 'Verify the audit log’s hash chain',
   description:
-    'Walks the organization’s events in seq order from the retention checkpoint, recomputing each ' +
-    '`SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out.',
+    'Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, ' +
+    'and reports the first seq that does not check out. It starts from the newest prefix a verification ' +
+    'already checked (if the event ending it still holds its hash), else from the retention checkpoint, so it ' +
+    're-hashes only what is new; a full re-verification re-hashes everything.',
   tags: ['Audit log'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,

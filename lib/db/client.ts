@@ -50,6 +50,16 @@ export { DataDirLockedError } from './data-dir-lock';
 
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
+type StatementWatcher = (text: string, params: unknown[]) => void;
+const watchers = new Set<StatementWatcher>();
+const statementLogger = { logQuery: (text: string, params: unknown[]) => watchers.forEach((w) => w(text, params)) };
+
+/** Sees every statement drizzle sends until the returned function is called: tests EXPLAIN what a service ran. */
+export function watchStatements(watcher: StatementWatcher): () => void {
+  watchers.add(watcher);
+  return () => watchers.delete(watcher);
+}
+
 async function openPglite(): Promise<Handle> {
   const [{ drizzle }, { migrate }] = await Promise.all([
     import('drizzle-orm/pglite'),
@@ -89,7 +99,7 @@ async function openPglite(): Promise<Handle> {
     exec: (text: string) => thread.exec(text),
     transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
   };
-  const db = drizzle({ client: client as never, schema }) as unknown as Db;
+  const db = drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db;
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
@@ -162,7 +172,7 @@ async function openPostgres(url: string): Promise<Handle> {
     '-c synchronous_commit=off',
   );
   return {
-    db: drizzle({ client: pool, schema }),
+    db: drizzle({ client: pool, schema, logger: statementLogger }),
     kind: 'postgres',
     close: async () => {
       await Promise.all([pool.end(), counterPool.end()]);

@@ -8,8 +8,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { copyTree, syncTree } from './snapshot-copy.mjs';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
-const client = new PGlite(workerData.dataDir);
+// pg_trgm: the trigram indexes behind the lists' `q` (migration 0010).
+const client = new PGlite(workerData.dataDir, { extensions: { pg_trgm } });
 const { serialize } = protocol;
 /** Open transactions by id: PGlite's transaction object, and how to end it. */
 const transactions = new Map();

@@ -172,6 +172,13 @@ export const apiKeys = pgTable(
     index('api_keys_owner_list_idx')
       .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt, t.id)
       .where(sql`${t.revokedAt} is null`),
+    // The list's `q`: any part of the name, case-insensitively (trigrams), or the start of the prefix.
+    index('api_keys_name_search_idx')
+      .using('gin', sql`${t.name} gin_trgm_ops`)
+      .where(sql`${t.revokedAt} is null`),
+    index('api_keys_prefix_search_idx')
+      .on(t.organizationId, t.prefix.op('text_pattern_ops'))
+      .where(sql`${t.revokedAt} is null`),
     check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
     // The housekeeping's scan for rolled keys whose grace has ended.
     index('api_keys_stops_idx')
@@ -258,6 +265,10 @@ export const silences = pgTable(
   },
   (t) => [
     index('silences_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
+    // `state=scheduled|active` and their counts read the few silences that have not ended, not the expired.
+    index('silences_project_ends_idx').on(t.organizationId, t.projectId, t.endsAt),
+    // The list's `q`: a part of the comment or of a matcher's label or value (migration 0010's function).
+    index('silences_search_idx').using('gin', sql`silence_search_text(${t.comment}, ${t.matchers}) gin_trgm_ops`),
     check('silences_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
   ],
 );
@@ -392,6 +403,19 @@ export const auditChainHeads = pgTable('audit_chain_heads', {
   hash: text('hash').notNull(),
   prunedSeq: bigint('pruned_seq', { mode: 'number' }).notNull().default(0),
   prunedHash: text('pruned_hash').notNull().default(''),
+});
+
+/**
+ * The newest verified prefix of each organization's chain: the event at `seq` had `hash` when a verification
+ * reached it, so the next verification re-hashes only what came after (and checks that row kept its hash).
+ */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  verifiedAt: ts('verified_at').notNull().defaultNow(),
 });
 
 /** rate-limiter-flexible's PostgreSQL store (its own column layout), shared by every instance. */

@@ -1,5 +1,6 @@
-import { and, eq, gt, lt, or, type Column, type SQL } from 'drizzle-orm';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { atMostCharacters } from '../characters';
 import { ApiError } from './errors';
 
 /** `limit` (1..100, default 50) and an opaque `cursor`, shared by every list endpoint. */
@@ -9,6 +10,14 @@ export const pageQuery = z.object({
 });
 
 export type PageQuery = z.output<typeof pageQuery>;
+
+/** A list's `q`: 1..100 characters, combined with its other filters; each list says what it matches. */
+export const searchQuery = (description: string) =>
+  atMostCharacters(z.string().min(1, 'Enter at least one character.'), 100, 'At most 100 characters.')
+    // What a query's invalid UTF-8 arrives as here (the request URL is decoded leniently before route() sees it).
+    .refine((text) => !text.includes('\ufffd'), 'The text is not valid UTF-8.')
+    .optional()
+    .meta({ description });
 
 /** The envelope every list answers: `{ items, nextCursor }`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
@@ -34,7 +43,23 @@ export function decodeCursor(cursor: string): { at: Date; id: string } {
   }
 }
 
-/** Keyset condition: rows strictly after the cursor in (at, id) order, newest first or oldest first. */
+/**
+ * Rows strictly beyond a position in (at, id) order, as one row comparison: `(at, id) < ($at, $id)` newest
+ * first, `>` oldest first. An index ending in (at, id) serves it as a range, so a page costs the same at any
+ * depth (the `at < $at or (at = $at and id < $id)` spelling is a filter the planner scans up to). `at` and
+ * `id` are values or `sql.placeholder()`s of a prepared statement.
+ */
+export function beyondPosition(
+  at: Column,
+  id: Column,
+  order: 'asc' | 'desc',
+  position: { at: unknown; id: unknown },
+): SQL {
+  const beyond = sql.raw(order === 'desc' ? '<' : '>');
+  return sql`(${at}, ${id}) ${beyond} (${position.at}::timestamptz, ${position.id}::uuid)`;
+}
+
+/** The keyset condition of a list's cursor, or none on its first page (see `beyondPosition`). */
 export function afterCursor(
   cursor: string | undefined,
   at: Column,
@@ -43,8 +68,7 @@ export function afterCursor(
 ): SQL | undefined {
   if (!cursor) return undefined;
   const position = decodeCursor(cursor);
-  const beyond = order === 'desc' ? lt : gt;
-  return or(beyond(at, position.at), and(eq(at, position.at), beyond(id, position.id)));
+  return beyondPosition(at, id, order, { at: position.at.toISOString(), id: position.id });
 }
 
 /** Turns `limit + 1` fetched rows into a page; the extra row only says whether there is more. */

@@ -12,8 +12,8 @@ const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/p
 export const silenceKeys = {
   all: ['silences'] as const,
   project: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId] as const,
-  list: (orgId: string, projectId: string, state: SilenceState) =>
-    [...silenceKeys.project(orgId, projectId), 'list', state] as const,
+  list: (orgId: string, projectId: string, state: SilenceState, q?: string) =>
+    [...silenceKeys.project(orgId, projectId), 'list', state, q ?? ''] as const,
   counts: (orgId: string, projectId: string) => [...silenceKeys.project(orgId, projectId), 'counts'] as const,
   one: (orgId: string, projectId: string, silenceId: string) =>
     [...silenceKeys.all, orgId, projectId, silenceId] as const,
@@ -28,11 +28,11 @@ function refreshListsAndCounts(client: QueryClient, orgId: string, projectId: st
 }
 
 /** One state's silences, paged by the server (its `state` filter), newest first. */
-export function useSilences(orgId: string, projectId: string, state: SilenceState, enabled = true) {
+export function useSilences(orgId: string, projectId: string, state: SilenceState, enabled = true, q?: string) {
   return usePagedList<Silence>(
-    silenceKeys.list(orgId, projectId, state),
+    silenceKeys.list(orgId, projectId, state, q),
     base(orgId, projectId),
-    { state },
+    { state, q },
     { enabled },
   );
 }

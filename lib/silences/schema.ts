@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
-import { pageQuery } from '../http/pagination';
+import { pageQuery, searchQuery } from '../http/pagination';
 import { matchersSchema, matcherSchema } from './matchers';
 import { parseIfMatch } from '../http/etag';
 import { parseUtcInstant, utcTimestamp } from './time';
@@ -18,7 +18,10 @@ export type SilenceField = 'comment' | 'endsAt' | 'matchers' | 'startsAt';
 
 export const silenceParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), silenceId: z.uuid() });
 
-export const listSilencesQuery = pageQuery.extend({ state: z.enum(SILENCE_STATES).optional() });
+export const listSilencesQuery = pageQuery.extend({
+  state: z.enum(SILENCE_STATES).optional(),
+  q: searchQuery('Silences whose comment, or a matcher’s label or value, contains this text (any case).'),
+});
 
 export const commentSchema = atMostCharacters(z.string().min(1, 'Enter a comment.'), 1000, 'At most 1000 characters.');
 

@@ -1,10 +1,11 @@
-import { and, desc, eq, getTableColumns, gt, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, ilike, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
+import { containsPattern } from '../db/search';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
 import { ifMatchVersions, requireIfMatch, strongEtag } from '../http/etag';
@@ -67,10 +68,16 @@ function stateCondition(state: SilenceState, now: Date): SQL | undefined {
 const inScope = (scope: SilenceScope) =>
   and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
 
-/** Newest first; `state` is evaluated against one clock reading for the whole page. */
+/** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
+const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
+
+/**
+ * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
+ * comment or a matcher's label or value contains it, in any case.
+ */
 export async function listSilences(
   scope: SilenceScope,
-  query: { limit: number; cursor?: string; state?: SilenceState },
+  query: { limit: number; cursor?: string; state?: SilenceState; q?: string },
   now = new Date(),
 ): Promise<Page<Silence>> {
   const db = await getDb();
@@ -81,6 +88,7 @@ export async function listSilences(
       and(
         inScope(scope),
         query.state ? stateCondition(query.state, now) : undefined,
+        query.q ? ilike(searchText, containsPattern(query.q)) : undefined,
         afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
       ),
     )

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
+import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { Select } from '@/components/ui/select';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { KeyBadges } from './key-badges';
@@ -39,7 +40,8 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   const canCreateForBots = hasGrant(permissions.data, 'bots.createApiKey') === true;
   const [ownerFilter, setOwnerFilter] = useState<'all' | 'me'>('all');
   const [expiringSoon, setExpiringSoon] = useState(false);
-  const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me', expiringSoon);
+  const q = useSearchText();
+  const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me', expiringSoon, q);
   const [toRoll, setToRoll] = useState<ApiKey | null>(null);
   const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
   const bots = useBots(orgId);
@@ -69,6 +71,9 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         }
       />
       <LeakNotices orgId={orgId} />
+      <div className="mb-4">
+        <SearchBox label="Search keys" placeholder="Part of a name, or a prefix (svc_AbC1)" />
+      </div>
       <div className="mb-4 w-56">
         <Select
           label="Expiry"
@@ -99,11 +104,13 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
       ) : items.length === 0 ? (
         <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
-          {expiringSoon
-            ? 'No key expires within 7 days.'
-            : isAdmin && ownerFilter === 'all'
-              ? 'Nobody in this organization has a key yet.'
-              : 'You have no keys in this organization yet.'}
+          {q
+            ? `No key's name contains “${q}” and no prefix starts with it.`
+            : expiringSoon
+              ? 'No key expires within 7 days.'
+              : isAdmin && ownerFilter === 'all'
+                ? 'Nobody in this organization has a key yet.'
+                : 'You have no keys in this organization yet.'}
         </EmptyState>
       ) : (
         <DataTable

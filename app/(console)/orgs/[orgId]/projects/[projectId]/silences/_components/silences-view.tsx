@@ -4,6 +4,7 @@ import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useNow } from '@/components/console/time';
+import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { LoadMore } from '@/components/console/load-more';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
@@ -51,12 +52,18 @@ function SilenceList({
   /** Offered on expired silences when the caller may create: a new silence prefilled from this one. */
   onRecreate: ((from: Silence) => void) | null;
 }) {
-  const list = useSilences(orgId, projectId, state);
+  const q = useSearchText();
+  const list = useSilences(orgId, projectId, state, true, q);
   const authorName = useAuthorName();
   const now = useNow();
   if (list.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
   if (list.isError) return <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />;
-  if (list.items.length === 0) return <EmptyState title={`No ${state} silences`} />;
+  if (list.items.length === 0)
+    return (
+      <EmptyState title={`No ${state} silences`}>
+        {q ? `None has “${q}” in its comment or matchers.` : undefined}
+      </EmptyState>
+    );
   const action = (s: Silence) => (canEdit && s.state !== 'expired' ? 'Edit' : 'View');
   return (
     <DataTable
@@ -139,11 +146,10 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
 
   return (
     <>
-      {canCreate && (
-        <div className="mb-4 flex justify-end">
-          <Button onClick={() => setOpened({ kind: 'new' })}>New silence</Button>
-        </div>
-      )}
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
+        <SearchBox label="Search silences" placeholder="Part of a comment, label or value" />
+        {canCreate && <Button onClick={() => setOpened({ kind: 'new' })}>New silence</Button>}
+      </div>
       {canUpdate === false && (
         <ReadOnlyNote>
           Read-only: changing silences needs the <code className="font-mono text-xs">obs.silences.update</code>{' '}

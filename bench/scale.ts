@@ -1,0 +1,202 @@
+/**
+ * `npm run bench:scale`: one organization at the issue's size, seeded straight into the database (lib/db/bulk-seed.ts,
+ * a correct audit chain), then each list, filter, search, the export and the verification timed in-process (the
+ * services the route handlers call: what a request costs beyond the framework's floor, which `npm run bench`
+ * measures). Prints a Markdown table and writes it into docs/big-organizations.md between its markers.
+ *
+ * Environment: DATABASE_URL (PostgreSQL; else a fresh embedded database in a temporary folder), SCALE_KEYS (100000),
+ * SCALE_SILENCES (100000, all but 10 expired), SCALE_AUDIT (1000000), SCALE_RUNS (30: timings are medians).
+ * The npm script sets DATABASE_QUERY_TIMEOUT_MS=0: seeding and ANALYZE of a million rows outlast the app's 4 s.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { listApiKeys } from '../lib/api-keys/service';
+import { exportStream } from '../lib/audit/export-format';
+import { recordAuditEvent } from '../lib/audit/record';
+import { auditEventBatches, listAuditEvents } from '../lib/audit/service';
+import { SYSTEM_ACTOR } from '../lib/audit/source';
+import { verifyAuditChain } from '../lib/audit/verify';
+import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../lib/db/bulk-seed';
+import { closeDb, getDb } from '../lib/db/client';
+import * as t from '../lib/db/schema';
+import { encodeCursor } from '../lib/http/pagination';
+import { countSilences, listSilences } from '../lib/silences/service';
+
+const KEYS = Number(process.env.SCALE_KEYS ?? 100_000);
+const SILENCES = Number(process.env.SCALE_SILENCES ?? 100_000);
+const AUDIT = Number(process.env.SCALE_AUDIT ?? 1_000_000);
+const RUNS = Number(process.env.SCALE_RUNS ?? 30);
+const kind = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+const dataDir = process.env.DATABASE_URL ? null : mkdtempSync(path.join(os.tmpdir(), 'svc-scale-'));
+if (dataDir) process.env.DATA_DIR = dataDir;
+process.env.SEED_DEMO = '0';
+
+const rows: [string, string][] = [];
+const note = (what: string, figure: string) => {
+  rows.push([what, figure]);
+  console.log(`${what}: ${figure}`);
+};
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
+
+/** The median time of `RUNS` calls, after two unmeasured ones (plans and caches warm). */
+async function median(action: () => Promise<unknown>): Promise<number> {
+  await action();
+  await action();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await action();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await action();
+  return [value, performance.now() - start];
+}
+
+const db = await getDb();
+const [org] = await db
+  .insert(t.organizations)
+  .values({ name: `Scale ${Date.now()}` })
+  .returning();
+const [project] = await db
+  .insert(t.projects)
+  .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
+  .returning();
+const scope = { organizationId: org.id, projectId: project.id };
+const owner = { type: 'bot' as const, id: crypto.randomUUID() };
+
+const [, seedKeys] = await timed(() =>
+  bulkInsertApiKeys(db, org.id, owner, KEYS, (i) =>
+    i === Math.floor(KEYS / 2) ? 'Leaked deploy key' : `ci pipeline ${i}`,
+  ),
+);
+const [, seedSilences] = await timed(() =>
+  bulkInsertSilences(db, scope, owner, SILENCES, (i) => ({
+    comment: i === 777 ? 'Rollout of checkout-7' : `deploy ${i}`,
+    matchers: [{ label: 'service', op: '=', value: i === 778 ? 'payments-db' : `svc-${i % 500}` }],
+    ended: i < SILENCES - 10,
+  })),
+);
+const [, seedAudit] = await timed(() => bulkAppendAuditEvents(db, org.id, AUDIT));
+await analyzeSeeded(db);
+note(
+  'seed (keys, silences, audit events)',
+  `${(seedKeys / 1000).toFixed(0)} s, ${(seedSilences / 1000).toFixed(0)} s, ${(seedAudit / 1000).toFixed(0)} s`,
+);
+
+const [leaked] = (await listApiKeys(org.id, null, { limit: 1, q: 'leaked deploy' })).items;
+const nearEnd = (count: number) =>
+  encodeCursor({
+    at: new Date(Date.now() - (count - 60) * 1000),
+    id: 'f'.repeat(8) + '-ffff-4fff-bfff-' + 'f'.repeat(12),
+  });
+
+const keysFirst = await median(() => listApiKeys(org.id, null, { limit: 50 }));
+const keysLast = await median(() => listApiKeys(org.id, null, { limit: 50, cursor: nearEnd(KEYS) }));
+note('keys: first page', ms(keysFirst));
+note('keys: a page near the end', `${ms(keysLast)} (${(keysLast / keysFirst).toFixed(2)}x the first)`);
+note('keys: q, a part of one name', ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: 'leaked dep' }))));
+note('keys: q, one prefix', ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: leaked.prefix }))));
+note(
+  'keys: q matching thousands (`pipeline 1`)',
+  ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: 'pipeline 1' }))),
+);
+
+const silencesFirst = await median(() => listSilences(scope, { limit: 50 }));
+const silencesLast = await median(() => listSilences(scope, { limit: 50, cursor: nearEnd(SILENCES) }));
+const active = await median(() => listSilences(scope, { limit: 50, state: 'active' }));
+note('silences: first page', ms(silencesFirst));
+note('silences: a page near the end', `${ms(silencesLast)} (${(silencesLast / silencesFirst).toFixed(2)}x the first)`);
+note(
+  'silences: state=active (10 among the expired)',
+  `${ms(active)} (${(active / silencesFirst).toFixed(2)}x the first page)`,
+);
+note('silences: state=expired', ms(await median(() => listSilences(scope, { limit: 50, state: 'expired' }))));
+note('silences: the counts per state', ms(await median(() => countSilences(scope))));
+note('silences: q, a comment part', ms(await median(() => listSilences(scope, { limit: 50, q: 'checkout-7' }))));
+note('silences: q, a matcher value', ms(await median(() => listSilences(scope, { limit: 50, q: 'payments-db' }))));
+
+note('audit: first page', ms(await median(() => listAuditEvents(org.id, { limit: 50 }))));
+note(
+  'audit: a page near the end',
+  ms(
+    await median(() =>
+      listAuditEvents(org.id, { limit: 50, cursor: Buffer.from(JSON.stringify({ seq: 100 })).toString('base64url') }),
+    ),
+  ),
+);
+
+// The export as the route streams it: bytes counted and dropped as they come, resident memory sampled.
+const baseline = process.memoryUsage().rss;
+let peak = baseline;
+let firstByte = 0;
+let bytes = 0;
+const [, exportMs] = await timed(async () => {
+  const start = performance.now();
+  const reader = exportStream(auditEventBatches(org.id, {}), 'ndjson').getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes === 0) firstByte = performance.now() - start;
+    bytes += value.byteLength;
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+});
+note(
+  `audit: export of ${AUDIT.toLocaleString('en')} events (NDJSON)`,
+  `${(exportMs / 1000).toFixed(1)} s, first bytes after ${ms(firstByte)}, ${(bytes / 2 ** 20).toFixed(0)} MiB, peak RSS +${((peak - baseline) / 2 ** 20).toFixed(0)} MiB`,
+);
+
+const [, fullVerify] = await timed(() => verifyAuditChain(org.id, { full: true }));
+note('audit: full re-verification (the job)', `${(fullVerify / 1000).toFixed(1)} s`);
+await verifyAuditChain(org.id);
+note('audit: verify with a checkpoint, nothing new', ms(await median(() => verifyAuditChain(org.id))));
+
+// The chain head's hold per write: from the event's statement (which takes the head) to the commit.
+const holds: number[] = [];
+for (let i = 0; i < RUNS * 4; i++) {
+  let taken = 0;
+  await db.transaction(async (tx) => {
+    taken = performance.now();
+    await recordAuditEvent(tx, {
+      organizationId: org.id,
+      action: 'silence.updated',
+      actor: SYSTEM_ACTOR,
+      target: { type: 'silence', id: crypto.randomUUID(), name: 'sil_bench' },
+      context: { requestId: null, ip: null, userAgent: null },
+    });
+  });
+  holds.push(performance.now() - taken);
+}
+const hold = holds.sort((a, b) => a - b)[Math.floor(holds.length / 2)];
+note(
+  'chain head held per write (event statement + commit)',
+  `${ms(hold)}: at most ~${Math.floor(1000 / hold)} writes/s per organization`,
+);
+note('verify after those writes', ms(await median(() => verifyAuditChain(org.id))));
+
+await closeDb();
+if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+
+const sizes = `${KEYS.toLocaleString('en')} keys, ${SILENCES.toLocaleString('en')} silences, ${AUDIT.toLocaleString('en')} audit events`;
+const table = [
+  `${kind}, ${sizes}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}:`,
+  '',
+  '| measure | figure |',
+  '|---|---|',
+  ...rows.map(([what, figure]) => `| ${what} | ${figure} |`),
+].join('\n');
+const docFile = path.join(process.cwd(), 'docs/big-organizations.md');
+const start = `<!-- bench:scale ${kind} -->`;
+const end = `<!-- /bench:scale ${kind} -->`;
+const doc = readFileSync(docFile, 'utf8');
+const from = doc.indexOf(start);
+const to = doc.indexOf(end);
+if (from >= 0 && to > from) writeFileSync(docFile, `${doc.slice(0, from + start.length)}\n${table}\n${doc.slice(to)}`);
+console.log(`\n${table}`);

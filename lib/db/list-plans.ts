@@ -1,0 +1,51 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { getDb, watchStatements } from './client';
+
+/** A node of PostgreSQL's `explain (format json)` plan, with the fields these tests read. */
+export type PlanNode = {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Filter?: string;
+  Plans?: PlanNode[];
+};
+
+/** The node and every node under it, depth first. */
+export function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/** drizzle's `$n` text and its parameters as one SQL object again. */
+function rebuilt(text: string, params: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(parts.map((part, i) => (i % 2 === 1 ? sql`${params[Number(part) - 1]}` : sql.raw(part))));
+}
+
+/**
+ * Runs `action` and returns the plan (its root) of the one statement it sent that reads `table` with a LIMIT.
+ * `withoutSeqScan` plans as if the table were big: a small test table is cheaper to read whole, and the
+ * question is then whether an index can serve the statement at all (its expression and operators match).
+ */
+export async function planOf(
+  table: string,
+  action: () => Promise<unknown>,
+  { withoutSeqScan = false } = {},
+): Promise<PlanNode> {
+  const sent: { text: string; params: unknown[] }[] = [];
+  const stop = watchStatements((text, params) => sent.push({ text, params }));
+  try {
+    await action();
+  } finally {
+    stop();
+  }
+  const reads = sent.filter((s) => s.text.includes(`from "${table}"`) && /\blimit\b/i.test(s.text));
+  if (reads.length !== 1) throw new Error(`expected one read of ${table}, saw ${reads.length}`);
+  const db = await getDb();
+  const rows = await db.transaction(async (tx) => {
+    if (withoutSeqScan) await tx.execute(sql`set local enable_seqscan = off`);
+    const result = await tx.execute(sql`explain (format json) ${rebuilt(reads[0].text, reads[0].params)}`);
+    return result.rows as { 'QUERY PLAN': unknown }[];
+  });
+  const plan = rows[0]['QUERY PLAN'];
+  return ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0].Plan;
+}
