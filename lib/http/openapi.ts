@@ -36,7 +36,10 @@ function errorResponses(op: Operation) {
       : op.credentials === 'signed'
         ? SIGNED_ERRORS
         : COMMON_ERRORS;
-  const codes = [...common, ...(op.errors ?? [])];
+  const codes: ErrorCode[] = [...common, ...(op.errors ?? [])];
+  // Declared on the operation, enforced by route(): the document says so without each operation repeating it.
+  if (op.sudo) codes.push('reauthentication_required');
+  if (Array.isArray(op.credentials) && op.scope !== 'none') codes.push('two_factor_required');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -65,6 +68,9 @@ export function buildOpenApiDocument(operations: Operation[]) {
         [
           op.description,
           op.permission ? `Permission: \`${op.permission}\`.` : undefined,
+          op.sudo
+            ? 'Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).'
+            : undefined,
           op.scope === 'none' ? undefined : `Tenant: the ${op.scope} in the path; one the caller is not in is 404.`,
         ]
           .filter(Boolean)
