@@ -20,6 +20,7 @@ const chromium = {
 // tested on servers that e2e/api/sudo*.spec.ts spawns.
 const serverEnv = [
   `NEXTAUTH_SECRET=${E2E.secret}`,
+  `ENCRYPTION_KEY=${E2E.encryptionKey}`,
   'LAST_USED_FLUSH_MS=500',
   'AUTH_FAILURE_RATE_LIMIT=1000000',
   'SUDO_WINDOW_SECONDS=86400',
