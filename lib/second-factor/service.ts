@@ -4,6 +4,8 @@ import * as t from '../db/schema';
 import { ApiError } from '../http/errors';
 import { openSecret } from '../crypto/secret-box';
 import type { Principal } from '../auth/principal';
+import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import type { AuditSource } from '../audit/types';
 import { looksLikeTotp, newRecoveryCodes, recoveryCodeHash, totpStepOf } from './codes';
@@ -155,4 +157,34 @@ export async function secondFactorsOf(userId: string): Promise<{ totp: boolean; 
     select exists (select 1 from user_totp where user_id = ${userId} and confirmed_at is not null) as totp,
       (select count(*)::int from passkeys where user_id = ${userId}) as passkeys`);
   return { totp: Boolean(rows[0]?.totp), passkeys: Number(rows[0]?.passkeys ?? 0) };
+}
+
+/**
+ * The operator's way out for a user who lost every factor (`npm run user:reset-2fa -- EMAIL`): their TOTP,
+ * passkeys and recovery codes go, every session ends (session version bump), and `two_factor.reset` goes to
+ * each of their organizations, all in one transaction. Returns false for an unknown email.
+ */
+export async function resetSecondFactors(email: string, source: AuditSource): Promise<boolean> {
+  const db = await getDb();
+  const done = await db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(t.users)
+      .set({ sessionVersion: sql`${t.users.sessionVersion} + 1`, updatedAt: new Date() })
+      .where(eq(t.users.email, email.trim().toLowerCase()))
+      .returning({ id: t.users.id, name: t.users.name });
+    if (!user) return false;
+    await tx.delete(t.userTotp).where(eq(t.userTotp.userId, user.id));
+    await tx.delete(t.passkeys).where(eq(t.passkeys.userId, user.id));
+    await tx.delete(t.recoveryCodes).where(eq(t.recoveryCodes.userId, user.id));
+    await tx.delete(t.sessionSudo).where(eq(t.sessionSudo.userId, user.id));
+    await bumpAuthEpoch(tx);
+    await recordUserAuditEvent(tx, user.id, {
+      ...source,
+      action: 'two_factor.reset',
+      target: { type: 'user', id: user.id, name: user.name },
+    });
+    return true;
+  });
+  if (done) invalidateAuthCaches();
+  return done;
 }
