@@ -11,7 +11,8 @@ import { anonymousContext, enrolTotp, signInWith } from '../support/second-facto
 // Two instances on one PostgreSQL, with the default window (900 s): sudo lives in the database, not in an instance.
 test.describe('second factor and sudo across two instances', () => {
   test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL): the embedded database is one process');
-  test.describe.configure({ mode: 'serial' });
+  // Two servers start in the first hook; on a busy machine that alone takes longer than a test's default 30 s.
+  test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
   let a: Spawned;
   let b: Spawned;
