@@ -11,8 +11,7 @@ import { anonymousContext, enrolTotp, signInWith } from '../support/second-facto
 // Two instances on one PostgreSQL, with the default window (900 s): sudo lives in the database, not in an instance.
 test.describe('second factor and sudo across two instances', () => {
   test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL): the embedded database is one process');
-  // Two servers start in the first hook; on a busy machine that alone takes longer than a test's default 30 s.
-  test.describe.configure({ mode: 'serial', timeout: 180_000 });
+  test.describe.configure({ mode: 'serial' });
 
   let a: Spawned;
   let b: Spawned;
@@ -22,6 +21,8 @@ test.describe('second factor and sudo across two instances', () => {
   const keep = <T extends APIRequestContext>(c: T) => (opened.push(c), c);
 
   test.beforeAll(async () => {
+    // Two servers start here; on a busy machine that alone takes longer than a hook's default 30 s.
+    test.setTimeout(180_000);
     const env = { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMIT_NAMESPACE: `sudo-${Date.now()}-` };
     [a, b] = await Promise.all([spawnServer(E2E.port + 40, env), spawnServer(E2E.port + 41, env)]);
     const uma = keep(await sessionFor('uma@umbrella.test', a.url));
