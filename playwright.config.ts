@@ -16,7 +16,15 @@ const chromium = {
 };
 
 // Every test request comes from 127.0.0.1: the failed-authentication limit is tested on servers of its own.
-const serverEnv = [`NEXTAUTH_SECRET=${E2E.secret}`, 'LAST_USED_FLUSH_MS=500', 'AUTH_FAILURE_RATE_LIMIT=1000000'];
+// Sessions signed in at the start of a long run still create keys at its end; the real window (default 900 s) is
+// tested on servers that e2e/api/sudo*.spec.ts spawns.
+const serverEnv = [
+  `NEXTAUTH_SECRET=${E2E.secret}`,
+  `ENCRYPTION_KEY=${E2E.encryptionKey}`,
+  'LAST_USED_FLUSH_MS=500',
+  'AUTH_FAILURE_RATE_LIMIT=1000000',
+  'SUDO_WINDOW_SECONDS=86400',
+];
 
 export default defineConfig({
   testDir: './e2e',

@@ -11,6 +11,7 @@ import {
 import { encode } from 'next-auth/jwt';
 import type { ErrorBody } from '../lib/http/errors';
 import { baseURL, E2E, fixturesFile } from './support/env';
+import type { SecondFactorFixtures } from './support/second-factor-seed';
 
 export type DemoUser = 'ada' | 'bob' | 'cy' | 'gil';
 export const EMAILS: Record<DemoUser, string> = {
@@ -26,6 +27,7 @@ export const emailOf = (user: DemoUser | string): string => (user in EMAILS ? EM
 export type Fixtures = {
   suspendedUserId: string;
   keys: { bobExpired: string; bobRevoked: string; suspendedUser: string; deployBot: string };
+  secondFactor: SecondFactorFixtures;
 };
 
 export type Demo = {

@@ -9,6 +9,7 @@ import { orgOperations } from './orgs/operations';
 import { deviceAuthorizationOperations } from './oauth/operations';
 import { sessionOperations } from './auth/operations';
 import { secretScanningOperations } from './secret-scanning/operations';
+import { secondFactorOperations } from './second-factor/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
 import { z } from 'zod';
@@ -52,4 +53,5 @@ export const allOperations: Operation[] = [
   ...sessionOperations,
   ...auditOperations,
   ...secretScanningOperations,
+  ...secondFactorOperations,
 ];

@@ -40,7 +40,11 @@ test.afterAll(async () => {
 });
 
 test('every operation that takes input has a valid request to mutate, and is fuzzed', () => {
-  expect(inputOperations().sort()).toEqual([...targets.keys()].sort());
+  expect(
+    inputOperations()
+      .filter((k) => !NOT_FUZZED.includes(k))
+      .sort(),
+  ).toEqual([...targets.keys()].sort());
   expect([...TARGET_KEYS].sort()).toEqual([...targets.keys()].sort());
 });
 
@@ -106,7 +110,14 @@ const TARGET_KEYS = [
   'DELETE /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  'PATCH /v1/organizations/{orgId}',
+  'POST /v1/me/totp/confirm',
+  'POST /v1/me/sudo',
 ];
+
+// Its `response` is a WebAuthn object with open-ended fields that @simplewebauthn/server checks, so an unknown
+// field there is not a validation issue at its path. Not fuzzed here; see docs/second-factor.md.
+const NOT_FUZZED = ['POST /v1/me/passkeys'];
 
 for (const key of TARGET_KEYS) {
   test(`bad input to ${key}: 4xx, exact envelope, nothing changed`, async () => {

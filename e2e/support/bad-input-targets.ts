@@ -32,6 +32,7 @@ function withoutVolatile(resource: Record<string, unknown>): Record<string, unkn
 /** The valid request of every operation that takes a body, query or declared header, as ada (OrganizationAdmin). */
 export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<Target[]> {
   const org = `/v1/organizations/${demo.acme}`;
+  adaContext = ada;
   const project = `${org}/projects/${demo.production}`;
   const sub = (await loadDemoSubs(demo)).https;
   const silence = await demoSilence(ada, demo, 'scheduled');
@@ -214,8 +215,49 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
         expect(res.status(), await res.text()).toBe(412);
       },
     ),
+    target(
+      {
+        key: 'PATCH /v1/organizations/{orgId}',
+        url: org,
+        method: 'PATCH',
+        // The current value: valid, and a change of nothing.
+        valid: { body: { requireTwoFactor: false } },
+        snapshot: () => read('/v1/organizations?limit=100'),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
+    target(
+      {
+        key: 'POST /v1/me/totp/confirm',
+        url: '/v1/me/totp/confirm',
+        method: 'POST',
+        valid: { body: { code: '123456' } },
+        snapshot: () => mySecurity(),
+      },
+      // 409 comes after every 400: with no enrolment pending, a valid body turns nothing on.
+      async (res) => expect(res.status(), await res.text()).toBe(409),
+    ),
+    target(
+      {
+        key: 'POST /v1/me/sudo',
+        url: '/v1/me/sudo',
+        method: 'POST',
+        valid: { body: { password: 'correct-horse-battery' } },
+        snapshot: () => mySecurity(),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
   ];
 }
+
+/** Ada's factors as GET /v1/me/security shows them, without the window a valid probe moves on. */
+async function mySecurity(): Promise<unknown> {
+  const res = await adaContext!.get('/v1/me/security');
+  const security = (await res.json()) as Record<string, unknown>;
+  delete security.sudoExpiresAt;
+  return security;
+}
+let adaContext: APIRequestContext | undefined;
 
 /** The SCIM token the scim-tokens target made last; its still working is what "unchanged" means there. */
 export let scimToken = '';

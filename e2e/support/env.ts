@@ -8,6 +8,8 @@ export const E2E = {
   stateDir: process.env.E2E_STATE_DIR ?? path.join(os.tmpdir(), 'svc-e2e'),
   secret: 'e2e-only-nextauth-secret-0123456789abcdef',
   password: 'correct-horse-battery',
+  // One key for every test server, so instances on one PostgreSQL open each other's sealed TOTP secrets.
+  encryptionKey: 'ZTJlLW9ubHktZW5jcnlwdGlvbi1rZXktMzItYnl0ZXM',
 };
 
 export const baseURL = `http://127.0.0.1:${E2E.port}`;

@@ -13,6 +13,7 @@ import * as t from '../../lib/db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { hashPassword } from '../../lib/auth/password';
 import { seedSilenceFixtures } from './silences-seed';
+import { seedSecondFactorFixtures } from './second-factor-seed';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: prepare-db <fixtures.json>');
@@ -154,6 +155,7 @@ const fixtures = {
     suspendedUser: await key('user', suspendedId, 'e2e suspended owner'),
     deployBot: await key('bot', bot.id, 'e2e deploy-bot'),
   },
+  secondFactor: await seedSecondFactorFixtures(db),
   oauthAccess: {
     bob: await oauthAccessToken('bob@acme.test'),
     sam: await oauthAccessToken('sam@acme.test'),

@@ -6,7 +6,15 @@ export type Spawned = { url: string; child: ChildProcess; output: () => string; 
 /** Starts another app process (`npm start`'s script) with extra env, waiting until /v1/health answers 200. */
 export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, HOST: '127.0.0.1', PORT: String(port), SEED_DEMO: '0', ...env },
+    env: {
+      ...process.env,
+      NEXTAUTH_SECRET: E2E.secret,
+      ENCRYPTION_KEY: E2E.encryptionKey,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SEED_DEMO: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -23,6 +23,7 @@ export const createApiKeyOp = defineOperation({
     'A key for yourself needs `apiKeys.create`; a key for a bot (`botId`) needs `bots.createApiKey`. ' +
     'A request authenticated by an API key is refused (403). The full key is in this response only (`Cache-Control: no-store`).',
   tags: ['API keys'],
+  sudo: true,
   scope: 'organization',
   credentials: NOT_API_KEYS,
   params: orgParams,
@@ -79,6 +80,7 @@ export const rollApiKeyOp = defineOperation({
     'name, owner and lifetime; the old one works until `stopsAt` = now + grace (0: revoked at once). ' +
     'Unknown or revoked: 404; expired: 409 `api_key_expired`; already rolled: 409 `api_key_already_rolled`.',
   tags: ['API keys'],
+  sudo: true,
   scope: 'organization',
   credentials: NOT_API_KEYS,
   params: apiKeyParams,

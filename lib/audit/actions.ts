@@ -21,6 +21,15 @@ export const AUDIT_ACTIONS = [
   'oauth_login.revoked',
   'sign_in.succeeded',
   'sign_in.failed',
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.reset',
+  'passkey.added',
+  'passkey.removed',
+  'recovery_codes.regenerated',
+  'recovery_code.used',
+  'sudo.granted',
+  'organization.updated',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -40,7 +49,7 @@ export const API_KEY_REVOCATION_REASONS = [
 export type ApiKeyRevocationReason = (typeof API_KEY_REVOCATION_REASONS)[number];
 
 /** `reason` of `sign_in.failed`. The attempted password never appears anywhere. */
-export const SIGN_IN_FAILURE_REASONS = ['wrong_password', 'user_suspended'] as const;
+export const SIGN_IN_FAILURE_REASONS = ['wrong_password', 'user_suspended', 'second_factor'] as const;
 
 export type SignInFailureReason = (typeof SIGN_IN_FAILURE_REASONS)[number];
 
@@ -55,6 +64,8 @@ export const AUDIT_TARGET_TYPES = [
   'bot',
   'device_login',
   'oauth_login',
+  'organization',
+  'passkey',
   'scim_token',
   'silence',
   'subscription',

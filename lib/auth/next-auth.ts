@@ -2,12 +2,16 @@ import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { verifyPassword } from './password';
 import { randomUUID } from 'node:crypto';
-import { endSession, findUserByEmail, recordSignIn } from './service';
+import { endSession, findUserByEmail, findUserById, recordSignIn } from './service';
 import { signInLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
 import { noteDatabaseFailure } from '../db/errors';
 import { textProblem } from '../http/text';
-import { auditContext } from '../audit/source';
+import { auditContext, userActor } from '../audit/source';
+import { secondFactorsOf, verifySecondFactorCode } from '../second-factor/service';
+import { verifyPasskeyAssertion } from '../second-factor/passkey-service';
+import { openSudoWindow } from '../second-factor/sudo-service';
+import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG } from './sign-in-schema';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
 
@@ -20,6 +24,7 @@ const providers: AuthOptions['providers'] = [
     credentials: {
       email: { label: 'Email', type: 'email' },
       password: { label: 'Password', type: 'password' },
+      code: { label: 'Code', type: 'text' },
     },
     async authorize(credentials, req) {
       const email = credentials?.email?.trim().toLowerCase() ?? '';
@@ -40,11 +45,46 @@ const providers: AuthOptions['providers'] = [
         await recordSignIn(user, 'failed', ok ? 'user_suspended' : 'wrong_password', context);
         return null;
       }
+      // The second step: a user with a second factor gets a session only with a code that checks out.
+      const factors = await secondFactorsOf(user.id);
+      if (factors.totp || factors.passkeys > 0) {
+        const code = credentials?.code?.trim() ?? '';
+        if (!code) throw new Error(SECOND_FACTOR_REQUIRED);
+        const source = { actor: userActor(user, null), context };
+        if (!(await verifySecondFactorCode(user, code, source))) {
+          await recordSignIn(user, 'failed', 'second_factor', context);
+          throw new Error(SECOND_FACTOR_WRONG);
+        }
+      }
       await recordSignIn(user, 'succeeded', 'password', context);
       return { id: user.id, email: user.email, name: user.name, sv: user.sessionVersion } as never;
     },
   }),
+  CredentialsProvider({
+    id: 'passkey',
+    name: 'Passkey',
+    credentials: { response: { label: 'Passkey response', type: 'text' } },
+    async authorize(credentials, req) {
+      const headers = new Headers(req?.headers as Record<string, string> | undefined);
+      if (!(await signInLimiter.allow(`ip:${clientAddress(headers)}`)))
+        throw new Error('Too many sign-in attempts. Wait a minute and try again.');
+      let response: unknown;
+      try {
+        response = JSON.parse(credentials?.response ?? '');
+      } catch {
+        return null;
+      }
+      const userId = await verifyPasskeyAssertion(response, null).catch(noteDatabaseFailure);
+      const user = userId ? await findUserById(userId).catch(noteDatabaseFailure) : null;
+      if (!user || user.status !== 'active') return null;
+      await recordSignIn(user, 'succeeded', 'passkey', auditContext({ headers }, null));
+      return { id: user.id, email: user.email, name: user.name, sv: user.sessionVersion } as never;
+    },
+  }),
 ];
+
+/** Providers whose `authorize` returns the user with its session version (everything but single sign-on). */
+const OWN_PROVIDERS = new Set(['credentials', 'passkey']);
 
 // Single sign-on: any OIDC provider, switched on by three environment variables.
 if (process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET) {
@@ -81,7 +121,7 @@ export const authOptions: AuthOptions = {
   },
   callbacks: {
     async signIn({ user, account }) {
-      if (account?.provider === 'credentials') return true;
+      if (account && OWN_PROVIDERS.has(account.provider)) return true;
       // SSO signs in only people the organization already provisioned (SCIM or an admin), and only while active.
       const known = user.email ? await findUserByEmail(user.email).catch(noteDatabaseFailure) : null;
       if (!known) return false;
@@ -94,7 +134,7 @@ export const authOptions: AuthOptions = {
       const claims = token as typeof token & SessionClaims;
       // Each sign-in is its own session, which signing out ends on the server (see events.signOut).
       if (user) claims.sid = randomUUID();
-      if (user && account?.provider === 'credentials') {
+      if (user && account && OWN_PROVIDERS.has(account.provider)) {
         claims.sub = user.id;
         claims.sv = (user as unknown as { sv: number }).sv;
       } else if (user && user.email) {
@@ -104,6 +144,8 @@ export const authOptions: AuthOptions = {
           claims.sv = known.sessionVersion;
         }
       }
+      // A sign-in opens the session's sudo window: a person who just proved who they are is not asked again.
+      if (user && claims.sub && claims.sid) await openSudoWindow(claims.sub, claims.sid).catch(noteDatabaseFailure);
       return claims;
     },
     async session({ session, token }) {

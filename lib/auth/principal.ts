@@ -9,6 +9,8 @@ export type Principal = {
   apiKeyId?: string;
   /** That key's display prefix (`svc_ab12`), for the audit log. */
   apiKeyPrefix?: string;
+  /** The console session (`via: session`): its sudo window lives in the database under this id. */
+  sessionId?: string;
   /** An API key (and any bot) acts in exactly one organization; sessions and OAuth tokens in all of the user's. */
   organizationId?: string;
 };

@@ -170,7 +170,7 @@ export async function principalForSession(
     return row ?? null;
   });
   if (!user || user.ended || user.status !== 'active' || user.sessionVersion !== sessionVersion) return null;
-  return { type: 'user', id: user.id, name: user.name, via: 'session' };
+  return { type: 'user', id: user.id, name: user.name, via: 'session', sessionId };
 }
 
 /** Signing out: this session ends now on every instance; the record goes when the session would have expired. */
@@ -272,6 +272,13 @@ export async function hasPermission(
 export async function findUserByEmail(email: string) {
   const db = await getDb();
   const [user] = await db.select().from(t.users).where(eq(t.users.email, email.trim().toLowerCase())).limit(1);
+  return user ?? null;
+}
+
+/** The user a passkey proved, for the passkey sign-in provider. */
+export async function findUserById(userId: string) {
+  const db = await getDb();
+  const [user] = await db.select().from(t.users).where(eq(t.users.id, userId)).limit(1);
   return user ?? null;
 }
 

@@ -24,6 +24,7 @@ export const deleteBotOp = defineOperation({
   description:
     'In one transaction: the bot (kept as deleted), its policy bindings, and every key it owns (revoked, reason `bot_deleted`).',
   tags: ['Bots'],
+  sudo: true,
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   params: botParams,

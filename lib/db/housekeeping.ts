@@ -5,6 +5,8 @@ import { getDb } from './client';
 import { purgeExpiredIdempotencyRecords } from './idempotency';
 import { pruneAuditEvents } from '../audit/retention';
 import * as t from './schema';
+import { pruneSudoWindows } from '../second-factor/sudo-service';
+import { pruneWebauthnChallenges } from '../second-factor/passkey-service';
 
 const EVERY_MS = 15 * 60_000;
 // Rolled keys are refused from their stopsAt on by authentication; this only records the revocation.
@@ -24,6 +26,8 @@ export async function purgeExpired(now = new Date()): Promise<void> {
   // A signed-out session past its own expiry is refused anyway: its record is no longer needed.
   await db.delete(t.endedSessions).where(lt(t.endedSessions.expiresAt, now));
   await purgeOldUsage(now);
+  await pruneSudoWindows(now);
+  await pruneWebauthnChallenges(now);
 }
 
 /** Runs the housekeeping now and periodically in this process; on several instances each does it, harmlessly. */

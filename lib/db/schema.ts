@@ -29,6 +29,8 @@ const id = () =>
 export const organizations = pgTable('organizations', {
   id: id(),
   name: text('name').notNull(),
+  // Members without a second factor are refused on this organization's routes (password users only).
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -446,3 +448,5 @@ export const endedSessions = pgTable(
   },
   (t) => [index('ended_sessions_expires_idx').on(t.expiresAt)],
 );
+
+export * from './second-factor-schema';

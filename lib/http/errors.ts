@@ -13,6 +13,15 @@ export const ERROR_CODES = {
   },
   access_denied: { status: 403, message: 'You do not have permission to do this.' },
   forbidden_origin: { status: 403, message: 'This request comes from an origin that is not allowed.' },
+  reauthentication_required: {
+    status: 403,
+    message:
+      'Confirm it is you: enter your password, a code from your authenticator app or a recovery code, or use a passkey, then try again.',
+  },
+  two_factor_required: {
+    status: 403,
+    message: 'This organization requires a second factor: add one on your Security page (/security) first.',
+  },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'This path does not take this method; see the Allow header.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used for a different request.' },
@@ -35,6 +44,10 @@ export const ERROR_CODES = {
   api_key_already_rolled: {
     status: 409,
     message: 'This API key was already rolled; roll its replacement instead.',
+  },
+  second_factor_state_conflict: {
+    status: 409,
+    message: 'Your second factors are not in a state that allows this; reload and try again.',
   },
   precondition_failed: { status: 412, message: 'If-Match does not name the current ETag; nothing changed.' },
   payload_too_large: { status: 413, message: 'The request body is larger than this endpoint accepts.' },

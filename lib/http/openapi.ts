@@ -49,8 +49,12 @@ type Family = {
 function errorResponses(op: Operation, family: Family) {
   const common =
     op.credentials === 'public' ? PUBLIC_ERRORS : op.credentials === 'signed' ? SIGNED_ERRORS : COMMON_ERRORS;
+  const codes: ErrorCode[] = [...common, ...(op.errors ?? [])];
+  // Declared on the operation, enforced by route(): the document says so without each operation repeating it.
+  if (op.sudo) codes.push('reauthentication_required');
+  if (Array.isArray(op.credentials) && op.scope !== 'none') codes.push('two_factor_required');
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...common, ...(op.errors ?? [])]) {
+  for (const code of codes) {
     if (code === 'forbidden_origin' && Array.isArray(op.credentials) && !op.credentials.includes('session')) continue;
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
@@ -85,6 +89,9 @@ function documentOperation(op: Operation, family: Family): ZodOpenApiOperationOb
       [
         op.description,
         op.permission ? `Permission: \`${op.permission}\`.` : undefined,
+        op.sudo
+          ? 'Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).'
+          : undefined,
         op.scope === 'none' ? undefined : `Tenant: the ${op.scope} in the path; one the caller is not in is 404.`,
       ]
         .filter(Boolean)

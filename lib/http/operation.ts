@@ -58,6 +58,11 @@ export type Operation<
   permission?: Permission;
   /** Passes when the caller has any one of these (the body then decides which one is needed). */
   anyPermission?: Permission[];
+  /**
+   * Needs a recent authentication of this console session (`SUDO_WINDOW_SECONDS`), else 403
+   * `reauthentication_required`: checked after `access_denied`, before the body. Bearer credentials are not asked.
+   */
+  sudo?: boolean;
   /** Silence routes: the project must have alerting switched on, else 404. */
   requireAlerting?: boolean;
   maxBodyBytes?: number;

@@ -14,6 +14,8 @@ import type { Permission } from '../auth/policies';
 import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
+import { requireSudo } from '../second-factor/sudo-service';
+import { refusedForMissingSecondFactor, twoFactorRequired } from '../second-factor/policy-service';
 import type { AuditSource } from '../audit/types';
 
 type AnyZod = z.ZodType;
@@ -109,8 +111,8 @@ type Authenticated = { credentials: readonly CredentialKind[] };
 
 /**
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
- * 413 → 401 → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind, permission)
- * → 400 (query, headers, body) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
+ * 413 → 401 → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind,
+ * two_factor_required, permission) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
  */
 export function route<
   P extends AnyZod | undefined,
@@ -147,8 +149,10 @@ export function route<
           if (!(await can(permission, scope))) throw new ApiError('access_denied');
         };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
+        if (tenant && (await refusedForMissingSecondFactor(principal, tenant.organizationId))) throw twoFactorRequired();
         if (config.permission) await authorize(config.permission);
         if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
+        if (config.sudo) await requireSudo(principal);
 
         const query = config.query
           ? validateQuery(config.query, req.nextUrl.search)

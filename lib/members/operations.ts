@@ -25,6 +25,7 @@ export const removeMemberOp = defineOperation({
     'In one transaction: the membership, the member’s policy bindings in the organization, and every API key the member owns there ' +
     '(revoked, reason `member_removed`). The last OrganizationAdmin cannot be removed: 409 `last_organization_admin`.',
   tags: ['Members'],
+  sudo: true,
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   params: memberParams,

@@ -11,6 +11,7 @@ export const member = z
     status: z.enum(['active', 'suspended']),
     policies: z.array(policyBinding),
     joinedAt: z.iso.datetime(),
+    twoFactorEnabled: z.boolean().meta({ description: 'Whether the member has TOTP on or a passkey.' }),
   })
   .meta({ id: 'Member' });
 

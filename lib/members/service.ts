@@ -20,6 +20,8 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
       name: t.users.name,
       status: t.users.status,
       joinedAt: t.memberships.joinedAt,
+      twoFactorEnabled: sql<boolean>`(exists (select 1 from user_totp f where f.user_id = ${t.users.id} and f.confirmed_at is not null)
+        or exists (select 1 from passkeys p where p.user_id = ${t.users.id}))`,
     })
     .from(t.memberships)
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
@@ -47,6 +49,7 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
       status: r.status,
       policies: policies.get(r.id) ?? [],
       joinedAt: r.joinedAt.toISOString(),
+      twoFactorEnabled: Boolean(r.twoFactorEnabled),
     }),
   );
 }

@@ -26,6 +26,7 @@ export const approveDeviceAuthorizationOp = defineOperation({
   summary: 'Approve a device login: the device then receives tokens acting as you',
   description: sessionOnly,
   tags: ['Device login'],
+  sudo: true,
   scope: 'none',
   credentials: CONSOLE_SESSION,
   credentialRefusal,

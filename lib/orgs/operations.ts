@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
 import { pageOf, pageQuery } from '../http/pagination';
-import { orgParams, organization, project } from './schema';
+import { orgParams, organization, project, updateOrganizationBody } from './schema';
 
 export const listOrganizationsOp = defineOperation({
   method: 'GET',
@@ -30,6 +30,24 @@ export const listProjectsOp = defineOperation({
   errors: ['invalid_cursor'],
 });
 
+export const updateOrganizationOp = defineOperation({
+  method: 'PATCH',
+  path: '/v1/organizations/{orgId}',
+  summary: "Change an organization's settings",
+  description:
+    '`requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) ' +
+    'get 403 `two_factor_required` on this organization with any credential. Turning it on needs the caller to have a ' +
+    'second factor (else 403 `two_factor_required`). Audited as `organization.updated`; `{}` changes nothing.',
+  tags: ['Organizations'],
+  sudo: true,
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  body: updateOrganizationBody,
+  permission: 'orgs.update',
+  success: { status: 200, description: 'The organization as changed.', schema: organization },
+});
+
 export const healthOp = defineOperation({
   method: 'GET',
   path: '/v1/health',
@@ -55,4 +73,4 @@ export const livenessOp = defineOperation({
   success: { status: 200, description: 'The process is alive.', schema: z.object({ status: z.literal('ok') }) },
 });
 
-export const orgOperations = [healthOp, livenessOp, listOrganizationsOp, listProjectsOp];
+export const orgOperations = [healthOp, livenessOp, listOrganizationsOp, updateOrganizationOp, listProjectsOp];

@@ -27,7 +27,7 @@ export async function listOrganizations(principal: Principal, page: PageQuery): 
     rows,
     page.limit,
     (r) => r.createdAt,
-    (r) => ({ id: r.id, name: r.name }),
+    (r) => ({ id: r.id, name: r.name, requireTwoFactor: r.requireTwoFactor }),
   );
 }
 

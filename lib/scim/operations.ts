@@ -19,6 +19,7 @@ export const createScimTokenOp = defineOperation({
     'Needs `members.delete`, since an identity provider holding the token can suspend members. ' +
     'Any earlier token of the organization stops working. Refused to API keys. The token is in this response only.',
   tags: ['Members'],
+  sudo: true,
   scope: 'organization',
   credentials: NOT_API_KEYS,
   params: orgParams,

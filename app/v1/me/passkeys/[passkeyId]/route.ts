@@ -1,0 +1,11 @@
+import { otherMethods } from '@/lib/http/methods';
+import { noContent, route } from '@/lib/http/route';
+import { removePasskeyOp } from '@/lib/second-factor/operations';
+import { removePasskey } from '@/lib/second-factor/passkey-service';
+
+export const DELETE = route(removePasskeyOp, async ({ principal, params, audit }) => {
+  await removePasskey(principal, params.passkeyId, audit);
+  return noContent();
+});
+
+export const { GET, POST, PUT, PATCH } = otherMethods(removePasskeyOp);

@@ -1,0 +1,10 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { confirmTotpOp } from '@/lib/second-factor/operations';
+import { confirmTotp } from '@/lib/second-factor/totp-service';
+
+export const POST = route(confirmTotpOp, async ({ principal, body, audit }) =>
+  json({ recoveryCodes: await confirmTotp(principal, body.code, audit) }),
+);
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(confirmTotpOp);

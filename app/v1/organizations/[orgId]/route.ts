@@ -1,0 +1,10 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { updateOrganizationOp } from '@/lib/orgs/operations';
+import { updateOrganization } from '@/lib/second-factor/policy-service';
+
+export const PATCH = route(updateOrganizationOp, async ({ params, body, principal, audit }) =>
+  json(await updateOrganization(params.orgId, body, principal, audit)),
+);
+
+export const { GET, POST, PUT, DELETE } = otherMethods(updateOrganizationOp);
