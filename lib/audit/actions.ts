@@ -21,6 +21,11 @@ export const AUDIT_ACTIONS = [
   'oauth_login.revoked',
   'sign_in.succeeded',
   'sign_in.failed',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'webhook.disabled',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -59,6 +64,7 @@ export const AUDIT_TARGET_TYPES = [
   'silence',
   'subscription',
   'user',
+  'webhook',
 ] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

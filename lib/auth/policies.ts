@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'members.list',
   'members.delete',
   'auditLog.read',
+  'orgs.update',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -422,3 +422,5 @@ export const endedSessions = pgTable(
   },
   (t) => [index('ended_sessions_expires_idx').on(t.expiresAt)],
 );
+
+export * from './notification-schema';
