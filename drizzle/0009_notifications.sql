@@ -21,6 +21,7 @@ CREATE TABLE "notifications" (
 	"body" text NOT NULL,
 	"email_state" text DEFAULT 'none' NOT NULL,
 	"email_attempts" integer DEFAULT 0 NOT NULL,
+	"email_locked_until" timestamp (3) with time zone,
 	"read_at" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
@@ -46,6 +47,7 @@ CREATE TABLE "webhook_deliveries" (
 	"event_type" text NOT NULL,
 	"payload" jsonb,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"schedule_from" integer DEFAULT 0 NOT NULL,
 	"state" text DEFAULT 'pending' NOT NULL,
 	"next_attempt_at" timestamp (3) with time zone,
 	"locked_until" timestamp (3) with time zone,
@@ -81,4 +83,6 @@ CREATE INDEX "webhook_attempts_webhook_idx" ON "webhook_attempts" USING btree ("
 CREATE UNIQUE INDEX "webhook_attempts_once_idx" ON "webhook_attempts" USING btree ("delivery_id","attempt");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_deliveries_message_idx" ON "webhook_deliveries" USING btree ("webhook_id","message_id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."state" = 'pending';--> statement-breakpoint
-CREATE INDEX "webhooks_org_idx" ON "webhooks" USING btree ("organization_id","created_at","id");
+CREATE INDEX "webhooks_org_idx" ON "webhooks" USING btree ("organization_id","created_at","id");--> statement-breakpoint
+-- Expiry reminders scan live user keys by expiry (lib/notifications/reminder-service.ts); kept outside the drizzle schema.
+CREATE INDEX "api_keys_expiry_reminder_idx" ON "api_keys" USING btree ("expires_at") WHERE "revoked_at" IS NULL AND "owner_type" = 'user';

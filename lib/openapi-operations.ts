@@ -11,6 +11,8 @@ import { sessionOperations } from './auth/operations';
 import { secretScanningOperations } from './secret-scanning/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
+import { webhookOperations } from './webhooks/operations';
+import { notificationOperations } from './notifications/operations';
 import { z } from 'zod';
 
 export const openApiOp = defineOperation({
@@ -38,4 +40,6 @@ export const allOperations: Operation[] = [
   ...sessionOperations,
   ...auditOperations,
   ...secretScanningOperations,
+  ...webhookOperations,
+  ...notificationOperations,
 ];

@@ -1,11 +1,15 @@
 import { closeDb, DataDirLockedError, getDb } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
 import { startHousekeeping } from './db/housekeeping';
+import { startMailer } from './notifications/mailer';
+import { startWebhookWorker } from './webhooks/worker';
 
 async function start() {
   try {
     await getDb();
     startHousekeeping();
+    startWebhookWorker();
+    startMailer();
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);

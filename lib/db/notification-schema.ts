@@ -61,6 +61,8 @@ export const webhookDeliveries = pgTable(
     // Only for messages that are no audit event (`webhook.test`); otherwise the event is read at send time.
     payload: jsonb('payload'),
     attempts: integer('attempts').notNull().default(0),
+    // The attempt a retry schedule counts from: a redelivery starts the schedule again.
+    scheduleFrom: integer('schedule_from').notNull().default(0),
     state: text('state', { enum: ['pending', 'delivered', 'failed'] })
       .notNull()
       .default('pending'),
@@ -117,6 +119,8 @@ export const notifications = pgTable(
       .notNull()
       .default('none'),
     emailAttempts: integer('email_attempts').notNull().default(0),
+    // A sender's lease on a pending email, so two instances never send the same one.
+    emailLockedUntil: ts('email_locked_until'),
     readAt: ts('read_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
