@@ -49,6 +49,13 @@ export default defineConfig({
         'SIGNIN_RATE_LIMIT=1000',
         // e2e/api/bad-input.spec.ts sends hundreds of device-login requests from one address.
         'ANON_RATE_LIMIT=100000',
+        // Webhooks and email (issue 33): receivers on 127.0.0.1, a short retry schedule, quick passes.
+        'WEBHOOK_ALLOW_LOOPBACK=1',
+        'WEBHOOK_RETRY_SCHEDULE=300ms,600ms,900ms',
+        'WEBHOOK_POLL_MS=100',
+        'KEY_REMINDERS_EVERY_MS=300',
+        `SMTP_URL=smtp://127.0.0.1:${E2E.port + 60}`,
+        'MAIL_FROM=svc-console-e2e@localhost',
       ].join(' '),
       url: `${baseURL}/v1/health`,
       timeout: 120_000,
