@@ -126,15 +126,26 @@ test('an endpoint failing through the whole schedule is disabled, audited, its a
   ).toBeTruthy();
   expect(notices.unread).toBeGreaterThan(0);
 
-  // Disabled: a new event is queued but not sent. Re-enabled: it goes out; Redeliver sends the failed one again.
-  await createKey(gil, demo.globex, { name: `queued-${Date.now()}` });
+  // While disabled nothing is queued for it; re-enabled, new events flow and Redeliver sends the failed one again.
+  await createKey(gil, demo.globex, { name: `while-disabled-${Date.now()}` });
   expect((await gil.patch(path, { data: { enabled: true } })).status()).toBe(200);
-  const redeliver = await gil.post(`${path}/deliveries/${attempts[3].id}/redeliver`);
-  expect(redeliver.status()).toBe(202);
+  expect((await gil.post(`${path}/deliveries/${attempts[3].id}/redeliver`)).status()).toBe(202);
+  await createKey(gil, demo.globex, { name: `after-enable-${Date.now()}` });
   await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(SCHEDULE.length + 3);
-  receiver.verify(secret);
-  const ids = receiver.received.map((r) => r.id);
-  expect(ids.filter((id) => id === attempts[0].messageId)).toHaveLength(SCHEDULE.length + 2);
+  const keyNames = receiver.verify(secret).map((p) => (p.data.target as { name: string }).name);
+  expect(keyNames.filter((name) => name.startsWith('doomed-'))).toHaveLength(SCHEDULE.length + 2);
+  expect(keyNames.filter((name) => name.startsWith('after-enable-'))).toHaveLength(1);
+  expect(keyNames.filter((name) => name.startsWith('while-disabled-'))).toHaveLength(0);
+  const redelivered = (await attemptsOf(gil, demo.globex, webhook.id)).filter(
+    (a) => a.messageId === attempts[0].messageId,
+  );
+  expect(redelivered.map((a) => [a.attempt, a.status])).toEqual([
+    [1, 500],
+    [2, 500],
+    [3, 500],
+    [4, 500],
+    [5, 204],
+  ]);
   await gil.delete(path);
 });
 

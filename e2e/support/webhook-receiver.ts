@@ -11,18 +11,22 @@ export type Answer = { status: number; headers?: Record<string, string> };
 export async function startReceiver(port: number) {
   const received: Received[] = [];
   const script: Answer[] = [];
+  let responder: ((request: Received, count: number) => Answer) | null = null;
+  const counts = new Map<string, number>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({
+      const request = {
         id: String(req.headers['webhook-id']),
         timestamp: String(req.headers['webhook-timestamp']),
         signature: String(req.headers['webhook-signature']),
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
-      });
-      const answer = script.shift() ?? { status: 204 };
+      };
+      received.push(request);
+      counts.set(request.id, (counts.get(request.id) ?? 0) + 1);
+      const answer = responder ? responder(request, counts.get(request.id)!) : (script.shift() ?? { status: 204 });
       res.writeHead(answer.status, answer.headers).end();
     });
   });
@@ -30,6 +34,10 @@ export async function startReceiver(port: number) {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    /** Answers by a rule instead: given the request and how many times its webhook-id has arrived. */
+    respond: (rule: (request: Received, count: number) => Answer) => {
+      responder = rule;
+    },
     /** Answers the next requests with these, in order. */
     answer: (...answers: Answer[]) => script.push(...answers),
     /** The payload of each delivery, each verified with `secret` (throws on a bad signature). */

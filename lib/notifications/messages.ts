@@ -40,8 +40,8 @@ export function webhookDisabledMessage(url: string, reason: string): Message {
     subject: `Webhook ${url} was disabled`,
     body:
       `The webhook endpoint ${url} was disabled: ${reason}\n\n` +
-      'No more events are sent to it. Fix the receiver, then enable the endpoint again on the Webhooks page; ' +
-      'queued events are delivered then, and failed ones can be redelivered from its delivery log.',
+      'No events are queued or sent for it while it is disabled. Fix the receiver, then enable it again on the ' +
+      'Webhooks page; a failed event can be sent again with Redeliver in its delivery log.',
   };
 }
 
