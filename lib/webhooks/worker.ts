@@ -38,7 +38,8 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
     error,
     durationMs: result.durationMs,
     at,
-    nextAttemptAt: retry === null ? null : new Date(Date.now() + retry),
+    // The schedule counts from the failure: the attempt's start plus how long it took.
+    nextAttemptAt: retry === null ? null : new Date(at.getTime() + result.durationMs + retry),
     delivered,
     exhausted: !delivered && retry === null && isRetryable(result.status) && !problem,
   });
