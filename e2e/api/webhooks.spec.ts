@@ -153,7 +153,10 @@ test('an endpoint failing through the whole schedule is disabled, audited, its a
 
 test('after a rotation deliveries carry both signatures; each secret verifies alone', async ({ as, demo }) => {
   const gil = await as('gil');
-  const { webhook, secret: old } = await createWebhook(gil, demo.globex, { url: receiver.url, events: ['webhook.*'] });
+  const { webhook, secret: old } = await createWebhook(gil, demo.globex, {
+    url: receiver.url,
+    events: ['webhook.secret_rotated'],
+  });
   const path = `${hooksPath(demo.globex)}/${webhook.id}`;
   const rotated = await gil.post(`${path}/rotate-secret`);
   expect(rotated.status()).toBe(200);

@@ -17,18 +17,21 @@ type DueKey = {
 /**
  * Tells the owners of user keys expiring within 1 or 7 days, once each: the reminder's row (primary key key +
  * days) is inserted with its notification in one transaction, so whichever instance runs first sends it and
- * the others find it done. A 7-day reminder is skipped once the 1-day one went out.
+ * the others find it done. A key already within a day gets only the 1-day reminder.
  */
 export async function sendExpiryReminders(): Promise<number> {
   const db = await getDb();
   let sent = 0;
-  for (const days of REMINDER_DAYS) {
+  for (const [i, days] of REMINDER_DAYS.entries()) {
+    // A key within the nearer reminder's window is that reminder's alone, whichever pass sees it first.
+    const nearer = i === 0 ? 0 : REMINDER_DAYS[i - 1];
     sent += await db.transaction(async (tx) => {
       const result = await tx.execute(sql`
         with due as (
           select k.id, k.name, k.prefix, k.organization_id, k.owner_id, k.expires_at from api_keys k
           where k.revoked_at is null and k.owner_type = 'user'
-            and k.expires_at > now() and k.expires_at <= now() + make_interval(days => ${days})
+            and k.expires_at > now() + make_interval(days => ${nearer})
+            and k.expires_at <= now() + make_interval(days => ${days})
             and not exists (select 1 from key_expiry_reminders r where r.key_id = k.id and r.days_before <= ${days})
         ), inserted as (
           insert into key_expiry_reminders (key_id, days_before) select id, ${days} from due
