@@ -16,7 +16,19 @@ const chromium = {
 };
 
 // Every test request comes from 127.0.0.1: the failed-authentication limit is tested on servers of its own.
-const serverEnv = [`NEXTAUTH_SECRET=${E2E.secret}`, 'LAST_USED_FLUSH_MS=500', 'AUTH_FAILURE_RATE_LIMIT=1000000'];
+const serverEnv = [
+  `NEXTAUTH_SECRET=${E2E.secret}`,
+  'LAST_USED_FLUSH_MS=500',
+  'AUTH_FAILURE_RATE_LIMIT=1000000',
+  // Webhooks and email (issue 33): receivers on 127.0.0.1, a short retry schedule, quick passes. Both servers
+  // take them: on PostgreSQL they share one database, so either may deliver what the other queued.
+  'WEBHOOK_ALLOW_LOOPBACK=1',
+  'WEBHOOK_RETRY_SCHEDULE=300ms,600ms,900ms',
+  'WEBHOOK_POLL_MS=100',
+  'KEY_REMINDERS_EVERY_MS=300',
+  `SMTP_URL=smtp://127.0.0.1:${E2E.port + 60}`,
+  'MAIL_FROM=svc-console-e2e@localhost',
+];
 
 export default defineConfig({
   testDir: './e2e',
@@ -49,13 +61,6 @@ export default defineConfig({
         'SIGNIN_RATE_LIMIT=1000',
         // e2e/api/bad-input.spec.ts sends hundreds of device-login requests from one address.
         'ANON_RATE_LIMIT=100000',
-        // Webhooks and email (issue 33): receivers on 127.0.0.1, a short retry schedule, quick passes.
-        'WEBHOOK_ALLOW_LOOPBACK=1',
-        'WEBHOOK_RETRY_SCHEDULE=300ms,600ms,900ms',
-        'WEBHOOK_POLL_MS=100',
-        'KEY_REMINDERS_EVERY_MS=300',
-        `SMTP_URL=smtp://127.0.0.1:${E2E.port + 60}`,
-        'MAIL_FROM=svc-console-e2e@localhost',
       ].join(' '),
       url: `${baseURL}/v1/health`,
       timeout: 120_000,
