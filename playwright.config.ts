@@ -24,6 +24,14 @@ const serverEnv = [
   'LAST_USED_FLUSH_MS=500',
   'AUTH_FAILURE_RATE_LIMIT=1000000',
   'SUDO_WINDOW_SECONDS=86400',
+  // Webhooks and email (issue 33): receivers on 127.0.0.1, a short retry schedule, quick passes. Both servers
+  // take them: on PostgreSQL they share one database, so either may deliver what the other queued.
+  'WEBHOOK_ALLOW_LOOPBACK=1',
+  'WEBHOOK_RETRY_SCHEDULE=300ms,600ms,900ms',
+  'WEBHOOK_POLL_MS=100',
+  'KEY_REMINDERS_EVERY_MS=300',
+  `SMTP_URL=smtp://127.0.0.1:${E2E.port + 60}`,
+  'MAIL_FROM=svc-console-e2e@localhost',
 ];
 
 export default defineConfig({

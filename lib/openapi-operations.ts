@@ -12,6 +12,8 @@ import { secretScanningOperations } from './secret-scanning/operations';
 import { secondFactorOperations } from './second-factor/operations';
 import { silenceOperations } from './silences/operations';
 import { subscriptionOperations } from './subscriptions/operations';
+import { webhookOperations } from './webhooks/operations';
+import { notificationOperations } from './notifications/operations';
 import { z } from 'zod';
 
 export const openApiOp = defineOperation({
@@ -54,4 +56,6 @@ export const allOperations: Operation[] = [
   ...auditOperations,
   ...secretScanningOperations,
   ...secondFactorOperations,
+  ...webhookOperations,
+  ...notificationOperations,
 ];

@@ -2,12 +2,16 @@ import { closeDb, DataDirLockedError, getDb } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
 import { startHousekeeping } from './db/housekeeping';
 import { demoSeedWanted, seedDemoData } from './db/seed';
+import { startMailer } from './notifications/mailer';
+import { startWebhookWorker } from './webhooks/worker';
 
 async function start() {
   try {
     const db = await getDb();
     if (demoSeedWanted()) await seedDemoData(db);
     startHousekeeping();
+    startWebhookWorker();
+    startMailer();
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);

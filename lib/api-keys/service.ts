@@ -10,6 +10,7 @@ import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
+import { notifyKeyRevokedByOther } from '../notifications/key-notices';
 import type { AuditEventInput, AuditSource } from '../audit/types';
 
 export const DAY_MS = 86_400_000;
@@ -236,6 +237,7 @@ export async function revokeApiKey(
       .returning(revokedKeyColumns);
     if (revoked.length === 0) throw notFound('No such API key.');
     await bumpAuthEpoch(tx);
+    await notifyKeyRevokedByOther(tx, revoked[0], by);
     await recordAuditEvent(tx, keyRevokedEvent(revoked[0], 'revoked', source));
   });
   // The very next request with this key must be refused, even where it was cached.
@@ -247,8 +249,17 @@ const revokedKeyColumns = {
   organizationId: t.apiKeys.organizationId,
   name: t.apiKeys.name,
   prefix: t.apiKeys.prefix,
+  ownerType: t.apiKeys.ownerType,
+  ownerId: t.apiKeys.ownerId,
 };
-export type RevokedKey = { id: string; organizationId: string; name: string; prefix: string };
+export type RevokedKey = {
+  id: string;
+  organizationId: string;
+  name: string;
+  prefix: string;
+  ownerType: 'user' | 'bot';
+  ownerId: string;
+};
 
 /** An API key as the target of an event: its name and display prefix, never its secret. */
 export function apiKeyTarget(key: { id: string; name: string; prefix: string }) {

@@ -30,6 +30,11 @@ export const AUDIT_ACTIONS = [
   'recovery_code.used',
   'sudo.granted',
   'organization.updated',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'webhook.disabled',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -70,6 +75,7 @@ export const AUDIT_TARGET_TYPES = [
   'silence',
   'subscription',
   'user',
+  'webhook',
 ] as const;
 
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

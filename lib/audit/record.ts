@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { outboxInsert } from '../webhooks/outbox-sql';
 import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import type { StatementValues } from '../db/statement';
@@ -53,14 +54,34 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
         seq = h.seq + 1,
         hash = encode(sha256(convert_to(h.hash || ${before}::text || (h.seq + 1)::text || ${after}::text, 'UTF8')), 'hex')
       returning seq, hash
-    )
+    ), recorded as (
     insert into audit_events
       (id, organization_id, seq, occurred_at, action, actor, target, project_id, changes, reason, context, hash)
     select ${event.id}::uuid, ${event.organizationId}::uuid, head.seq, ${event.occurredAt}::timestamptz, ${event.action}::text,
       ${json(event.actor)}, ${json(event.target)}, ${event.projectId}::uuid, ${json(event.changes)}, ${event.reason}::text,
       ${json(event.context)}, head.hash
-    from head`);
+    from head
+    returning 1
+    )
+    ${outboxStatement(event)}`);
   auditEventsWritten.inc({ action: event.action });
+}
+
+/**
+ * The outbox insert (lib/webhooks/outbox-sql.ts) as a drizzle fragment, gated on the event's insert: its text
+ * marks each value by index between NULs (no SQL text holds one), and the marks become drizzle parameters.
+ */
+function outboxStatement(event: { id: string; organizationId: string; action: string }): SQL {
+  const values: unknown[] = [];
+  const text = outboxInsert('recorded', event, (value, type) => {
+    values.push(value);
+    return `\u0000${values.length - 1}\u0000::${type}`;
+  });
+  const parts = text.split(/\u0000(\d+)\u0000/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 1 ? sql`${values[Number(part)]}` : sql.raw(part))),
+    sql.raw(''),
+  );
 }
 
 /** Several events of one transaction (a user's sign-in in each of their organizations), in lock order. */
@@ -147,5 +168,7 @@ export function auditEventCtes(
       ${values.add(event.projectId, 'uuid')}, ${jsonb(event.changes)}, ${values.add(event.reason, 'text')},
       ${jsonb(event.context)}, audit_head.hash
     from ${gate} left join audit_head on true
+  ), audit_outbox as (
+    ${outboxInsert(gate, event, (value, type) => values.add(value, type))}
   )`;
 }

@@ -5,7 +5,7 @@ import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, actionNoun } from './actions';
 const NOUNS = new Set(AUDIT_ACTIONS.map(actionNoun));
 
 /** One action, or every action of a noun (`api_key.*`). */
-const actionFilter = z
+export const actionFilter = z
   .string()
   .refine(
     (value) =>

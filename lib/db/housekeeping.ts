@@ -4,6 +4,7 @@ import { purgeOldUsage } from '../api-keys/usage-service';
 import { getDb } from './client';
 import { purgeExpiredIdempotencyRecords } from './idempotency';
 import { pruneAuditEvents } from '../audit/retention';
+import { sendExpiryReminders } from '../notifications/reminder-service';
 import * as t from './schema';
 import { pruneSudoWindows } from '../second-factor/sudo-service';
 import { pruneWebauthnChallenges } from '../second-factor/passkey-service';
@@ -11,6 +12,8 @@ import { pruneWebauthnChallenges } from '../second-factor/passkey-service';
 const EVERY_MS = 15 * 60_000;
 // Rolled keys are refused from their stopsAt on by authentication; this only records the revocation.
 const ROLL_GRACE_EVERY_MS = 60_000;
+// Expiry reminders (7 days and 1 day before) need no finer clock than this; tests shorten it.
+const REMINDERS_EVERY_MS = Number(process.env.KEY_REMINDERS_EVERY_MS ?? 60_000);
 
 /**
  * Deletes what has outlived its use: idempotency records past 24 hours, rate-limit windows long over, ended
@@ -39,4 +42,5 @@ export function startHousekeeping(): void {
   };
   every(EVERY_MS, () => purgeExpired());
   every(ROLL_GRACE_EVERY_MS, () => endRollGraces());
+  every(REMINDERS_EVERY_MS, () => sendExpiryReminders());
 }

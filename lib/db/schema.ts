@@ -450,3 +450,4 @@ export const endedSessions = pgTable(
 );
 
 export * from './second-factor-schema';
+export * from './notification-schema';

@@ -9,6 +9,7 @@ import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import type { LeakReportAnswer, LeakReportItem } from './schema';
 import { classifyToken, type CredentialKind } from './tokens';
+import { notifyKeysLeaked, type LeakedKey } from '../notifications/key-notices';
 
 /**
  * A partner's report: every token is answered (true_positive for any credential this service ever issued,
@@ -65,6 +66,11 @@ async function revokeLeaked(
     for (const k of keys) hashes.add(k.hash);
     const liveKeys = keys.filter((k) => !k.revokedAt);
     const revokedKeys = await revokeApiKeys(tx, liveKeys, urlOf, now);
+    await notifyKeysLeaked(
+      tx,
+      revokedKeys.map((k) => ({ ...k, url: urlOf.get(k.hash) ?? null })),
+      now,
+    );
     for (const k of revokedKeys)
       events.push(
         event(
@@ -164,7 +170,7 @@ async function revokeApiKeys(
   keys: { id: string; hash: string }[],
   urlOf: Map<string, string>,
   now: Date,
-): Promise<{ id: string; hash: string; name: string; organizationId: string }[]> {
+): Promise<LeakedKey[]> {
   if (keys.length === 0) return [];
   const values = sql.join(
     keys.map((k) => sql`(${k.id}::uuid, ${urlOf.get(k.hash) ?? null}::text)`),
@@ -177,6 +183,7 @@ async function revokeApiKeys(
     from (values ${values}) as v(id, url)
     where ${t.apiKeys.id} = v.id and ${t.apiKeys.revokedAt} is null
     returning ${t.apiKeys.id} as id, ${t.apiKeys.secretHash} as hash, ${t.apiKeys.name} as name,
-      ${t.apiKeys.organizationId} as "organizationId"`);
-  return (rows as unknown as { rows: { id: string; hash: string; name: string; organizationId: string }[] }).rows;
+      ${t.apiKeys.organizationId} as "organizationId", ${t.apiKeys.prefix} as prefix,
+      ${t.apiKeys.ownerType} as "ownerType", ${t.apiKeys.ownerId} as "ownerId"`);
+  return (rows as unknown as { rows: LeakedKey[] }).rows;
 }

@@ -21,7 +21,7 @@ export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
 }
 
 /** The only address ranges a delivery may be sent to: public unicast. Everything else is internal or special. */
-function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+export function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
   if (address.kind() === 'ipv4') return (address as ipaddr.IPv4).range() === 'unicast';
   // [::127.0.0.1] or [64:ff9b::10.0.0.1] reaches the IPv4 address inside: judge that one too.
   const inner = embeddedIPv4(address as ipaddr.IPv6);

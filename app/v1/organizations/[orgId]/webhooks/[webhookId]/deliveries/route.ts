@@ -1,0 +1,10 @@
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+import { listWebhookDeliveriesOp } from '@/lib/webhooks/operations';
+import { listWebhookAttempts } from '@/lib/webhooks/service';
+
+export const GET = route(listWebhookDeliveriesOp, async ({ params, query }) =>
+  json(await listWebhookAttempts(params.orgId, params.webhookId, query)),
+);
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(listWebhookDeliveriesOp);

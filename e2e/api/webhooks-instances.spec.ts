@@ -1,0 +1,92 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect, sessionFor, test } from '../fixtures';
+import { E2E } from '../support/env';
+import { spawnServer, type Spawned } from '../support/spawn-server';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { attemptsOf, createWebhook, hooksPath } from '../support/webhooks';
+
+// Every instance runs a delivery worker; on one PostgreSQL (with the main test server's worker as a third)
+// each attempt of each message must leave exactly once.
+test.describe('webhook delivery on two instances', () => {
+  test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL): the embedded database is one process');
+  test.describe.configure({ mode: 'serial' });
+  test.setTimeout(120_000);
+
+  let a: Spawned;
+  let b: Spawned;
+  let receiver: Receiver;
+  const opened: APIRequestContext[] = [];
+
+  test.beforeAll(async () => {
+    const env = {
+      DATABASE_URL: process.env.DATABASE_URL!,
+      WEBHOOK_ALLOW_LOOPBACK: '1',
+      WEBHOOK_POLL_MS: '20',
+      WEBHOOK_RETRY_SCHEDULE: '100ms,100ms',
+      RATE_LIMIT_REQUESTS: '100000',
+      RATE_LIMIT_NAMESPACE: `hooks-${Date.now()}-`,
+    };
+    [a, b, receiver] = await Promise.all([
+      spawnServer(E2E.port + 42, env),
+      spawnServer(E2E.port + 43, env),
+      startReceiver(E2E.port + 44),
+    ]);
+  });
+  test.afterAll(async () => {
+    await Promise.all(opened.map((c) => c.dispose()));
+    await Promise.all([a?.stop(), b?.stop(), receiver?.close()]);
+  });
+
+  for (const trial of [1, 2, 3])
+    test(`trial ${trial}: 60 events, each failing once then accepted: exactly two sends per message`, async ({
+      demo,
+    }) => {
+      receiver.received.length = 0;
+      const onA = await sessionFor('gil', a.url);
+      const onB = await sessionFor('gil', b.url);
+      opened.push(onA, onB);
+      const { webhook, secret } = await createWebhook(onA, demo.globex, {
+        url: `${receiver.url}/t${trial}`,
+        events: ['api_key.created'],
+      });
+      // The first request of each message fails (retryable), the second succeeds.
+      receiver.respond((_, count) => ({ status: count === 1 ? 503 : 204 }));
+      // Ten at a time, alternating instances: the events' creation is not what this measures.
+      const created = [];
+      for (let batch = 0; batch < 6; batch++)
+        created.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, (_, j) =>
+              (j % 2 ? onB : onA).post(`/v1/organizations/${demo.globex}/api-keys`, {
+                data: { name: `fanout-${trial}-${batch * 10 + j}` },
+              }),
+            ),
+          )),
+        );
+      expect(created.map((r) => r.status())).toEqual(Array(60).fill(201));
+
+      await expect
+        .poll(async () => (await attemptsOf(onA, demo.globex, webhook.id)).filter((x) => x.status === 204).length, {
+          timeout: 60_000,
+        })
+        .toBe(60);
+      receiver.verify(secret);
+      const perMessage = new Map<string, number>();
+      for (const r of receiver.received) perMessage.set(r.id, (perMessage.get(r.id) ?? 0) + 1);
+      expect(perMessage.size).toBe(60);
+      expect([...perMessage.values()].every((n) => n === 2)).toBe(true);
+      const attempts = await attemptsOf(onA, demo.globex, webhook.id);
+      expect(attempts).toHaveLength(120);
+      for (const id of perMessage.keys())
+        expect(
+          attempts
+            .filter((x) => x.messageId === id)
+            .map((x) => [x.attempt, x.status])
+            .sort(),
+        ).toEqual([
+          [1, 503],
+          [2, 204],
+        ]);
+      await onA.delete(`${hooksPath(demo.globex)}/${webhook.id}`);
+    });
+});

@@ -1,0 +1,37 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect } from '../fixtures';
+
+export const hooksPath = (orgId: string) => `/v1/organizations/${orgId}/webhooks`;
+
+export type CreatedWebhook = {
+  webhook: { id: string; url: string; events: string[]; enabled: boolean };
+  secret: string;
+};
+export type Attempt = {
+  id: string;
+  messageId: string;
+  eventType: string;
+  attempt: number;
+  status: number | null;
+  durationMs: number;
+  error?: string;
+  at: string;
+  nextAttemptAt?: string;
+};
+
+export async function createWebhook(
+  ctx: APIRequestContext,
+  orgId: string,
+  data: { url: string; events: string[]; description?: string },
+): Promise<CreatedWebhook> {
+  const res = await ctx.post(hooksPath(orgId), { data });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as CreatedWebhook;
+}
+
+/** Every attempt of an endpoint's delivery log, oldest first. */
+export async function attemptsOf(ctx: APIRequestContext, orgId: string, webhookId: string): Promise<Attempt[]> {
+  const res = await ctx.get(`${hooksPath(orgId)}/${webhookId}/deliveries?limit=100`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { items: Attempt[] }).items.reverse();
+}

@@ -1,0 +1,60 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { claimPendingEmails, recordEmailResult } from './email-service';
+import { messageHtml } from './messages';
+
+const BATCH = 20;
+
+let transporter: Transporter | null = null;
+function transport(): Transporter {
+  // SMTP_URL carries the scheme (smtp:// or smtps://) and any credentials; nodemailer reads it as it is.
+  transporter ??= nodemailer.createTransport(process.env.SMTP_URL!);
+  return transporter;
+}
+
+export function mailFrom(): string {
+  return process.env.MAIL_FROM ?? 'svc-console <no-reply@localhost>';
+}
+
+/** One pass: claims pending emails and sends each as plain text and HTML. Returns how many were claimed. */
+export async function sendPendingEmails(): Promise<number> {
+  const emails = await claimPendingEmails(BATCH);
+  await Promise.all(
+    emails.map(async (email) => {
+      let sent = false;
+      try {
+        await transport().sendMail({
+          from: mailFrom(),
+          to: email.to,
+          subject: email.subject,
+          text: email.body,
+          html: messageHtml(email),
+        });
+        sent = true;
+      } catch (err) {
+        // The server's answer, never the message: a body could one day carry something private.
+        console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, (err as Error).message);
+      }
+      await recordEmailResult(email, sent);
+    }),
+  );
+  return emails.length;
+}
+
+const state = globalThis as unknown as { __svcMailer?: boolean };
+
+/** Sends pending emails from this process when SMTP_URL is set; without it notifications stay in the console. */
+export function startMailer(): void {
+  if (!process.env.SMTP_URL || state.__svcMailer) return;
+  state.__svcMailer = true;
+  const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
+  const loop = async () => {
+    let claimed = 0;
+    try {
+      claimed = await sendPendingEmails();
+    } catch (err) {
+      console.error('Email pass failed; will retry.', err);
+    }
+    setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
+  };
+  void loop();
+}

@@ -1,0 +1,126 @@
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '../db/client';
+import * as t from '../db/schema';
+import { afterCursor, toPage, type PageQuery } from '../http/pagination';
+import { NOTIFICATION_KINDS, type Message, type NotificationKind } from './messages';
+import type { NotificationPage, NotificationPreferences } from './schema';
+
+/** Email goes out only where SMTP_URL is set; the console list gets every notification either way. */
+export const emailConfigured = () => Boolean(process.env.SMTP_URL);
+
+/**
+ * Notifies users inside the caller's transaction, so a notice exists exactly when its cause committed: one row
+ * per user who has not turned the kind off, its email pending when SMTP is configured. One statement.
+ */
+export async function notifyUsers(
+  tx: DbOrTx,
+  userIds: string[],
+  organizationId: string | null,
+  kind: NotificationKind,
+  message: Message,
+): Promise<void> {
+  const users = [...new Set(userIds)];
+  if (users.length === 0) return;
+  const emailState = emailConfigured() ? 'pending' : 'none';
+  await tx.execute(sql`
+    insert into notifications (user_id, organization_id, kind, subject, body, email_state)
+    select u.id, ${organizationId}::uuid, ${kind}, ${message.subject}, ${message.body}, ${emailState}
+    from users u
+    where u.id in (${sql.join(
+      users.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) and u.status = 'active'
+      and not exists (select 1 from notification_preferences p where p.user_id = u.id and p.kind = ${kind} and not p.enabled)`);
+}
+
+/** The organization's admins: active members bound to a policy with `orgs.update` at organization scope. */
+export async function organizationAdmins(tx: DbOrTx, organizationId: string): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ userId: t.memberships.userId })
+    .from(t.memberships)
+    .innerJoin(
+      t.policyBindings,
+      and(
+        eq(t.policyBindings.organizationId, t.memberships.organizationId),
+        eq(t.policyBindings.principalType, 'user'),
+        eq(t.policyBindings.principalId, t.memberships.userId),
+        isNull(t.policyBindings.projectId),
+      ),
+    )
+    .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
+    .where(and(eq(t.memberships.organizationId, organizationId), sql`'orgs.update' = any(${t.policies.permissions})`));
+  return rows.map((r) => r.userId);
+}
+
+export async function listNotifications(userId: string, query: PageQuery): Promise<NotificationPage> {
+  const db = await getDb();
+  const n = t.notifications;
+  const [rows, [unread]] = await Promise.all([
+    db
+      .select()
+      .from(n)
+      .where(and(eq(n.userId, userId), afterCursor(query.cursor, n.createdAt, n.id, 'desc')))
+      .orderBy(desc(n.createdAt), desc(n.id))
+      .limit(query.limit + 1),
+    db
+      .select({ unread: count() })
+      .from(n)
+      .where(and(eq(n.userId, userId), isNull(n.readAt))),
+  ]);
+  const page = toPage(
+    rows,
+    query.limit,
+    (r) => r.createdAt,
+    (r) => ({
+      id: r.id,
+      kind: r.kind,
+      organizationId: r.organizationId,
+      subject: r.subject,
+      body: r.body,
+      read: r.readAt !== null,
+      createdAt: r.createdAt.toISOString(),
+    }),
+  );
+  return { ...page, unread: unread.unread };
+}
+
+/** Marks the user's notifications read (the ones named, or all); others' ids are ignored, never revealed. */
+export async function markNotificationsRead(
+  userId: string,
+  ids: string[] | undefined,
+  now = new Date(),
+): Promise<void> {
+  if (ids && ids.length === 0) return;
+  const db = await getDb();
+  const n = t.notifications;
+  await db
+    .update(n)
+    .set({ readAt: now })
+    .where(and(eq(n.userId, userId), isNull(n.readAt), ids ? inArray(n.id, ids) : undefined));
+}
+
+export async function notificationPreferences(userId: string): Promise<NotificationPreferences> {
+  const db = await getDb();
+  const rows = await db.select().from(t.notificationPreferences).where(eq(t.notificationPreferences.userId, userId));
+  const off = new Set(rows.filter((r) => !r.enabled).map((r) => r.kind));
+  return Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, !off.has(kind)])) as NotificationPreferences;
+}
+
+export async function updateNotificationPreferences(
+  userId: string,
+  changes: Partial<Record<NotificationKind, boolean>>,
+): Promise<NotificationPreferences> {
+  const db = await getDb();
+  const rows = Object.entries(changes)
+    .filter((entry): entry is [NotificationKind, boolean] => typeof entry[1] === 'boolean')
+    .map(([kind, enabled]) => ({ userId, kind, enabled }));
+  if (rows.length > 0)
+    await db
+      .insert(t.notificationPreferences)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [t.notificationPreferences.userId, t.notificationPreferences.kind],
+        set: { enabled: sql`excluded.enabled` },
+      });
+  return notificationPreferences(userId);
+}

@@ -1,0 +1,163 @@
+import { sql } from 'drizzle-orm';
+import { recordAuditEvent } from '../audit/record';
+import { SYSTEM_ACTOR } from '../audit/source';
+import { openSecret } from '../crypto/secret-box';
+import { getDb, type Tx } from '../db/client';
+import * as t from '../db/schema';
+import { webhookDisabledMessage } from '../notifications/messages';
+import { notifyUsers, organizationAdmins } from '../notifications/service';
+import { secretContext } from './service';
+
+/** How long a claim holds a delivery: well past the 10 s send timeout, so only a crashed sender loses it. */
+const LEASE_SECONDS = 60;
+
+export type ClaimedDelivery = {
+  id: string;
+  organizationId: string;
+  webhookId: string;
+  messageId: string;
+  eventType: string;
+  attempt: number;
+  failedInSchedule: number;
+  url: string;
+  secrets: string[];
+  body: string;
+  dueSince: Date;
+};
+
+type ClaimRow = {
+  id: string;
+  organization_id: string;
+  webhook_id: string;
+  message_id: string;
+  event_type: string;
+  attempts: number;
+  schedule_from: number;
+  next_attempt_at: Date | string;
+  url: string;
+  secret_box: string;
+  previous_secret_box: string | null;
+  previous_secret_until: Date | string | null;
+  payload: unknown;
+  event: Record<string, unknown> | null;
+};
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints for this instance: rows other instances hold are
+ * skipped (`for update skip locked`), and the lease plus the attempt number written here make each attempt
+ * one instance's alone. Returns each with its signing secrets and the body to send.
+ */
+export async function claimDueDeliveries(limit: number, now = new Date()): Promise<ClaimedDelivery[]> {
+  const db = await getDb();
+  const result = await db.execute(sql`
+    with due as (
+      select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id and w.enabled
+      where d.state = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
+      order by d.next_attempt_at
+      limit ${limit}
+      for update of d skip locked
+    ), claimed as (
+      update webhook_deliveries d
+      set attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      from due where d.id = due.id
+      returning d.*
+    )
+    select c.id, c.organization_id, c.webhook_id, c.message_id, c.event_type, c.attempts, c.schedule_from,
+      c.next_attempt_at, c.payload, w.url, w.secret_box, w.previous_secret_box, w.previous_secret_until,
+      case when e.id is null then null else json_build_object(
+        'id', e.id, 'seq', e.seq, 'occurredAt', to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'action', e.action, 'actor', e.actor, 'target', e.target, 'projectId', e.project_id, 'changes', e.changes,
+        'reason', e.reason, 'context', e.context) end as event
+    from claimed c join webhooks w on w.id = c.webhook_id
+    left join audit_events e on e.id = c.message_id`);
+  const rows = (result as unknown as { rows: ClaimRow[] }).rows;
+  return rows.map((r) => {
+    const secrets = [openSecret(r.secret_box, secretContext(r.webhook_id))];
+    const previousUntil = r.previous_secret_until ? new Date(r.previous_secret_until) : null;
+    if (r.previous_secret_box && previousUntil && previousUntil > now)
+      secrets.push(openSecret(r.previous_secret_box, secretContext(r.webhook_id)));
+    const event = r.event as { occurredAt?: string } | null;
+    const timestamp = event?.occurredAt ?? now.toISOString();
+    const data = event ?? r.payload ?? {};
+    return {
+      id: r.id,
+      organizationId: r.organization_id,
+      webhookId: r.webhook_id,
+      messageId: r.message_id,
+      eventType: r.event_type,
+      attempt: r.attempts,
+      failedInSchedule: r.attempts - r.schedule_from,
+      url: r.url,
+      secrets,
+      body: JSON.stringify({ type: r.event_type, timestamp, data }),
+      dueSince: new Date(r.next_attempt_at),
+    };
+  });
+}
+
+export type AttemptOutcome = {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  at: Date;
+  /** When to try again; null: no retry (delivered, refused for good, or the schedule is used up). */
+  nextAttemptAt: Date | null;
+  delivered: boolean;
+  /** The schedule is used up: the endpoint is disabled and its admins are told. */
+  exhausted: boolean;
+};
+
+/**
+ * Records one attempt and moves its delivery on, in one transaction; only while this instance still holds the
+ * attempt it claimed (a lease that ran out and was claimed again records nothing here).
+ */
+export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const state = outcome.delivered ? 'delivered' : outcome.nextAttemptAt ? 'pending' : 'failed';
+    const moved = await tx
+      .update(t.webhookDeliveries)
+      .set({ state, nextAttemptAt: outcome.nextAttemptAt, lockedUntil: null })
+      .where(sql`${t.webhookDeliveries.id} = ${delivery.id} and ${t.webhookDeliveries.attempts} = ${delivery.attempt}`)
+      .returning({ id: t.webhookDeliveries.id });
+    if (moved.length === 0) return;
+    await tx.insert(t.webhookAttempts).values({
+      organizationId: delivery.organizationId,
+      webhookId: delivery.webhookId,
+      deliveryId: delivery.id,
+      attempt: delivery.attempt,
+      status: outcome.status,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      at: outcome.at,
+      nextAttemptAt: outcome.nextAttemptAt,
+    });
+    if (outcome.exhausted) await disableEndpoint(tx, delivery);
+  });
+}
+
+async function disableEndpoint(tx: Tx, delivery: ClaimedDelivery): Promise<void> {
+  const reason = `every retry of event ${delivery.messageId} failed for a day.`;
+  const [row] = await tx
+    .update(t.webhooks)
+    .set({ enabled: false, disabledReason: reason, updatedAt: new Date() })
+    .where(sql`${t.webhooks.id} = ${delivery.webhookId} and ${t.webhooks.enabled}`)
+    .returning();
+  if (!row) return;
+  await notifyUsers(
+    tx,
+    await organizationAdmins(tx, row.organizationId),
+    row.organizationId,
+    'webhook_disabled',
+    webhookDisabledMessage(row.url, reason),
+  );
+  await recordAuditEvent(tx, {
+    actor: SYSTEM_ACTOR,
+    context: { requestId: null, ip: null, userAgent: null },
+    organizationId: row.organizationId,
+    action: 'webhook.disabled',
+    target: { type: 'webhook', id: row.id, name: row.url },
+    changes: [{ field: 'enabled', from: true, to: false }],
+    reason,
+  });
+}

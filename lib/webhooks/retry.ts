@@ -1,0 +1,45 @@
+/** PRODUCT.md's default: the delays after each failed attempt, about a day in all; then the endpoint is disabled. */
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `5s,5m,2h` as milliseconds; a malformed schedule is a configuration error, refused loudly at start. */
+export function parseRetrySchedule(text: string): number[] {
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) throw new Error(`WEBHOOK_RETRY_SCHEDULE: "${part}" is not a delay such as 5s, 30m or 2h.`);
+    return Number(match[1]) * UNIT_MS[match[2]];
+  });
+}
+
+export function retrySchedule(): number[] {
+  return parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE);
+}
+
+/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1_000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * The delay before the next attempt after `failed` failures counted from the schedule's start, or null when the
+ * schedule is used up. Jitter ±20 % spreads retries of one outage; a longer `Retry-After` wins.
+ */
+export function nextRetryDelay(
+  failed: number,
+  schedule: number[],
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number | null {
+  if (failed < 1 || failed > schedule.length) return null;
+  const jittered = Math.round(schedule[failed - 1] * (0.8 + 0.4 * random()));
+  return retryAfter !== null && retryAfter > jittered ? retryAfter : jittered;
+}
+
+/** Whether an answer is worth retrying: no answer (timeout, connection), 429, or a server error. */
+export function isRetryable(status: number | null): boolean {
+  return status === null || status === 429 || status >= 500;
+}

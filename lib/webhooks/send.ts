@@ -1,0 +1,80 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { addressAllowed } from './target';
+
+export const TIMEOUT_MS = 10_000;
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+export type SendResult = { status: number | null; error: string | null; retryAfter: string | null; durationMs: number };
+
+/** DNS as usual, but an address the guard refuses fails the connection: a name cannot be rebound inward. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    if (err) return callback(err, '', 0);
+    const allowed = addresses.filter((a) => addressAllowed(a.address));
+    if (allowed.length === 0) {
+      const refused = Object.assign(new Error(`${hostname} resolves to an internal address; not delivered.`), {
+        code: 'EADDRNOTALLOWED',
+      });
+      return callback(refused, '', 0);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+    callback(null, allowed[0].address, allowed[0].family);
+  });
+};
+
+/**
+ * POSTs one signed message: 10 s for the whole exchange, no redirects followed (a 3xx is an answer like any
+ * other), at most 64 KiB of the answer read. Resolves with what happened; never throws.
+ */
+export function sendWebhook(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, durationMs: elapsed() });
+    };
+    const target = new URL(url);
+    const client = target.protocol === 'https:' ? https : http;
+    const req = client.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup,
+        agent: false,
+      },
+      (res) => {
+        let read = 0;
+        const done = () => {
+          finish({ status: res.statusCode ?? null, error: null, retryAfter: headerText(res.headers['retry-after']) });
+          res.destroy();
+        };
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= MAX_ANSWER_BYTES) done();
+        });
+        res.on('end', done);
+        res.on('error', done);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ status: null, error: `No answer within ${TIMEOUT_MS / 1000} s.`, retryAfter: null });
+      req.destroy();
+    }, TIMEOUT_MS);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), retryAfter: null }),
+    );
+    req.end(body);
+  });
+}
+
+function headerText(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
+}

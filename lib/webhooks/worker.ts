@@ -1,0 +1,78 @@
+import { Webhook } from 'standardwebhooks';
+import { claimDueDeliveries, recordAttempt, type ClaimedDelivery } from './delivery-service';
+import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
+import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
+import { sendWebhook, type SendResult } from './send';
+import { webhookUrlProblem } from './target';
+
+const BATCH = 20;
+
+/** The Standard Webhooks headers; after a rotation both secrets sign, as two space-separated signatures. */
+export function signedHeaders(delivery: ClaimedDelivery, at: Date): Record<string, string> {
+  const signatures = delivery.secrets.map((secret) => new Webhook(secret).sign(delivery.messageId, at, delivery.body));
+  return {
+    'webhook-id': delivery.messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
+    'user-agent': 'svc-console-webhooks/1',
+  };
+}
+
+async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<void> {
+  const at = new Date();
+  // The URL was checked when saved; the switch for loopback targets may have been turned off since.
+  const problem = webhookUrlProblem(delivery.url);
+  const result: SendResult = problem
+    ? { status: null, error: problem, retryAfter: null, durationMs: 0 }
+    : await sendWebhook(delivery.url, signedHeaders(delivery, at), delivery.body);
+  const delivered = result.status !== null && result.status >= 200 && result.status < 300;
+  const retry =
+    !delivered && !problem && isRetryable(result.status)
+      ? nextRetryDelay(delivery.failedInSchedule, schedule, retryAfterMs(result.retryAfter))
+      : null;
+  (delivered ? deliveriesSent : deliveriesFailed).inc();
+  if (retry !== null) deliveriesRetried.inc();
+  const error = result.error ?? (delivered ? null : `The receiver answered ${result.status}.`);
+  await recordAttempt(delivery, {
+    status: result.status,
+    error,
+    durationMs: result.durationMs,
+    at,
+    // The schedule counts from the failure: the attempt's start plus how long it took.
+    nextAttemptAt: retry === null ? null : new Date(at.getTime() + result.durationMs + retry),
+    delivered,
+    exhausted: !delivered && retry === null && isRetryable(result.status) && !problem,
+  });
+}
+
+/** One pass: claims what is due and sends it, concurrently. Returns how many were claimed. */
+export async function deliverDue(schedule = retrySchedule()): Promise<number> {
+  const claimed = await claimDueDeliveries(BATCH);
+  const now = Date.now();
+  queueAge.set(claimed.reduce((oldest, d) => Math.max(oldest, (now - d.dueSince.getTime()) / 1000), 0));
+  await Promise.all(claimed.map((d) => attempt(d, schedule)));
+  return claimed.length;
+}
+
+const state = globalThis as unknown as { __svcWebhookWorker?: boolean };
+
+/**
+ * Runs the delivery loop in this process, off every request's path: each instance runs one, and the claim keeps
+ * them from sending the same attempt. A full batch goes again at once; otherwise it waits WEBHOOK_POLL_MS.
+ */
+export function startWebhookWorker(): void {
+  if (state.__svcWebhookWorker) return;
+  state.__svcWebhookWorker = true;
+  const schedule = retrySchedule();
+  const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
+  const loop = async () => {
+    let claimed = 0;
+    try {
+      claimed = await deliverDue(schedule);
+    } catch (err) {
+      console.error('Webhook delivery pass failed; will retry.', err);
+    }
+    setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
+  };
+  void loop();
+}
