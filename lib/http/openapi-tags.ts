@@ -14,5 +14,8 @@ export const OPENAPI_TAGS: Record<string, string> = {
   Sessions: "The caller's own console sessions.",
   'Audit log': 'Who changed what in an organization, with a verifiable hash chain.',
   'Secret scanning': 'Leak reports from secret scanning partners.',
+  'Second factor': "The caller's second factors (TOTP, passkeys, recovery codes) and sudo mode.",
+  Webhooks: "An organization's webhook endpoints, their signing secrets and their delivery log.",
+  Notifications: "The caller's notifications in the console, and which kinds they want.",
   Alertmanager: "Alertmanager 0.25's v2 silence API per project, for amtool, Grafana and karma.",
 };

@@ -149,7 +149,8 @@ export function route<
           if (!(await can(permission, scope))) throw new ApiError('access_denied');
         };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
-        if (tenant && (await refusedForMissingSecondFactor(principal, tenant.organizationId))) throw twoFactorRequired();
+        if (tenant && (await refusedForMissingSecondFactor(principal, tenant.organizationId)))
+          throw twoFactorRequired();
         if (config.permission) await authorize(config.permission);
         if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
         if (config.sudo) await requireSudo(principal);

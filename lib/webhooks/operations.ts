@@ -24,6 +24,7 @@ export const createWebhookOp = defineOperation({
   method: 'POST',
   path: '/v1/organizations/{orgId}/webhooks',
   summary: 'Add a webhook endpoint',
+  sudo: true,
   description:
     'Every audit event whose action matches `events` (an action, `noun.*`, or `*`) is POSTed to `url`, signed per ' +
     'Standard Webhooks. The URL is `https://` and not an internal address. The signing secret is in this response only.',
@@ -85,6 +86,7 @@ export const rotateWebhookSecretOp = defineOperation({
   method: 'POST',
   path: '/v1/organizations/{orgId}/webhooks/{webhookId}/rotate-secret',
   summary: "Rotate a webhook endpoint's signing secret",
+  sudo: true,
   description: 'The new secret is shown once. For 24 hours deliveries carry a second signature made with the old one.',
   params: webhookParams,
   success: {
