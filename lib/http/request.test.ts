@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newRequestId, serve, type Protocol } from './request';
+import { log as logger } from '../observability/log';
 
 class Known extends Error {}
 
@@ -42,13 +43,16 @@ describe('the request skeleton', () => {
   });
 
   it('answers 500 naming the request id, and logs the error under it', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const res = await serve(protocol, async () => {
       throw new TypeError('boom');
     });
     const id = res.headers.get('x-request-id')!;
     expect(res.status).toBe(500);
     expect(await res.text()).toBe(`internal ${id}`);
-    expect(log).toHaveBeenCalledWith(expect.stringContaining(id), expect.any(TypeError));
+    expect(log).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: id, err: expect.any(TypeError) }),
+      'unhandled error',
+    );
   });
 });

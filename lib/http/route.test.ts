@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors';
 import { errorResponse } from './route';
+import { log as logger } from '../observability/log';
 
 describe('error responses', () => {
   it('turns a typed error into the envelope with its status, issues and headers', async () => {
@@ -25,14 +26,17 @@ describe('error responses', () => {
   });
 
   it('answers 500 internal_error naming the request id, and logs the stack under it', async () => {
-    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const spy = vi.spyOn(logger, 'error').mockImplementation(() => {});
     const res = errorResponse(new TypeError('boom'), 'req_abc123');
     expect(res.status).toBe(500);
     const body = await res.json();
     expect(body.error.code).toBe('internal_error');
     expect(body.error.message).toContain('req_abc123');
     expect(body.error.message).not.toContain('boom');
-    expect(spy).toHaveBeenCalledWith(expect.stringContaining('req_abc123'), expect.any(TypeError));
+    expect(spy).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: 'req_abc123', err: expect.any(TypeError) }),
+      'unhandled error',
+    );
     spy.mockRestore();
   });
 
