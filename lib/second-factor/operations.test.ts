@@ -17,6 +17,8 @@ const GUARDED = [
   'POST /v1/organizations/{orgId}/api-keys',
   'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
   'POST /v1/organizations/{orgId}/scim-tokens',
+  'POST /v1/organizations/{orgId}/webhooks',
+  'POST /v1/organizations/{orgId}/webhooks/{webhookId}/rotate-secret',
 ];
 
 describe('sudo declarations', () => {
