@@ -813,7 +813,7 @@ export interface paths {
     };
     /**
      * Verify the audit log’s hash chain
-     * @description Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out. It starts from the newest prefix a verification already checked (if the event ending it still holds its hash), else from the retention checkpoint, so it re-hashes only what is new; a full re-verification re-hashes everything.
+     * @description Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out. It re-hashes every event from the retention checkpoint, so a row changed anywhere is found (the verified-prefix shortcut waits for the re-verification job).
      *
      *     Permission: `auditLog.read`.
      *
