@@ -1,6 +1,6 @@
 import { loadServerConfig, type Env } from './config';
 import { CliError } from './errors';
-import type { ApiClient } from './http';
+import { ok, type ApiClient } from './http';
 
 export type Organization = { id: string; name: string };
 
@@ -17,13 +17,18 @@ export function matchOrganization(orgs: Organization[], ref: string): Organizati
   throw new CliError(`You are not in an organization "${ref}". Your organizations:\n${listing(orgs)}`);
 }
 
+/** Every organization the caller is in. */
+export function listOrganizations(api: ApiClient): Promise<Organization[]> {
+  return api.listAll((query) => ok(api.v1.GET('/v1/organizations', { params: { query } })));
+}
+
 /** The organization a command acts in: --org, else the saved default (`svc orgs use`), else the only one. */
 export async function resolveOrganization(
   api: ApiClient,
   flag: string | undefined,
   env: Env = process.env,
 ): Promise<Organization> {
-  const orgs = await api.listAll<Organization>('/v1/organizations');
+  const orgs = await listOrganizations(api);
   const ref = flag ?? loadServerConfig(api.server, env).defaultOrg;
   if (ref) return matchOrganization(orgs, ref);
   if (orgs.length === 1) return orgs[0];

@@ -17,6 +17,19 @@ export const openApiOp = defineOperation({
   method: 'GET',
   path: '/v1/openapi.json',
   summary: 'This API as an OpenAPI 3.1 document',
+  description: 'Generated from the same operation objects that drive the routes; the CLI types are generated from it.',
+  tags: ['Service'],
+  scope: 'none',
+  credentials: 'public',
+  success: { status: 200, description: 'The document.', schema: z.looseObject({ openapi: z.string() }) },
+});
+
+export const alertmanagerOpenApiOp = defineOperation({
+  method: 'GET',
+  path: '/v1/openapi/alertmanager.json',
+  summary: 'The Alertmanager API as an OpenAPI 3.1 document',
+  description:
+    "The per-project Alertmanager v2 family (`/alertmanager/{orgId}/{projectId}/api/v2/…`) in a document of its own: its errors are Alertmanager's JSON strings, not this API's envelope.",
   tags: ['Service'],
   scope: 'none',
   credentials: 'public',
@@ -26,6 +39,7 @@ export const openApiOp = defineOperation({
 /** Every /v1 operation. A test fails when a route file exists whose method and path are missing here. */
 export const allOperations: Operation[] = [
   openApiOp,
+  alertmanagerOpenApiOp,
   ...orgOperations,
   ...accessOperations,
   ...apiKeyOperations,

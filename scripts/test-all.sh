@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Every test: lint, types, unit, then the API and browser suites against a fresh build.
-# Installs Debian's chromium when it is missing (the browser tests never download one).
+# Installs Debian's chromium (the browser tests never download one) and prometheus-alertmanager (amtool and a
+# real Alertmanager for the Alertmanager API tests) when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Installing Debian's chromium for the browser tests…" >&2
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v amtool >/dev/null && command -v prometheus-alertmanager >/dev/null || missing+=(prometheus-alertmanager)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing Debian's ${missing[*]} for the tests…" >&2
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -16,5 +20,6 @@ step "format";      npx prettier --check .
 step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
 step "unit";        npx vitest run
+step "openapi";     bash scripts/openapi-check.sh
 step "build";       npx next build
 step "api + browser (embedded database)"; npx playwright test "$@"

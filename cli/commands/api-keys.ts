@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
 import { CliError } from '../errors';
 import { formatInstant, table } from '../format';
-import { ApiClient } from '../http';
+import { ApiClient, ok } from '../http';
 import { resolveOrganization } from '../orgs';
 import { out, say } from '../output';
 
@@ -24,7 +24,6 @@ function withOrgOptions(command: Command): Command {
     .option('--json', 'print JSON instead of text');
 }
 
-const keysPath = (orgId: string) => `/v1/organizations/${orgId}/api-keys`;
 const shown = (key: ApiKey) => `"${key.name}" (${key.prefix}…)`;
 const owner = (key: ApiKey) => (key.owner.type === 'bot' ? `${key.owner.name} (bot)` : key.owner.name);
 /** When the key stops working: a roll's stopsAt, else its expiry, flagged when it is soon or past. */
@@ -69,7 +68,7 @@ export function parseGrace(value: string): number {
 
 /** The one key a reference names among the listed ones; ambiguous prints the matches and changes nothing. */
 async function pickKey(api: ApiClient, org: { id: string; name: string }, ref: string, verb: string) {
-  const match = resolveApiKey(await api.listAll<ApiKey>(keysPath(org.id)), ref);
+  const match = resolveApiKey(await listKeys(api, org.id), ref);
   if (match.kind === 'ambiguous') {
     say(`"${ref}" matches ${match.keys.length} API keys by ${match.by}; nothing was ${verb}. Name one by its id:`);
     process.stderr.write(keysTable(match.keys));
@@ -82,13 +81,24 @@ async function pickKey(api: ApiClient, org: { id: string; name: string }, ref: s
 }
 
 async function findBot(api: ApiClient, orgId: string, ref: string): Promise<{ id: string; name: string }> {
-  const bots = await api.listAll<{ id: string; name: string }>(`/v1/organizations/${orgId}/bots`);
+  const bots = await api.listAll((query) =>
+    ok(api.v1.GET('/v1/organizations/{orgId}/bots', { params: { path: { orgId }, query } })),
+  );
   const bot = bots.find((b) => b.id === ref) ?? bots.find((b) => b.name === ref);
   if (!bot)
     throw new CliError(
       `No bot "${ref}" in this organization.${bots.length ? ` Bots: ${bots.map((b) => b.name).join(', ')}.` : ''}`,
     );
   return bot;
+}
+
+/** The keys the caller can see, every page; `expiring: 'soon'` keeps those that expire within 7 days. */
+function listKeys(api: ApiClient, orgId: string, expiring?: 'soon'): Promise<ApiKey[]> {
+  return api.listAll((query) =>
+    ok(
+      api.v1.GET('/v1/organizations/{orgId}/api-keys', { params: { path: { orgId }, query: { ...query, expiring } } }),
+    ),
+  );
 }
 
 export function apiKeysCommand(): Command {
@@ -105,11 +115,12 @@ export function apiKeysCommand(): Command {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
     const bot = options.bot ? await findBot(api, org.id, options.bot) : undefined;
-    const created = await api.request<{ apiKey: ApiKey; secret: string }>('POST', keysPath(org.id), {
-      name,
-      expiresInDays: options.expiresInDays ?? null,
-      ...(bot ? { botId: bot.id } : {}),
-    });
+    const created = await ok(
+      api.v1.POST('/v1/organizations/{orgId}/api-keys', {
+        params: { path: { orgId: org.id } },
+        body: { name, expiresInDays: options.expiresInDays ?? null, ...(bot ? { botId: bot.id } : {}) },
+      }),
+    );
     if (options.json) out(`${JSON.stringify(created, null, 2)}\n`);
     else out(`${created.secret}\n`);
     const { apiKey } = created;
@@ -128,12 +139,20 @@ export function apiKeysCommand(): Command {
   ).action(async (options: OrgOptions & { expiringSoon?: boolean; usage?: boolean }) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const keys = await api.listAll<ApiKey>(`${keysPath(org.id)}${options.expiringSoon ? '?expiring=soon' : ''}`);
+    const keys = await listKeys(api, org.id, options.expiringSoon ? 'soon' : undefined);
     const usage = options.usage
       ? new Map(
           await Promise.all(
             keys.map(
-              async (k) => [k.id, await api.request<Usage>('GET', `${keysPath(org.id)}/${k.id}/usage`)] as const,
+              async (k) =>
+                [
+                  k.id,
+                  await ok(
+                    api.v1.GET('/v1/organizations/{orgId}/api-keys/{keyId}/usage', {
+                      params: { path: { orgId: org.id, keyId: k.id } },
+                    }),
+                  ),
+                ] as const,
             ),
           ),
         )
@@ -159,10 +178,11 @@ export function apiKeysCommand(): Command {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
     const { id } = await pickKey(api, org, ref, 'rolled');
-    const rolled = await api.request<{ apiKey: ApiKey; secret: string; previous: ApiKey }>(
-      'POST',
-      `${keysPath(org.id)}/${encodeURIComponent(id)}/roll`,
-      { gracePeriodSeconds: options.grace ?? 0 },
+    const rolled = await ok(
+      api.v1.POST('/v1/organizations/{orgId}/api-keys/{keyId}/roll', {
+        params: { path: { orgId: org.id, keyId: id } },
+        body: { gracePeriodSeconds: options.grace ?? 0 },
+      }),
     );
     out(options.json ? `${JSON.stringify(rolled, null, 2)}\n` : `${rolled.secret}\n`);
     const { apiKey, previous } = rolled;
@@ -184,7 +204,9 @@ export function apiKeysCommand(): Command {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
     const { id, key } = await pickKey(api, org, ref, 'deleted');
-    await api.request('DELETE', `${keysPath(org.id)}/${encodeURIComponent(id)}`);
+    await ok(
+      api.v1.DELETE('/v1/organizations/{orgId}/api-keys/{keyId}', { params: { path: { orgId: org.id, keyId: id } } }),
+    );
     if (options.json) out(`${JSON.stringify(key ?? { id }, null, 2)}\n`);
     say(`Deleted API key ${key ? shown(key) : id}.`);
   });

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { AuditEvent } from '../../lib/audit/types';
 import { formatInstant, table } from '../format';
-import { ApiClient } from '../http';
+import { ApiClient, ok } from '../http';
 import { resolveOrganization } from '../orgs';
 import { out, say } from '../output';
 
@@ -57,20 +57,24 @@ export function auditCommand(): Command {
     .action(async (options: { since?: string; action?: string[]; limit: number; org?: string; json?: boolean }) => {
       const api = new ApiClient();
       const org = await resolveOrganization(api, options.org);
-      const query = new URLSearchParams();
-      if (options.since) query.set('since', options.since);
-      for (const action of options.action ?? []) query.append('action', action);
       const events: AuditEvent[] = [];
-      let cursor: string | null = null;
+      let cursor: string | undefined;
       do {
-        query.set('limit', String(Math.min(100, options.limit - events.length)));
-        if (cursor) query.set('cursor', cursor);
-        const page: { items: AuditEvent[]; nextCursor: string | null } = await api.request(
-          'GET',
-          `/v1/organizations/${org.id}/audit-events?${query}`,
+        const page = await ok(
+          api.v1.GET('/v1/organizations/{orgId}/audit-events', {
+            params: {
+              path: { orgId: org.id },
+              query: {
+                since: options.since,
+                action: options.action,
+                limit: Math.min(100, options.limit - events.length),
+                cursor,
+              },
+            },
+          }),
         );
         events.push(...page.items);
-        cursor = page.nextCursor;
+        cursor = page.nextCursor ?? undefined;
       } while (cursor && events.length < options.limit);
       if (options.json) out(`${JSON.stringify(events, null, 2)}\n`);
       else if (events.length === 0) say(`No audit events in ${org.name} match.`);

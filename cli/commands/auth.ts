@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { credentialsPath, forgetCredentials, loadServerConfig, orgsUrl, updateServerConfig } from '../config';
 import { CliError } from '../errors';
 import { ApiClient, credentialsFrom, postForm } from '../http';
-import type { Organization } from '../orgs';
+import { listOrganizations } from '../orgs';
 import { say } from '../output';
 
 const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -75,9 +75,7 @@ async function login(): Promise<void> {
   if (previous) await revokeAtServer(server, previous.refreshToken).catch(() => undefined);
 
   // The new login, not an SVC_API_KEY that may also be set.
-  const orgs = await new ApiClient({ ...process.env, SVC_API_KEY: undefined }).listAll<Organization>(
-    '/v1/organizations',
-  );
+  const orgs = await listOrganizations(new ApiClient({ ...process.env, SVC_API_KEY: undefined }));
   say(`Logged in to ${server}. Credentials saved in ${credentialsPath()}.`);
   say(orgs.length ? `Organizations: ${orgs.map((o) => o.name).join(', ')}.` : 'You are not in any organization yet.');
 }

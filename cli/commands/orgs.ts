@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { updateServerConfig } from '../config';
 import { table } from '../format';
 import { ApiClient } from '../http';
-import { matchOrganization, type Organization } from '../orgs';
+import { listOrganizations, matchOrganization } from '../orgs';
 import { out, say } from '../output';
 
 export function orgsCommand(): Command {
@@ -13,7 +13,7 @@ export function orgsCommand(): Command {
     .description('List the organizations you are in')
     .option('--json', 'print JSON instead of text')
     .action(async (options: { json?: boolean }) => {
-      const list = await new ApiClient().listAll<Organization>('/v1/organizations');
+      const list = await listOrganizations(new ApiClient());
       if (options.json) out(`${JSON.stringify(list, null, 2)}\n`);
       else if (list.length === 0) say('You are not in any organization yet.');
       else
@@ -31,7 +31,7 @@ export function orgsCommand(): Command {
     .argument('<id-or-name>', 'the organization')
     .action(async (ref: string) => {
       const api = new ApiClient();
-      const org = matchOrganization(await api.listAll<Organization>('/v1/organizations'), ref);
+      const org = matchOrganization(await listOrganizations(api), ref);
       updateServerConfig(api.server, (current) => ({ ...current, defaultOrg: org.id }));
       say(`Commands now act in ${org.name} (${org.id}) unless --org says otherwise.`);
     });

@@ -69,6 +69,7 @@ export const auditEvent = z
       ip: z.string().nullable(),
       userAgent: z.string().nullable(),
       url: z.string().nullable().optional(),
+      createdBy: z.string().nullable().optional(),
     }),
   })
   .meta({ id: 'AuditEvent' });

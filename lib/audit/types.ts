@@ -23,6 +23,8 @@ export type AuditContext = {
   ip: string | null;
   userAgent: string | null;
   url?: string | null;
+  /** The `createdBy` an Alertmanager client sent: kept for the record, never trusted as the author. */
+  createdBy?: string | null;
 };
 
 /** Who and from where: everything an event takes from the request rather than from the change. */

@@ -12,18 +12,35 @@ import { apiLimiter, authFailureLimiter } from './rate-limit';
 import { clientAddress } from './public-origin';
 
 /** The credential a request presents, by the first scheme present; null when there is none that could check out. */
-type Credential =
+export type Credential =
   | { scheme: 'api-key' | 'oauth'; token: string }
   | { scheme: 'session'; userId: string; sessionVersion: number; sessionId: string };
 
+const tokenCredential = (token: string): Credential | null =>
+  /^[\x21-\x7e]+$/.test(token) ? { scheme: token.startsWith(KEY_PREFIX) ? 'api-key' : 'oauth', token } : null;
+
+function bearerCredential(authorization: string): Credential | null {
+  const match = /^Bearer (\S+)$/i.exec(authorization.trim());
+  return match ? tokenCredential(match[1]) : null;
+}
+
+/**
+ * The `Authorization` header alone, as Bearer or as Basic with the token as the password (any user name, as
+ * Grafana's data source sends it). For protocols that take no cookie, so a browser's session never counts.
+ */
+export async function headerCredential(req: NextRequest): Promise<Credential | null> {
+  const authorization = req.headers.get('authorization');
+  if (authorization === null) return null;
+  const basic = /^Basic ([A-Za-z0-9+/]+={0,2})$/i.exec(authorization.trim());
+  if (!basic) return bearerCredential(authorization);
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? null : tokenCredential(decoded.slice(colon + 1));
+}
+
 async function credentialOf(req: NextRequest): Promise<Credential | null> {
   const authorization = req.headers.get('authorization');
-  if (authorization !== null) {
-    const match = /^Bearer ([\x21-\x7e]+)$/i.exec(authorization.trim());
-    if (!match) return null;
-    const token = match[1];
-    return { scheme: token.startsWith(KEY_PREFIX) ? 'api-key' : 'oauth', token };
-  }
+  if (authorization !== null) return bearerCredential(authorization);
   const secret = process.env.NEXTAUTH_SECRET;
   if (!secret) return null;
   const claims = sessionClaims(await getToken({ req, secret }));
@@ -54,8 +71,11 @@ function principalFor(credential: Credential, epoch: EpochCheck): Promise<Princi
  * instance already confirmed, so the caller is looked up again, now in the database. Where the store made no
  * such read (in memory, or a key blocked in memory) the epoch is read on its own, as before.
  */
-export async function admitCaller(req: NextRequest): Promise<{ principal: Principal; retryAfter: number | null }> {
-  const credential = await credentialOf(req);
+export async function admitCaller(
+  req: NextRequest,
+  readCredential: (req: NextRequest) => Promise<Credential | null> = credentialOf,
+): Promise<{ principal: Principal; retryAfter: number | null }> {
+  const credential = await readCredential(req);
   const generation = authCacheGeneration();
   let principal = credential && (await principalFor(credential, 'deferred'));
   if (!credential || !principal) throw await authenticationFailure(req.headers);

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { alertmanagerOperations } from '../alertmanager/operations';
 import { allOperations } from '../openapi-operations';
-import { buildOpenApiDocument } from './openapi';
+import { buildAlertmanagerDocument, buildOpenApiDocument } from './openapi';
+import { OPENAPI_TAGS } from './openapi-tags';
 
 const root = path.resolve(__dirname, '../../app/v1');
 
@@ -78,5 +80,56 @@ describe('OpenAPI document', () => {
     expect(op('/v1/organizations/{orgId}/api-keys', 'get').security).toHaveLength(3);
     expect(op('/v1/organizations/{orgId}/api-keys', 'get')['x-tenant-scope']).toBe('organization');
     expect(op('/v1/organizations', 'get')['x-tenant-scope']).toBe('none');
+  });
+});
+
+describe("the documents' conventions (what Spectral and Redocly check, held for every new operation)", () => {
+  const families = [
+    ['/v1', allOperations, buildOpenApiDocument(allOperations)],
+    ['Alertmanager', alertmanagerOperations, buildAlertmanagerDocument(alertmanagerOperations)],
+  ] as const;
+
+  it.each(families)('%s: every operation has a description and only declared tags', (_, operations, built) => {
+    const doc = built as unknown as { paths: Record<string, Record<string, { description?: string }>> };
+    for (const op of operations) {
+      const described = doc.paths[op.path][op.method.toLowerCase()].description;
+      expect(described?.trim(), `${op.method} ${op.path} needs a description`).toBeTruthy();
+      for (const tag of op.tags)
+        expect(OPENAPI_TAGS[tag], `tag ${tag} of ${op.path}: add it to OPENAPI_TAGS`).toBeDefined();
+    }
+  });
+
+  it.each(families)('%s: servers, contact, license, declared tags and a 4xx on every operation', (_, __, built) => {
+    const doc = built as unknown as {
+      info: { contact?: object; license?: { name: string } };
+      servers?: { url: string }[];
+      tags?: { name: string; description: string }[];
+      paths: Record<string, Record<string, { tags: string[]; responses: Record<string, unknown> }>>;
+    };
+    expect(doc.servers?.length).toBeGreaterThan(0);
+    expect(doc.info.contact).toBeDefined();
+    expect(doc.info.license?.name).toBeTruthy();
+    const declared = new Set(doc.tags?.map((t) => t.name));
+    for (const [p, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods)) {
+        for (const tag of op.tags) expect(declared.has(tag), `${method} ${p}: tag ${tag}`).toBe(true);
+        expect(
+          Object.keys(op.responses).some((s) => /^4\d\d$/.test(s)),
+          `${method} ${p} has no 4xx`,
+        ).toBe(true);
+      }
+  });
+
+  it('describes the Alertmanager errors as a JSON string, and offers Basic beside the bearer schemes', () => {
+    const doc = buildAlertmanagerDocument(alertmanagerOperations) as unknown as {
+      paths: Record<
+        string,
+        Record<string, { security: Record<string, string[]>[]; responses: Record<string, unknown> }>
+      >;
+    };
+    const post = doc.paths['/alertmanager/{orgId}/{projectId}/api/v2/silences'].post;
+    expect(post.security).toEqual([{ apiKey: [] }, { basicApiKey: [] }, { oauth: [] }]);
+    expect(JSON.stringify(post.responses['404'])).toContain('#/components/schemas/AlertmanagerError');
+    expect(Object.keys(post.responses)).not.toContain('412');
   });
 });

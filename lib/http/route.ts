@@ -197,7 +197,7 @@ type TenantParams = { orgId?: string; projectId?: string };
 type Tenant = { organizationId: string; project: ProjectRef | null };
 
 /** The organization (and project) the operation's scope names, or 404 when the caller cannot see it. */
-async function resolveTenant(
+export async function resolveTenant(
   config: Pick<Operation, 'scope' | 'requireAlerting'>,
   principal: Principal,
   path: TenantParams,

@@ -1,4 +1,4 @@
-import { getDb } from '../db/client';
+import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { recordAuditEvent } from '../audit/record';
@@ -16,6 +16,11 @@ import {
 } from './service';
 import { formatInstant, parseUtcInstant } from './time';
 
+/** Runs `work` in the caller's transaction when there is one, else in a new one. */
+async function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? work(tx) : (await getDb()).transaction(work);
+}
+
 /**
  * Creates a silence and its `silence.created` event in one transaction. A startsAt absent or in the past
  * starts it now; an endsAt in the past is now, which is then not after the start (400 at endsAt).
@@ -26,6 +31,8 @@ export async function createSilence(input: {
   principal: Pick<Principal, 'type' | 'id'>;
   source: AuditSource;
   now?: Date;
+  /** A caller's transaction to join (the Alertmanager API replaces a silence in one). */
+  tx?: Tx;
 }): Promise<Silence> {
   const now = input.now ?? new Date();
   const notBeforeNow = (text: string | undefined) => {
@@ -40,8 +47,7 @@ export async function createSilence(input: {
     ]);
 
   const by = { type: input.principal.type, id: input.principal.id };
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return inTransaction(input.tx, async (tx) => {
     const [row] = await tx
       .insert(t.silences)
       .values({
@@ -89,10 +95,10 @@ export async function expireSilence(input: {
   principal: Pick<Principal, 'type' | 'id'>;
   source: AuditSource;
   now?: Date;
+  tx?: Tx;
 }): Promise<Silence> {
   const now = input.now ?? new Date();
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return inTransaction(input.tx, async (tx) => {
     const row = await lockMatchingSilence(tx, input);
     const state = silenceState(row, now);
     if (state === 'expired')

@@ -1,0 +1,116 @@
+import type { NextRequest } from 'next/server';
+import { auditSource } from '../audit/source';
+import type { AuditSource } from '../audit/types';
+import type { Principal } from '../auth/principal';
+import type { Permission } from '../auth/policies';
+import { hasPermission } from '../auth/service';
+import { admitCaller, headerCredential } from '../http/authenticate';
+import { MAX_BODY_BYTES, readBody } from '../http/body';
+import { ApiError, notFound, type Issue } from '../http/errors';
+import { parseJsonBody } from '../http/json-body';
+import type { Operation } from '../http/operation';
+import { answerError, serve, type Protocol } from '../http/request';
+import { resolveTenant } from '../http/route';
+import { validateInput } from '../http/validate';
+import type { SilenceScope } from '../silences/service';
+
+/** One Alertmanager operation: the /v1 operation shape (project-scoped and bearer-only, see operations.ts). */
+export type AmOperation = Operation;
+
+export type AmContext = {
+  req: NextRequest;
+  params: Record<string, string>;
+  body: unknown;
+  principal: Principal;
+  scope: SilenceScope;
+  /** Throws 403 unless the caller has the permission on the project. */
+  authorize: (permission: Permission) => Promise<void>;
+  audit: AuditSource;
+};
+
+export type AmHandler = (ctx: AmContext) => Promise<Response>;
+
+/** Every answer, errors too, is JSON: Alertmanager's clients parse the body of each. */
+export function amJson(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** Issues as one line, the way Alertmanager words a validation error: `path: message; …`. */
+export const issuesMessage = (issues: Issue[]) =>
+  issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+
+/** Alertmanager's error body is a JSON string; 401 also names the schemes Grafana and amtool can send. */
+const alertmanager: Protocol = {
+  name: 'alertmanager',
+  known: (err) => {
+    if (!(err instanceof ApiError)) return null;
+    const message = err.issues?.length ? issuesMessage(err.issues) : err.message;
+    const challenge: Record<string, string> =
+      err.status === 401 ? { 'www-authenticate': 'Basic realm="alertmanager", Bearer' } : {};
+    return amJson(message, err.status, { ...err.headers, ...challenge });
+  },
+  failure: (failure, requestId) =>
+    amJson(
+      failure === 'unavailable'
+        ? 'the database is unavailable; retry after the time in Retry-After'
+        : `internal error; the server log has the details under request ID ${requestId}`,
+      failure === 'unavailable' ? 503 : 500,
+    ),
+};
+
+export const serveAlertmanager = (run: (requestId: string) => Promise<Response>) => serve(alertmanager, run);
+export const alertmanagerError = (err: unknown, requestId: string) => answerError(alertmanager, err, requestId);
+
+/**
+ * The checks of a /v1 route in the same order (413 → 401 → 429 → 404 tenant → 403 → 400 body), with the
+ * credential read from `Authorization` only: this family takes no cookie, so it has no origin to check.
+ */
+export async function runAlertmanagerOperation(
+  op: AmOperation,
+  handler: AmHandler,
+  req: NextRequest,
+  rawParams: Record<string, string>,
+  requestId: string,
+): Promise<Response> {
+  const bodyText = await readBody(req, op.maxBodyBytes ?? MAX_BODY_BYTES);
+  const { principal, retryAfter } = await admitCaller(req, headerCredential);
+  if (retryAfter !== null)
+    throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
+
+  const params = op.params ? op.params.safeParse(rawParams) : { success: true as const, data: rawParams };
+  if (!params.success) throw notFound(op.path.includes('{silenceID}') ? 'silence not found' : 'not found');
+  const tenant = await resolveTenant(op, principal, rawParams);
+  if (!tenant?.project) throw notFound('project not found');
+  const scope = { organizationId: tenant.organizationId, projectId: tenant.project.id };
+
+  const can = (permission: Permission) => hasPermission(principal, permission, scope);
+  const authorize = async (permission: Permission) => {
+    if (!(await can(permission))) throw new ApiError('access_denied', 'access denied');
+  };
+  if (op.permission) await authorize(op.permission);
+  if (op.anyPermission && !(await anyOf(op.anyPermission, can))) throw new ApiError('access_denied', 'access denied');
+
+  let body: unknown;
+  if (op.body) {
+    const parsed = validateInput(op.body, parseJsonBody(bodyText, op.body));
+    if (!parsed.success) throw new ApiError('invalid_request', undefined, { issues: parsed.issues });
+    body = parsed.data;
+  }
+  return handler({
+    req,
+    params: params.data as Record<string, string>,
+    body,
+    principal,
+    scope,
+    authorize,
+    audit: auditSource({ principal, req, requestId }),
+  });
+}
+
+async function anyOf(permissions: Permission[], can: (p: Permission) => Promise<boolean>): Promise<boolean> {
+  for (const permission of permissions) if (await can(permission)) return true;
+  return false;
+}

@@ -1,0 +1,49 @@
+import type { NextRequest } from 'next/server';
+import { allowHeader } from '../http/methods';
+import { ApiError, notFound } from '../http/errors';
+import { ALERTMANAGER_HANDLERS } from './handlers';
+import { alertmanagerOperations } from './operations';
+import { runAlertmanagerOperation, serveAlertmanager, type AmOperation } from './route';
+
+/** An operation's path template as a pattern: `{name}` is one path segment, captured by name. */
+const patternOf = (op: AmOperation) =>
+  new RegExp(`^${op.path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)').replaceAll('/', '\\/')}$`);
+
+const ROUTES = alertmanagerOperations.map((op) => ({ op, pattern: patternOf(op) }));
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The whole family behind one catch-all route file, dispatched from the operations (the data that also makes
+ * its OpenAPI document): an unknown path is 404 and a known path's other method 405, both as JSON.
+ */
+export function alertmanagerRequest(req: NextRequest): Promise<Response> {
+  return serveAlertmanager(async (requestId) => {
+    const pathname = req.nextUrl.pathname;
+    const matching = ROUTES.flatMap(({ op, pattern }) => {
+      const groups = pattern.exec(pathname)?.groups;
+      return groups ? [{ op, groups }] : [];
+    });
+    if (matching.length === 0) throw notFound('not found');
+    const found = matching.find(({ op }) => op.method === req.method);
+    if (!found) {
+      const allow = allowHeader(matching.map(({ op }) => op));
+      throw new ApiError('method_not_allowed', `${req.method} is not allowed here`, { headers: { allow } });
+    }
+    const params: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(found.groups)) {
+      const value = safeDecode(raw);
+      if (value === null) throw notFound('not found');
+      params[name] = value;
+    }
+    const handler = ALERTMANAGER_HANDLERS.get(found.op);
+    if (!handler) throw new Error(`${found.op.method} ${found.op.path} has no handler`);
+    return runAlertmanagerOperation(found.op, handler, req, params, requestId);
+  });
+}
