@@ -1,10 +1,12 @@
 import { closeDb, DataDirLockedError, getDb } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
 import { startHousekeeping } from './db/housekeeping';
+import { demoSeedWanted, seedDemoData } from './db/seed';
 
 async function start() {
   try {
-    await getDb();
+    const db = await getDb();
+    if (demoSeedWanted()) await seedDemoData(db);
     startHousekeeping();
   } catch (err) {
     if (err instanceof DataDirLockedError) {

@@ -8,6 +8,7 @@ import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format
 import type { Principal } from '../auth/principal';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
+import { openDemoDatabase } from '../db/test-database';
 import { endRollGraces, rollApiKey } from './roll-service';
 
 // On a real embedded database: the events a roll writes, and the end of a grace period.
@@ -41,7 +42,7 @@ const eventsOn = async (keyId: string) =>
 beforeAll(async () => {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const db = await getDb();
+  const db = await openDemoDatabase();
   const [user] = await db.select().from(t.users).where(eq(t.users.email, 'bob@acme.test'));
   const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
   bob = { type: 'user', id: user.id, name: user.name, via: 'session' };

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
+import { openDemoDatabase } from '../db/test-database';
 import { PERMISSIONS, POLICIES, type Permission } from './policies';
 import { invalidateAuthCaches } from './cache';
 import { hasPermission } from './service';
@@ -16,7 +17,7 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const db = await getDb();
+  const db = await openDemoDatabase();
   for (const u of await db.select().from(t.users)) ids[u.email] = u.id;
   for (const p of await db.select().from(t.projects)) ids[p.name] = p.id;
   for (const o of await db.select().from(t.organizations)) ids[o.name] = o.id;

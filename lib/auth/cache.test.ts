@@ -5,15 +5,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { insertDemoKey } from '../db/test-database';
+import { insertDemoKey, openDemoDatabase } from '../db/test-database';
 import { authCache, invalidateAuthCaches } from './cache';
 import { principalForApiKey } from './service';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-cache-'));
 
-beforeAll(() => {
+beforeAll(async () => {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
+  await openDemoDatabase();
 });
 afterAll(async () => {
   await closeDb();

@@ -8,6 +8,7 @@ import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
+import { ensurePolicies } from './policies';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -164,11 +165,8 @@ async function openPostgres(url: string): Promise<Handle> {
 async function open(): Promise<Handle> {
   const url = process.env.DATABASE_URL;
   const handle = url ? await openPostgres(url) : await openPglite();
-  const { ensurePolicies, seedDemoData } = await import('./seed');
+  // Demo data is start-up's business (lib/server-start.ts), not every query's: this module imports no domain code.
   await ensurePolicies(handle.db);
-  // The embedded database is the demo; PostgreSQL gets demo data only when asked.
-  const seed = handle.kind === 'pglite' ? process.env.SEED_DEMO !== '0' : process.env.SEED_DEMO === '1';
-  if (seed) await seedDemoData(handle.db);
   return handle;
 }
 

@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import { POLICIES } from '../auth/policies';
 import { hashPassword } from '../auth/password';
 import { newSlug } from '../slug';
 import type { Db } from './client';
@@ -28,14 +27,9 @@ export function subscriptionValues(
 
 export const DEMO_PASSWORD = 'correct-horse-battery';
 
-/** Writes the policy table of PRODUCT.md; idempotent, run at every start. */
-export async function ensurePolicies(db: Db): Promise<void> {
-  for (const [name, permissions] of Object.entries(POLICIES)) {
-    await db
-      .insert(t.policies)
-      .values({ name, permissions })
-      .onConflictDoUpdate({ target: t.policies.name, set: { permissions } });
-  }
+/** Whether start-up creates the demo data: the embedded database is the demo, PostgreSQL gets it only when asked. */
+export function demoSeedWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.DATABASE_URL ? env.SEED_DEMO === '1' : env.SEED_DEMO !== '0';
 }
 
 const HOUR = 3_600_000;

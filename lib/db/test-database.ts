@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
-import { subscriptionValues } from './seed';
+import { seedDemoData, subscriptionValues } from './seed';
 import { closeDb, getDb } from './client';
 import * as t from './schema';
 
@@ -47,7 +47,8 @@ export async function scratchPostgres(label: string) {
       await admin.query(`create database ${database}`);
       process.env.DATABASE_URL = `${base}/${database}`;
       process.env.SEED_DEMO = seedDemo ? '1' : '0';
-      await getDb();
+      const db = await getDb();
+      if (seedDemo) await seedDemoData(db);
     }, 60_000);
     afterAll(async () => {
       await closeDb();
@@ -67,6 +68,13 @@ export async function scratchPostgres(label: string) {
     });
   };
   return { reachable, admin, database, use };
+}
+
+/** The process's database with the demo data of PRODUCT.md, as start-up leaves it (lib/server-start.ts). */
+export async function openDemoDatabase() {
+  const db = await getDb();
+  await seedDemoData(db);
+  return db;
 }
 
 /** An API key of bob@acme.test in Acme (the demo data), straight into the database: its secret and its id. */

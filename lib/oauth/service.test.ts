@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
+import { openDemoDatabase } from '../db/test-database';
 import { sha256Hex } from '../auth/api-key-format';
 import { principalForOAuthToken } from '../auth/service';
 import type { AuditSource } from '../audit/types';
@@ -38,7 +39,7 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 beforeAll(async () => {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const db = await getDb();
+  const db = await openDemoDatabase();
   ada = (await db.select().from(t.users).where(eq(t.users.email, 'ada@acme.test')))[0].id;
 });
 

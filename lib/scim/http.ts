@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors';
 import { serve, type Protocol } from '../http/request';
 import { authenticationFailure } from '../http/authenticate';
 import { decodeForm } from '../http/form';
+import { depthIssue } from '../http/json-body';
 import { inputIssues } from '../http/text';
 import { apiLimiter } from '../http/rate-limit';
 import { ScimError } from './resource';
@@ -88,6 +89,8 @@ export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
         } catch {
           throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
+        const tooDeep = depthIssue(text);
+        if (tooDeep) throw new ScimError(400, tooDeep.message, 'invalidSyntax');
         const issue = inputIssues(value)[0];
         if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
         return value;

@@ -1,0 +1,135 @@
+// `npm run bench:console`: Lighthouse (mobile preset, simulated slow 4G and CPU) on every console page,
+// signed in as ada, against `npm start` on a fresh embedded database with the demo data. Needs `npm run build`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { DEMO_PASSWORD } from '../lib/db/seed';
+
+const GOALS = { performance: 95, accessibility: 100, scriptKb: 200 };
+const port = Number(process.env.BENCH_CONSOLE_PORT ?? 3450);
+const base = `http://127.0.0.1:${port}`;
+// The flags that work as root on this machine (STACK.md), headless.
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+type Row = { page: string; performance: number; accessibility: number; scriptKb: number; failing: string[] };
+
+async function startServer(dataDir: string) {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    if (
+      await fetch(`${base}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
+  }
+  child.kill();
+  throw new Error('the console did not become healthy');
+}
+
+/** Signs ada in through next-auth's credentials callback and returns the Cookie header of her session. */
+async function sessionCookie(): Promise<string> {
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const res = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie.join('; ') },
+    body: new URLSearchParams({ csrfToken, email: 'ada@acme.test', password: DEMO_PASSWORD, json: 'true' }),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.includes('session-token='));
+  if (!session) throw new Error(`sign-in failed: ${res.status}`);
+  return session.split(';')[0];
+}
+
+async function demoIds(cookie: string) {
+  const get = async (url: string) =>
+    (
+      (await (await fetch(`${base}${url}`, { headers: { cookie } })).json()) as {
+        items: { id: string; name: string }[];
+      }
+    ).items;
+  const acme = (await get('/v1/organizations')).find((o) => o.name === 'Acme')!.id;
+  const production = (await get(`/v1/organizations/${acme}/projects`)).find((p) => p.name === 'Production')!.id;
+  return { acme, production };
+}
+
+async function measure(url: string, chromePort: number, cookie: string): Promise<Omit<Row, 'page'>> {
+  const result = await lighthouse(url, {
+    port: chromePort,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    extraHeaders: { Cookie: cookie },
+  });
+  if (!result) throw new Error(`no Lighthouse result for ${url}`);
+  const { lhr } = result;
+  if (lhr.finalDisplayedUrl.includes('/login')) throw new Error(`${url} redirected to sign-in`);
+  const items = (
+    lhr.audits['resource-summary'].details as unknown as { items: { resourceType: string; transferSize: number }[] }
+  ).items;
+  const script = items.find((i) => i.resourceType === 'script')?.transferSize ?? 0;
+  const failing = Object.values(lhr.audits)
+    .filter((a) => a.scoreDisplayMode === 'binary' && a.score === 0)
+    .map((a) => a.id);
+  return {
+    performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+    scriptKb: Math.round(script / 1024),
+    failing,
+  };
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-console-'));
+const server = await startServer(dataDir);
+const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+const rows: Row[] = [];
+try {
+  const cookie = await sessionCookie();
+  const { acme, production } = await demoIds(cookie);
+  const pages: Record<string, string> = {
+    'Organization home': `/orgs/${acme}`,
+    'API keys': `/orgs/${acme}/api-keys`,
+    Members: `/orgs/${acme}/members`,
+    Bots: `/orgs/${acme}/bots`,
+    Subscriptions: `/orgs/${acme}/projects/${production}/subscriptions`,
+    Silences: `/orgs/${acme}/projects/${production}/silences`,
+    'Audit log': `/orgs/${acme}/audit`,
+  };
+  for (const [page, url] of Object.entries(pages)) {
+    rows.push({ page, ...(await measure(`${base}${url}`, chrome.port, cookie)) });
+    console.error(`measured ${page}`);
+  }
+} finally {
+  chrome.kill();
+  server.kill();
+  await new Promise((r) => server.once('exit', r));
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log('| page | performance | accessibility | script kB (transferred) |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.page} | ${r.performance} | ${r.accessibility} | ${r.scriptKb} |`);
+const missed = rows.filter(
+  (r) => r.performance < GOALS.performance || r.accessibility < GOALS.accessibility || r.scriptKb > GOALS.scriptKb,
+);
+for (const r of missed) console.log(`\n${r.page} misses a goal; failing audits: ${r.failing.join(', ') || 'none'}`);
+process.exitCode = missed.length > 0 ? 1 : 0;
