@@ -7,7 +7,9 @@ async function start() {
   try {
     const db = await getDb();
     if (demoSeedWanted()) await seedDemoData(db);
-    startHousekeeping();
+    // Not while Next is still loading its routes: a first pass whose connect waits out DATABASE_CONNECT_TIMEOUT_MS
+    // behind a busy event loop would trip the breaker, and the first requests would get 503 from a healthy database.
+    setTimeout(startHousekeeping, Number(process.env.BACKGROUND_START_DELAY_MS ?? 5000)).unref();
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);
