@@ -1,19 +1,9 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { baseURL, dataDir, E2E, fixturesFile, limitedDataDir, serverLog } from './e2e/support/env';
 
-const chromium = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--disable-quic',
-  ],
-};
+const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
 // Every test request comes from 127.0.0.1: the failed-authentication limit is tested on servers of its own.
 // Sessions signed in at the start of a long run still create keys at its end; the real window (default 900 s) is

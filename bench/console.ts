@@ -7,21 +7,12 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { DEMO_PASSWORD } from '../lib/db/seed';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 
 const GOALS = { performance: 95, accessibility: 100, scriptKb: 200 };
 const port = Number(process.env.BENCH_CONSOLE_PORT ?? 3450);
 const base = `http://127.0.0.1:${port}`;
-// The flags that work as root on this machine (STACK.md), headless.
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 type Row = { page: string; performance: number; accessibility: number; scriptKb: number; failing: string[] };
 
@@ -100,7 +91,7 @@ async function measure(url: string, chromePort: number, cookie: string): Promise
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-console-'));
 const server = await startServer(dataDir);
-const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
 const rows: Row[] = [];
 try {
   const cookie = await sessionCookie();
