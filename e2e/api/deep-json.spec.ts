@@ -90,12 +90,12 @@ test('every /v1 operation with a JSON body is covered', () => {
     'PATCH /v1/organizations/{orgId}',
     'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
     'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
+    'POST /v1/me/sudo',
+    'POST /v1/me/totp/confirm',
     'POST /v1/organizations/{orgId}/api-keys',
     'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
     'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
     'POST /v1/organizations/{orgId}/scim-tokens',
-    'POST /v1/me/sudo',
-    'POST /v1/me/totp/confirm',
     'POST /v1/secret-scanning/reports',
   ]);
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -62,7 +62,7 @@ test.describe('backup under writes, restore into either kind of empty database',
       await ada.dispose();
 
       // The backup records the source's key fingerprint: a restore needs that key (a wrong one is refused).
-      const ENCRYPTION_KEY = readFileSync(path.join(dirs[1], 'encryption-key'), 'utf8').trim();
+      const ENCRYPTION_KEY = E2E.encryptionKey;
       const intoPostgres = await dbCommand('restore', file, { DATABASE_URL: `${PG_BASE}/${database}`, ENCRYPTION_KEY });
       expect(intoPostgres.code, intoPostgres.output).toBe(0);
       const intoEmbedded = await dbCommand('restore', file, { DATA_DIR: dirs[2], ENCRYPTION_KEY });
