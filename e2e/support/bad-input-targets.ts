@@ -47,6 +47,8 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     check: async () => check(await send(ada, t)),
   });
   const rollable = await createKey(ada, demo.acme, { name: 'bad-input roll probe', expiresInDays: 30 });
+  const hook = await disabledWebhook(ada, org);
+  const hookUrl = `${org}/webhooks/${hook.id}`;
   const scanner = serverScannerKey();
   const list = (key: string, url: string, query: Record<string, string>) =>
     target({ key, url, method: 'GET', valid: { query } }, async (res) =>
@@ -226,6 +228,55 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
       },
       async (res) => expect(res.status(), await res.text()).toBe(200),
     ),
+    list('GET /v1/organizations/{orgId}/webhooks', `${org}/webhooks`, { limit: '10' }),
+    list('GET /v1/organizations/{orgId}/webhooks/{webhookId}/deliveries', `${hookUrl}/deliveries`, { limit: '10' }),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/webhooks',
+        url: `${org}/webhooks`,
+        method: 'POST',
+        valid: { body: { url: WEBHOOK_PROBE_URL, events: ['api_key.revoked'], description: 'bad-input probe' } },
+        snapshot: () => webhookIds(ada, org),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(201);
+        const { webhook } = (await res.json()) as { webhook: { id: string } };
+        expect((await ada.delete(`${org}/webhooks/${webhook.id}`)).status()).toBe(204);
+      },
+    ),
+    target(
+      {
+        key: 'PATCH /v1/organizations/{orgId}/webhooks/{webhookId}',
+        url: hookUrl,
+        method: 'PATCH',
+        // Its current values: valid, and a change of nothing.
+        valid: { body: { description: hook.description, events: hook.events, enabled: false } },
+        snapshot: () => read(hookUrl),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
+    list('GET /v1/me/notifications', '/v1/me/notifications', { limit: '10' }),
+    target(
+      {
+        key: 'POST /v1/me/notifications/read',
+        url: '/v1/me/notifications/read',
+        method: 'POST',
+        // An id that names none of ada's notifications: valid, and marks nothing.
+        valid: { body: { ids: [randomUUID()] } },
+        snapshot: () => read('/v1/me/notifications?limit=100'),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(204),
+    ),
+    target(
+      {
+        key: 'PATCH /v1/me/notification-preferences',
+        url: '/v1/me/notification-preferences',
+        method: 'PATCH',
+        valid: { body: { key_leaked: await preference(ada, 'key_leaked') } },
+        snapshot: () => read('/v1/me/notification-preferences'),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
     target(
       {
         key: 'POST /v1/me/totp/confirm',
@@ -248,6 +299,31 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
       async (res) => expect(res.status(), await res.text()).toBe(200),
     ),
   ];
+}
+
+// Never reached: the probe endpoint is disabled, and a created one is deleted at once.
+const WEBHOOK_PROBE_URL = 'https://hooks.example.com/bad-input';
+
+/** An endpoint for the PATCH and deliveries probes, disabled so that nothing is ever queued for it. */
+async function disabledWebhook(ada: APIRequestContext, org: string) {
+  const res = await ada.post(`${org}/webhooks`, {
+    data: { url: WEBHOOK_PROBE_URL, events: ['api_key.revoked'], description: 'bad-input PATCH probe' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { webhook } = (await res.json()) as { webhook: { id: string; description: string; events: string[] } };
+  const off = await ada.patch(`${org}/webhooks/${webhook.id}`, { data: { enabled: false } });
+  expect(off.status(), await off.text()).toBe(200);
+  return webhook;
+}
+
+async function webhookIds(ada: APIRequestContext, org: string): Promise<string[]> {
+  const res = await ada.get(`${org}/webhooks?limit=100`);
+  return ((await res.json()) as { items: { id: string }[] }).items.map((w) => w.id);
+}
+
+async function preference(ada: APIRequestContext, kind: string): Promise<boolean> {
+  const res = await ada.get('/v1/me/notification-preferences');
+  return ((await res.json()) as Record<string, boolean>)[kind];
 }
 
 /** Ada's factors as GET /v1/me/security shows them, without the window a valid probe moves on. */

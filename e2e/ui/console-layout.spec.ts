@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
+import { createKey } from '../support/api-keys';
 import { consolePages, signInAs } from '../support/console';
 
 /** The page never scrolls sideways, and every row action lies inside the window without scrolling. */
@@ -28,7 +29,10 @@ for (const viewport of [
   test(`at ${viewport.width}×${viewport.height} no page scrolls sideways and every row action is on screen`, async ({
     page,
     demo,
+    as,
   }) => {
+    // A long unbroken name on the overview's expiring list must truncate, not widen its card.
+    await createKey(await as('bob'), demo.acme, { name: `expiring-${'x'.repeat(60)}`, expiresInDays: 1 });
     await page.setViewportSize(viewport);
     await signInAs(page, 'ada@acme.test');
     for (const path of Object.values(consolePages(demo))) await expectReflow(page, path);

@@ -19,8 +19,12 @@ import {
 export type Where = { databaseUrl?: string; dataDir: string; migrationsFolder: string };
 
 async function openPglite(dir: string) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite(dir);
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  // The same extensions as the server's (lib/db/pglite-worker.mjs): a restore replays migration 0010's pg_trgm.
+  const db = new PGlite(dir, { extensions: { pg_trgm } });
   await db.waitReady;
   return db;
 }

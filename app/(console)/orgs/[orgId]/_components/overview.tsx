@@ -36,7 +36,7 @@ function ExpiringKeys({ orgId }: { orgId: string }) {
         <ul className="divide-y divide-slate-100">
           {soon.map((k) => (
             <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className="min-w-0 truncate font-medium text-slate-900">
+              <span className="max-w-full min-w-0 truncate font-medium text-slate-900">
                 {k.name} <span className="font-mono text-xs text-slate-600">{k.prefix}…</span>
               </span>
               <span className="text-slate-600">
