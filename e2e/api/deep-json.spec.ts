@@ -85,31 +85,40 @@ test.afterAll(async () => {
   await ada.dispose();
 });
 
-test('every /v1 operation with a JSON body is covered', () => {
-  expect(targets.map((t) => t.key).sort()).toEqual([
-    'PATCH /v1/organizations/{orgId}',
-    'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
-    'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
-    'POST /v1/me/sudo',
-    'POST /v1/me/totp/confirm',
-    'POST /v1/organizations/{orgId}/api-keys',
-    'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
-    'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
-    'POST /v1/organizations/{orgId}/scim-tokens',
-    'POST /v1/secret-scanning/reports',
-  ]);
+// Its `response` is a WebAuthn object that @simplewebauthn/server reads; the shared reader still bounds its depth.
+const NOT_NESTED = ['POST /v1/me/passkeys'];
+const DEEP_KEYS = [
+  'POST /v1/organizations/{orgId}/api-keys',
+  'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  'POST /v1/organizations/{orgId}/scim-tokens',
+  'POST /v1/secret-scanning/reports',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
+  'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  'PATCH /v1/organizations/{orgId}',
+  'POST /v1/organizations/{orgId}/webhooks',
+  'PATCH /v1/organizations/{orgId}/webhooks/{webhookId}',
+  'POST /v1/me/sudo',
+  'POST /v1/me/totp/confirm',
+  'POST /v1/me/notifications/read',
+  'PATCH /v1/me/notification-preferences',
+];
+
+test('every /v1 operation with a JSON body is covered', async ({ request }) => {
+  const doc = (await (await request.get('/v1/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
+  };
+  const withJsonBody = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods)
+      .filter(([, op]) => op.requestBody?.content['application/json'])
+      .map(([method]) => `${method.toUpperCase()} ${path}`),
+  );
+  expect(withJsonBody.filter((k) => !NOT_NESTED.includes(k)).sort()).toEqual([...DEEP_KEYS].sort());
+  expect(targets.map((t) => t.key).sort()).toEqual([...DEEP_KEYS].sort());
 });
 
 test.describe('/v1', () => {
-  for (const key of [
-    'POST /v1/organizations/{orgId}/api-keys',
-    'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
-    'POST /v1/organizations/{orgId}/scim-tokens',
-    'POST /v1/secret-scanning/reports',
-    'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
-    'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
-    'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
-  ]) {
+  for (const key of DEEP_KEYS) {
     test(`${key}: past ${MAX_JSON_DEPTH} levels is 400 at "", never 500, nothing changed`, async () => {
       test.setTimeout(180_000);
       const t = targets.find((x) => x.key === key)!;
