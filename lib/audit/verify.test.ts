@@ -174,6 +174,15 @@ function verificationSuite() {
     await verifyAuditChain(org, { full: true, onProgress: (checked) => void seen.push(checked) });
     expect(seen).toEqual([1000, 2000, EVENTS]);
   });
+
+  // Last: it empties every organization's log in this file's database.
+  it('a TRUNCATE of the events resets every verified prefix', async () => {
+    const org = await chainOf(100);
+    await verifyAuditChain(org);
+    await (await getDb()).execute(sql`truncate audit_events`);
+    expect(await checkpointOf(org)).toMatchObject({ seq: 0 });
+    expect(await verifyAuditChain(org)).toEqual({ verified: 0, firstBrokenSeq: 1 });
+  });
 }
 
 describe('audit verification on the embedded database', () => {
