@@ -5,12 +5,12 @@
 ALTER TABLE "audit_checkpoints" ADD COLUMN "generation" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE FUNCTION "audit_checkpoints_distrust"("orgs" uuid[]) RETURNS void
   LANGUAGE sql
-  BEGIN ATOMIC
+  AS $$
     INSERT INTO "audit_checkpoints" ("organization_id", "seq", "hash", "generation")
       SELECT DISTINCT o, 0, '', 1 FROM unnest("orgs") AS o
       ON CONFLICT ("organization_id") DO UPDATE
         SET "seq" = 0, "hash" = '', "generation" = "audit_checkpoints"."generation" + 1, "verified_at" = now();
-  END;--> statement-breakpoint
+  $$;--> statement-breakpoint
 CREATE FUNCTION "audit_events_updated"() RETURNS trigger
   LANGUAGE plpgsql
   AS $$
