@@ -813,13 +813,61 @@ export interface paths {
     };
     /**
      * Verify the audit log’s hash chain
-     * @description Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out. It re-hashes every event from the retention checkpoint, so a row changed anywhere is found (the verified-prefix shortcut waits for the re-verification job).
+     * @description Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out. It starts from the prefix an earlier verification checked (re-hashing only what is new); a stored event updated or deleted since resets that prefix, so the change is found. `POST …/audit-events/verifications` re-hashes the whole chain as a job.
      *
      *     Permission: `auditLog.read`.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     get: operations['verifyTheAuditLogSHashChain'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/audit-events/verifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Re-verify the whole audit log (a job)
+     * @description Starts re-hashing every event from the retention checkpoint, ignoring verified prefixes, so a row changed anywhere is found (even one changed with the database’s triggers disabled). It runs in the background: poll `GET …/verifications/{id}`. While one runs, this answers that one.
+     *
+     *     Permission: `auditLog.read`.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['reVerifyTheWholeAuditLogAJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/audit-events/verifications/{verificationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A re-verification job’s progress and result
+     * @description Any instance answers (progress is stored). A running job whose instance stopped is reported `failed`.
+     *
+     *     Permission: `auditLog.read`.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['aReVerificationJobSProgressAndResult'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1728,6 +1776,26 @@ export interface components {
       verified: number;
       /** @description The first seq that is missing, edited or out of place. */
       firstBrokenSeq: number | null;
+    };
+    AuditVerification: {
+      /** Format: uuid */
+      id: string;
+      /**
+       * @description `succeeded`: the walk reached the head (`firstBrokenSeq` says whether the chain holds); `failed`: it stopped (an error, or the instance running it stopped: see `error`).
+       * @enum {string}
+       */
+      state: 'running' | 'succeeded' | 'failed';
+      /** @description Events checked so far, from the oldest kept one; when done, those that checked out. */
+      verified: number;
+      /** @description Events from the oldest kept one to the head when the job started. */
+      total: number;
+      /** @description The first seq that is missing, edited or out of place. */
+      firstBrokenSeq: number | null;
+      /** @description Why a failed job stopped. */
+      error: string | null;
+      /** Format: date-time */
+      startedAt: string;
+      finishedAt: string | null;
     };
     LeakReportAnswer: {
       /** @description SHA-256 of the token, hex. */
@@ -5494,6 +5562,196 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AuditChainVerification'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  reVerifyTheWholeAuditLogAJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job, started or already running. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditVerification'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  aReVerificationJobSProgressAndResult: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        /** @description A verification’s id, or `latest` for the organization’s newest. */
+        verificationId: string | 'latest';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditVerification'];
         };
       };
       /** @description Error: `invalid_request`. */

@@ -41,3 +41,32 @@ export async function verifyChain(ctx: APIRequestContext, orgId: string) {
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as { verified: number; firstBrokenSeq: number | null };
 }
+
+export type AuditVerificationJob = {
+  id: string;
+  state: 'running' | 'succeeded' | 'failed';
+  verified: number;
+  total: number;
+  firstBrokenSeq: number | null;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+};
+
+/** Starts the full re-verification job and polls it until it ends. */
+export async function verifyWholeChain(ctx: APIRequestContext, orgId: string): Promise<AuditVerificationJob> {
+  const res = await ctx.post(`${auditPath(orgId)}/verifications`);
+  expect(res.status(), await res.text()).toBe(202);
+  const { id } = (await res.json()) as AuditVerificationJob;
+  let job: AuditVerificationJob;
+  await expect
+    .poll(
+      async () => {
+        job = (await (await ctx.get(`${auditPath(orgId)}/verifications/${id}`)).json()) as AuditVerificationJob;
+        return job.state;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe('running');
+  return job!;
+}

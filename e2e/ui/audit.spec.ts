@@ -42,3 +42,32 @@ test('cy sees no audit log in the navigation and the API refuses her', async ({ 
   await page.goto(`/orgs/${demo.acme}/audit`);
   await expect(page.getByText('You cannot read the audit log')).toBeVisible();
 });
+
+test('ada verifies the whole log from the console: the start and the result announced, the latest shown after a reload', async ({
+  page,
+  demo,
+}) => {
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${demo.acme}/audit`);
+  const section = page.getByRole('region', { name: 'Hash chain' });
+  const start = section.getByRole('button', { name: 'Verify the whole log' });
+  // Enabled once the latest job (if any) has loaded.
+  await expect(start).toBeEnabled();
+  await start.focus();
+  await page.keyboard.press('Enter');
+  // Started (announced), then its result once the job ends: a toast and the line under the button.
+  await expect(page.getByText(/^Verifying the whole log: [\d,]+ events\.$/)).toBeVisible();
+  const result = /^The whole log verifies: [\d,]+ events check out\.$/;
+  await expect(page.getByText(result)).toBeVisible({ timeout: 30_000 });
+  await expect(section).toContainText(/The whole log verifies: [\d,]+ events check out\. Finished/);
+  await expect(start).toBeEnabled();
+  await page.screenshot({ path: 'test-results/screens/audit-verify-1280.png' });
+  await page.setViewportSize({ width: 320, height: 800 });
+  await expect(start).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/audit-verify-320.png', fullPage: true });
+
+  // A reload shows the latest job's result without announcing it again.
+  await page.reload();
+  await expect(section).toContainText(/The whole log verifies/);
+  await expect(page.getByText(result)).toHaveCount(0);
+});

@@ -1,6 +1,9 @@
 'use client';
 
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiFetch, apiGet, ApiRequestError } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import type { AuditVerification } from './schema';
 import type { AuditEvent } from './types';
 
 /** The console's filters: one action or noun (`api_key.*`), one actor, events since an instant. */
@@ -10,6 +13,7 @@ export type AuditFilter = { action?: string; actor?: string; since?: string };
 export const auditKeys = {
   all: ['audit'] as const,
   list: (orgId: string, filter: AuditFilter) => [...auditKeys.all, orgId, 'list', filter] as const,
+  verification: (orgId: string) => [...auditKeys.all, orgId, 'verification', 'latest'] as const,
 };
 
 /** The filter as the API's query string (shared by the list and the export links). */
@@ -33,4 +37,41 @@ export function useAuditEvents(
     { action: filter.action, actor: filter.actor, since: filter.since },
     options,
   );
+}
+
+/** How often the console asks how far a running re-verification is. */
+const VERIFICATION_POLL_MS = 1_000;
+
+/**
+ * The organization's newest re-verification job (null when there was none), polled while it runs: the job
+ * runs in the instance that took the request and stores its progress, so any instance answers.
+ */
+export function useLatestAuditVerification(orgId: string, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: auditKeys.verification(orgId),
+    enabled: options.enabled,
+    queryFn: async () => {
+      try {
+        return await apiGet<AuditVerification>(`/v1/organizations/${orgId}/audit-events/verifications/latest`);
+      } catch (err) {
+        if (err instanceof ApiRequestError && err.status === 404) return null;
+        throw err;
+      }
+    },
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? VERIFICATION_POLL_MS : false),
+  });
+}
+
+/** Starts a full re-verification (or joins the one running) and shows it as the latest. */
+export function useStartAuditVerification(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      (
+        await apiFetch<AuditVerification>(`/v1/organizations/${orgId}/audit-events/verifications`, {
+          method: 'POST',
+        })
+      ).data,
+    onSuccess: (job) => client.setQueryData(auditKeys.verification(orgId), job),
+  });
 }

@@ -42,14 +42,16 @@ export async function pruneAuditEvents(now = new Date(), retentionDays = auditRe
         .from(t.auditEvents)
         .where(and(eq(t.auditEvents.organizationId, organizationId), eq(t.auditEvents.seq, upTo)));
       if (!last) return 0;
-      const deleted = await tx
-        .delete(t.auditEvents)
-        .where(and(eq(t.auditEvents.organizationId, organizationId), lte(t.auditEvents.seq, upTo)))
-        .returning({ seq: t.auditEvents.seq });
+      // The checkpoint moves first: migration 0011's trigger treats a delete at or behind it as retention, and any
+      // other delete of an event as tampering (it resets the organization's verified prefix).
       await tx
         .update(t.auditChainHeads)
         .set({ prunedSeq: upTo, prunedHash: last.hash })
         .where(eq(t.auditChainHeads.organizationId, organizationId));
+      const deleted = await tx
+        .delete(t.auditEvents)
+        .where(and(eq(t.auditEvents.organizationId, organizationId), lte(t.auditEvents.seq, upTo)))
+        .returning({ seq: t.auditEvents.seq });
       return deleted.length;
     });
   }

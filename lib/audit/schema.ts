@@ -82,3 +82,31 @@ export const chainVerification = z
     firstBrokenSeq: z.int().nullable().meta({ description: 'The first seq that is missing, edited or out of place.' }),
   })
   .meta({ id: 'AuditChainVerification' });
+
+export const auditVerificationParams = z.object({
+  orgId: z.uuid(),
+  verificationId: z.union([z.uuid(), z.literal('latest')]).meta({
+    description: 'A verification’s id, or `latest` for the organization’s newest.',
+  }),
+});
+
+export const auditVerification = z
+  .object({
+    id: z.uuid(),
+    state: z.enum(['running', 'succeeded', 'failed']).meta({
+      description:
+        '`succeeded`: the walk reached the head (`firstBrokenSeq` says whether the chain holds); `failed`: it ' +
+        'stopped (an error, or the instance running it stopped: see `error`).',
+    }),
+    verified: z
+      .int()
+      .meta({ description: 'Events checked so far, from the oldest kept one; when done, those that checked out.' }),
+    total: z.int().meta({ description: 'Events from the oldest kept one to the head when the job started.' }),
+    firstBrokenSeq: z.int().nullable().meta({ description: 'The first seq that is missing, edited or out of place.' }),
+    error: z.string().nullable().meta({ description: 'Why a failed job stopped.' }),
+    startedAt: z.iso.datetime(),
+    finishedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'AuditVerification' });
+
+export type AuditVerification = z.infer<typeof auditVerification>;

@@ -418,7 +418,40 @@ export const auditCheckpoints = pgTable('audit_checkpoints', {
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
   verifiedAt: ts('verified_at').notNull().defaultNow(),
+  /**
+   * Bumped (and seq reset to 0) by the triggers of migration 0011 whenever a stored event is updated or deleted
+   * other than by retention, so a verification that read the old rows cannot save a checkpoint past the change.
+   */
+  generation: bigint('generation', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * Full re-verifications of an organization's chain, run as jobs by the instance that took the request; their
+ * progress is stored here so any instance can report it. A running job whose lease ran out is reported failed.
+ */
+export const auditVerifications = pgTable(
+  'audit_verifications',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    state: text('state', { enum: ['running', 'succeeded', 'failed'] }).notNull(),
+    verified: bigint('verified', { mode: 'number' }).notNull().default(0),
+    total: bigint('total', { mode: 'number' }).notNull(),
+    firstBrokenSeq: bigint('first_broken_seq', { mode: 'number' }),
+    error: text('error'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+    leaseUntil: ts('lease_until').notNull(),
+  },
+  (t) => [
+    index('audit_verifications_org_started_idx').on(t.organizationId, t.startedAt),
+    uniqueIndex('audit_verifications_one_running_idx')
+      .on(t.organizationId)
+      .where(sql`${t.state} = 'running'`),
+  ],
+);
 
 /** rate-limiter-flexible's PostgreSQL store (its own column layout), shared by every instance. */
 export const rateLimits = pgTable('rate_limits', {

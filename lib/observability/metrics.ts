@@ -49,6 +49,26 @@ export const auditEventsWritten = once(
     }),
 );
 
+export const auditEventsRehashed = once(
+  'svc_audit_verify_rehashed_events_total',
+  () =>
+    new client.Counter({
+      name: 'svc_audit_verify_rehashed_events_total',
+      help: 'Audit events re-hashed by verifications, by kind: quick (GET …/verify, from the verified prefix) or full (the job).',
+      labelNames: ['kind'] as const,
+    }),
+);
+
+export const auditVerificationsFinished = once(
+  'svc_audit_verifications_total',
+  () =>
+    new client.Counter({
+      name: 'svc_audit_verifications_total',
+      help: 'Full re-verification jobs ended, by result: intact, broken (a changed or missing event found) or failed.',
+      labelNames: ['result'] as const,
+    }),
+);
+
 once('svc_build_info', () => {
   const gauge = new client.Gauge({
     name: 'svc_build_info',

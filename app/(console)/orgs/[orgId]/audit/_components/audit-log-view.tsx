@@ -11,6 +11,7 @@ import { AUDIT_ACTIONS, actionNoun } from '@/lib/audit/actions';
 import { auditQuery, useAuditEvents, type AuditFilter } from '@/lib/audit/queries';
 import type { AuditEvent } from '@/lib/audit/types';
 import { EventDetails } from './event-details';
+import { VerifyWholeLog } from './verify-whole-log';
 
 const ANY = 'any';
 const NOUNS = [...new Set(AUDIT_ACTIONS.map(actionNoun))];
@@ -104,6 +105,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           </>
         }
       />
+      {allowed && <VerifyWholeLog orgId={orgId} />}
       <div className="mb-4 grid grid-cols-1 gap-4 sm:grid-cols-3">
         <Select label="Action" value={action} options={ACTION_OPTIONS} onValueChange={setAction} />
         <Select label="Actor" value={actor} options={actorOptions} onValueChange={setActor} />

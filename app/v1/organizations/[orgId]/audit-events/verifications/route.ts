@@ -1,0 +1,10 @@
+import { startAuditVerificationOp } from '@/lib/audit/operations';
+import { startAuditVerification } from '@/lib/audit/verification-service';
+import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/http/route';
+
+export const POST = route(startAuditVerificationOp, async ({ params }) =>
+  json(await startAuditVerification(params.orgId), { status: 202 }),
+);
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(startAuditVerificationOp);
