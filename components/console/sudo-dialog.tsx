@@ -33,8 +33,12 @@ export function AuthPrompts() {
             setOpen(true);
           }),
         twoFactorRequired: (error) => {
-          toast.error('Your organization requires a second factor', { description: error.message });
-          router.push(`${SECURITY_PATH}?required=1`);
+          // A page's several requests are refused together: one toast (by id), one navigation.
+          toast.error('Your organization requires a second factor', {
+            id: 'two-factor-required',
+            description: error.message,
+          });
+          if (window.location.pathname !== SECURITY_PATH) router.push(`${SECURITY_PATH}?required=1`);
         },
       }),
     [router],
@@ -113,6 +117,7 @@ function SudoDialog({ open, onDone }: { open: boolean; onDone: (confirmed: boole
         reset();
         onDone(false);
       }}
+      stacked
       title="Confirm it is you"
       description="This change needs a recent sign-in. Confirm, and it carries on with what you entered."
     >

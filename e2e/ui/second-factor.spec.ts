@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { E2E } from '../support/env';
@@ -20,11 +21,18 @@ const SUDO_WINDOW_SECONDS = 3;
 type Person = { orgId: string; userId: string; email: string };
 
 /** A person of this file's own, in an organization of their own, written before (PGlite) or beside (PostgreSQL) the server. */
-function seedPerson(dataDir: string, label: string): Person {
+function seedPerson(dataDir: string, label: string, joinOrgId?: string): Person {
   const email = `${label}-${randomUUID().slice(0, 8)}@second-factor-ui.test`;
   const out = execFileSync(
     'npx',
-    ['tsx', 'e2e/support/console-user-seed.ts', email, `${label} Tester`, `Second factor ${label}`],
+    [
+      'tsx',
+      'e2e/support/console-user-seed.ts',
+      email,
+      `${label} Tester`,
+      `Second factor ${label}`,
+      ...(joinOrgId ? [joinOrgId] : []),
+    ],
     { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' },
   );
   return JSON.parse(out) as Person;
@@ -50,6 +58,18 @@ async function virtualAuthenticator(page: Page) {
       automaticPresenceSimulation: true,
     },
   });
+}
+
+/** WCAG 2.1 AA on what is on screen (toasts come and go; other specs check them). */
+async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('[data-sonner-toaster]')
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
 }
 
 /** Focus then Enter: what a keyboard user does once Tab has reached the control. */
@@ -89,6 +109,8 @@ test.describe('second factor in the console', () => {
   test.describe.configure({ mode: 'serial' });
   let servers: Spawned[] = [];
   const people: Record<string, Person> = {};
+  // The recovery codes each enrolment showed, by person: the policy test signs in with one.
+  const recoveryCodes: Record<string, string[]> = {};
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
@@ -96,6 +118,8 @@ test.describe('second factor in the console', () => {
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
     people.wide = seedPerson(dirs.main, 'wide');
     people.narrow = seedPerson(dirs.main, 'narrow');
+    // A member of the wide person's organization with no factor, for the policy.
+    people.member = seedPerson(dirs.main, 'member', people.wide.orgId);
     people.stale = seedPerson(dirs.sudo, 'stale');
     const env = (server: keyof typeof PORTS, extra: Record<string, string> = {}) => ({
       DATA_DIR: dirs[server],
@@ -137,11 +161,13 @@ test.describe('second factor in the console', () => {
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
       await expect(enrol.getByLabel('Code from the app')).toBeFocused();
       await page.screenshot({ path: `test-results/screens/second-factor-totp-${viewport.width}.png` });
+      await expectAccessible(page, 'the set-up dialog');
       await page.keyboard.type(totpCode(secret));
       await page.keyboard.press('Enter');
       const codesDialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
       await expect(codesDialog.getByRole('listitem')).toHaveCount(10);
       await expect(codesDialog.getByRole('listitem').first()).toHaveText(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
+      recoveryCodes[who] = await codesDialog.getByRole('listitem').allTextContents();
       await press(page, 'I have saved them');
       await expect(codesDialog).toBeHidden();
       await expect(page.getByText('The authenticator app is on: sign-in now asks for its code.')).toBeVisible();
@@ -167,6 +193,7 @@ test.describe('second factor in the console', () => {
         path: `test-results/screens/second-factor-security-${viewport.width}.png`,
         fullPage: true,
       });
+      await expectAccessible(page, 'the Security page');
 
       // Password, then the second step: a wrong code is refused at the field, the next right one signs in.
       await press(page, /Back to the console/, 'link');
@@ -183,6 +210,7 @@ test.describe('second factor in the console', () => {
       await expect(page.getByText(/That code did not work/)).toBeVisible();
       await expect(codeField).toHaveAttribute('aria-invalid', 'true');
       await page.screenshot({ path: `test-results/screens/second-factor-sign-in-${viewport.width}.png` });
+      await expectAccessible(page, 'the second step');
       await codeField.fill('');
       await page.keyboard.type(good);
       await page.keyboard.press('Enter');
@@ -232,6 +260,7 @@ test.describe('second factor in the console', () => {
       await expect(sudo).toBeVisible();
       await expect(sudo.getByLabel('Password')).toBeFocused();
       await page.screenshot({ path: `test-results/screens/second-factor-sudo-${viewport.width}.png` });
+      await expectAccessible(page, 'the sudo dialog');
       // A wrong password keeps the dialog open with the reason at the field.
       await page.keyboard.type('not-the-password');
       await page.keyboard.press('Enter');
@@ -245,4 +274,34 @@ test.describe('second factor in the console', () => {
       await expect(page.getByRole('dialog', { name: 'Your new API key' }).getByLabel('API key')).toHaveValue(/.{20,}/);
     });
   }
+
+  test('an admin requires a second factor; a member without one is taken to enrol', async ({ page, browser }) => {
+    test.setTimeout(60_000);
+    const base = url('main');
+    const admin = people.wide;
+    // A recovery code is a second step too (the authenticator's codes of this minute were used above).
+    await typeCredentials(page, base, admin.email);
+    await expect(page.getByLabel('Authentication code')).toBeFocused();
+    await page.keyboard.type(recoveryCodes.wide[0]);
+    await page.keyboard.press('Enter');
+    await expectConsole(page);
+    await page.goto(`${base}/orgs/${admin.orgId}/members`);
+    const adminRow = page.getByRole('row', { name: /wide Tester/ });
+    await expect(adminRow.getByText('On', { exact: true })).toBeVisible();
+    await expect(page.getByRole('row', { name: /member Tester/ }).getByText('None', { exact: true })).toBeVisible();
+    const policy = page.getByRole('switch', { name: 'Require a second factor' });
+    await expect(policy).not.toBeChecked();
+    await policy.focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByText('Members now need a second factor to use this organization.')).toBeVisible();
+    await expect(policy).toBeChecked();
+
+    const memberContext = await browser.newContext();
+    const memberPage = await memberContext.newPage();
+    await typeCredentials(memberPage, base, people.member.email);
+    await expect(memberPage).toHaveURL(/\/account\/security\?required=1$/);
+    await expect(memberPage.getByText('Your organization requires a second factor.', { exact: false })).toBeVisible();
+    await expect(memberPage.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
+    await memberContext.close();
+  });
 });
