@@ -16,6 +16,7 @@ import { RecoveryCodesDialog } from './recovery-codes-dialog';
 /** The authenticator app (TOTP): set up with a QR code or the secret in text, confirm, turn off; recovery codes. */
 export function TotpSection({ security }: { security: Security }) {
   const actions = useSecurityActions();
+  const hasFactor = security.totp.enabled || security.passkeys.length > 0;
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [starting, setStarting] = useState(false);
@@ -64,11 +65,12 @@ export function TotpSection({ security }: { security: Security }) {
       <div className="mt-6 border-t border-slate-200 pt-4">
         <h3 className="text-sm font-semibold text-slate-900">Recovery codes</h3>
         <p className="mt-1 text-sm text-slate-600">
-          {security.recoveryCodesRemaining > 0
+          {hasFactor
             ? `${security.recoveryCodesRemaining} of 10 unused. Each signs you in once when your factors are not at hand.`
             : 'You get ten with your first second factor.'}
         </p>
-        {security.recoveryCodesRemaining > 0 && (
+        {/* Offered while any factor is on, so someone who used every code can get new ones. */}
+        {hasFactor && (
           <Button
             ref={regenerateButton}
             variant="secondary"
