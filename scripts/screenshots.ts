@@ -21,7 +21,7 @@ async function main() {
       await page.screenshot({ path: path.join(out, `login-${width}-${colorScheme}.png`) });
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Password').fill('correct-horse-battery');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       await page.waitForURL(/\/orgs\/[0-9a-f-]{36}$/);
       const org = page.url().replace(/.*\/orgs\//, '');
       const projects = (await (await page.request.get(`${base}/v1/organizations/${org}/projects`)).json()) as {

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { ApiRequestError } from '@/lib/api-client';
+import { AuthPrompts } from './sudo-dialog';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -22,6 +23,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       {children}
+      {/* 403 reauthentication_required and two_factor_required, for every request of the console. */}
+      <AuthPrompts />
       {/* Every change's result (components/console/feedback.ts); a polite live region, in the system's theme. */}
       <Toaster theme="system" richColors closeButton position="bottom-right" />
     </QueryClientProvider>

@@ -108,6 +108,9 @@ function Navigation({ orgId }: { orgId: string }) {
         <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
         <p className="truncate text-xs text-slate-500">{user.email}</p>
         <div className="mt-3 flex flex-col items-start gap-2">
+          <Link href="/account/security" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
+            Security
+          </Link>
           <button
             type="button"
             onClick={() => void signOut({ callbackUrl: '/login' })}

@@ -23,6 +23,7 @@ export function Dialog({
   onEscapeKeyDown,
   onInteractOutside,
   returnFocus,
+  stacked = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -32,17 +33,22 @@ export function Dialog({
   onEscapeKeyDown?: (event: KeyboardEvent) => void;
   onInteractOutside?: (event: Event) => void;
   returnFocus?: () => HTMLElement | null | undefined;
+  /** Opens over another dialog (the sudo dialog over the form it interrupts): its overlay dims that dialog too. */
+  stacked?: boolean;
 }) {
   const onCloseAutoFocus = useFocusReturn(open, returnFocus);
+  const overlay = stacked ? dialogOverlay.replace('z-40', 'z-[60]') : dialogOverlay;
+  const frame = stacked ? dialogFrame.replace('z-50', 'z-[70]') : dialogFrame;
+  const width = stacked ? 'w-[min(28rem,calc(100vw-2rem))]' : 'w-[min(36rem,calc(100vw-2rem))]';
   return (
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
-        <D.Overlay className={dialogOverlay} />
+        <D.Overlay className={overlay} />
         <D.Content
           onEscapeKeyDown={onEscapeKeyDown}
           onInteractOutside={onInteractOutside}
           onCloseAutoFocus={onCloseAutoFocus}
-          className={`${dialogFrame} w-[min(36rem,calc(100vw-2rem))]`}
+          className={`${frame} ${width}`}
         >
           <D.Title className="text-lg font-semibold text-slate-900">{title}</D.Title>
           {description ? (

@@ -6,7 +6,7 @@ import { E2E } from './env';
 export async function submitSignIn(page: Page, user: DemoUser | string): Promise<void> {
   await page.getByLabel('Email').fill(emailOf(user));
   await page.getByLabel('Password').fill(E2E.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Signs in through the real page, as a person would, and waits for the console. */
@@ -33,5 +33,6 @@ export const consolePages = (demo: Demo) => ({
   subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
   silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
   device: '/device',
+  security: '/account/security',
   notFound: `/orgs/${demo.acme}/no-such-page`,
 });

@@ -6,7 +6,7 @@ test('ada signs in through the real page and sees Acme and its projects', async 
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel('Email').fill('ada@acme.test');
   await page.getByLabel('Password').fill('correct-horse-battery');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   // Signing in lands on the organization's overview.
   await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -24,7 +24,7 @@ test('a wrong password is refused with a clear message, and no session is made',
   await page.goto('/login');
   await page.getByLabel('Email').fill('ada@acme.test');
   await page.getByLabel('Password').fill('wrong-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Incorrect email or password.' })).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
   await page.screenshot({ path: 'test-results/screens/sign-in-error.png' });
@@ -34,7 +34,7 @@ test('a wrong password is refused with a clear message, and no session is made',
 
 test('empty fields are stopped at the field before any request', async ({ page }) => {
   await page.goto('/login');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText('Enter your email address.')).toBeVisible();
   await expect(page.getByText('Enter your password.')).toBeVisible();
   await expect(page.getByLabel('Email')).toBeFocused();

@@ -16,6 +16,7 @@ import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
+import { TwoFactorPolicy } from './two-factor-policy';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -24,7 +25,9 @@ export function MembersView({ orgId }: { orgId: string }) {
   const canList = hasGrant(permissions.data, 'members.list') === true;
   const canRemove = hasGrant(permissions.data, 'members.delete') === true;
   const members = useMembers(orgId, canList);
-  const orgName = useOrganizations().items.find((o) => o.id === orgId)?.name ?? 'this organization';
+  const org = useOrganizations().items.find((o) => o.id === orgId);
+  const orgName = org?.name ?? 'this organization';
+  const canUpdateOrg = hasGrant(permissions.data, 'orgs.update') === true;
   const remove = useRemoveMember(orgId);
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
@@ -62,6 +65,7 @@ export function MembersView({ orgId }: { orgId: string }) {
           </>
         }
       />
+      {canUpdateOrg && org && <TwoFactorPolicy orgId={orgId} enabled={org.requireTwoFactor} />}
       {permissions.isPending || (canList && members.isPending) ? (
         <TableSkeleton columns={4} label="Loading members" />
       ) : permissions.isError ? (
@@ -77,8 +81,8 @@ export function MembersView({ orgId }: { orgId: string }) {
       ) : (
         <DataTable
           caption="Members"
-          columns={['Name', 'Email', 'Policies', 'Joined', null]}
-          minWidth="50rem"
+          columns={['Name', 'Email', 'Second factor', 'Policies', 'Joined', null]}
+          minWidth="56rem"
           footer={<LoadMore list={members} />}
         >
           {members.items.map((m) => (
@@ -88,6 +92,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                 {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
               </th>
               <td className="px-4 py-3 text-slate-700">{m.email}</td>
+              <td className="px-4 py-3">{m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}</td>
               <td className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={m.policies} />
               </td>
