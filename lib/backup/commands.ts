@@ -18,9 +18,13 @@ import {
 
 export type Where = { databaseUrl?: string; dataDir: string; migrationsFolder: string };
 
+/** PGlite as the server opens it (lib/db/pglite-worker.mjs): migration 0010 creates pg_trgm, which must be loadable. */
 async function openPglite(dir: string) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite(dir);
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  const db = new PGlite(dir, { extensions: { pg_trgm } });
   await db.waitReady;
   return db;
 }
