@@ -30,7 +30,10 @@ async function openPglite(dir: string) {
 }
 
 /** `npm run db:backup -- FILE`: PostgreSQL from a snapshot transaction; the embedded database through its server. */
-export async function backup(file: string, where: Where): Promise<BackupHeader & { pauseMs?: number }> {
+export async function backup(
+  file: string,
+  where: Where,
+): Promise<BackupHeader & { pauseMs?: number; copyMs?: number }> {
   const run = (reader: SnapshotReader) => writeBackup(reader, file, where.migrationsFolder);
   if (where.databaseUrl) {
     const client = new pg.Client({ connectionString: where.databaseUrl, application_name: 'svc-backup' });
@@ -46,7 +49,7 @@ export async function backup(file: string, where: Where): Promise<BackupHeader &
     try {
       const db = await openPglite(snapshot.dir);
       try {
-        return { ...(await run(pgliteReader(db))), pauseMs: snapshot.ms };
+        return { ...(await run(pgliteReader(db))), pauseMs: snapshot.heldMs, copyMs: snapshot.ms };
       } finally {
         await db.close();
       }
