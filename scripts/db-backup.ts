@@ -18,7 +18,9 @@ try {
   console.log(
     `Backed up ${rows} rows of ${Object.keys(header.tables).length} tables (schema ${header.schema.last}) ` +
       `from ${header.source} to ${file} in ${Math.round(performance.now() - started)} ms` +
-      (header.pauseMs === undefined ? '.' : `; writes waited at most for the server's ${header.pauseMs} ms copy.`),
+      (header.pauseMs === undefined
+        ? '.'
+        : `; writes waited at most for the server's ${header.pauseMs} ms copy (its last pass; ${header.copyMs} ms in all).`),
   );
   process.exit(0);
 } catch (err) {

@@ -18,19 +18,22 @@ import {
 
 export type Where = { databaseUrl?: string; dataDir: string; migrationsFolder: string };
 
+/** PGlite as the server opens it (lib/db/pglite-worker.mjs): migration 0010 creates pg_trgm, which must be loadable. */
 async function openPglite(dir: string) {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
-  // The same extensions as the server's (lib/db/pglite-worker.mjs): a restore replays migration 0010's pg_trgm.
   const db = new PGlite(dir, { extensions: { pg_trgm } });
   await db.waitReady;
   return db;
 }
 
 /** `npm run db:backup -- FILE`: PostgreSQL from a snapshot transaction; the embedded database through its server. */
-export async function backup(file: string, where: Where): Promise<BackupHeader & { pauseMs?: number }> {
+export async function backup(
+  file: string,
+  where: Where,
+): Promise<BackupHeader & { pauseMs?: number; copyMs?: number }> {
   const run = (reader: SnapshotReader) => writeBackup(reader, file, where.migrationsFolder);
   if (where.databaseUrl) {
     const client = new pg.Client({ connectionString: where.databaseUrl, application_name: 'svc-backup' });
@@ -46,7 +49,7 @@ export async function backup(file: string, where: Where): Promise<BackupHeader &
     try {
       const db = await openPglite(snapshot.dir);
       try {
-        return { ...(await run(pgliteReader(db))), pauseMs: snapshot.ms };
+        return { ...(await run(pgliteReader(db))), pauseMs: snapshot.heldMs, copyMs: snapshot.ms };
       } finally {
         await db.close();
       }

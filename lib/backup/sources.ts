@@ -39,7 +39,7 @@ export function pgliteReader(db: PGlite): SnapshotReader {
 }
 
 /** Asks the server running on DATA_DIR for a consistent copy (lib/backup/service.ts); null when none runs. */
-export function askServerForSnapshot(dataDir: string): Promise<{ dir: string; ms: number } | null> {
+export function askServerForSnapshot(dataDir: string): Promise<{ dir: string; ms: number; heldMs: number } | null> {
   const socketPath = path.join(dataDir, 'admin.sock');
   if (!existsSync(socketPath)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
@@ -48,7 +48,7 @@ export function askServerForSnapshot(dataDir: string): Promise<{ dir: string; ms
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () =>
         res.statusCode === 200
-          ? resolve(JSON.parse(body) as { dir: string; ms: number })
+          ? resolve(JSON.parse(body) as { dir: string; ms: number; heldMs: number })
           : reject(new Error(`The server on ${dataDir} refused the backup (${res.statusCode}): ${body}`)),
       );
     });

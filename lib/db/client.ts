@@ -29,7 +29,7 @@ type Handle = {
   /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
   hot?: Set<string>;
   /** Embedded database: copies the data directory, consistent, into `into` (lib/backup). */
-  snapshot?: (into: string) => Promise<void>;
+  snapshot?: (into: string) => Promise<{ heldMs: number }>;
   /** What /metrics reports of this database at a scrape. */
   figures: () => DatabaseFigures;
 };
@@ -234,10 +234,10 @@ export async function getCounterPool(): Promise<Pool | null> {
 }
 
 /** Copies the open embedded database into `into` while it keeps serving (lib/backup); PostgreSQL has none. */
-export async function snapshotEmbeddedDatabase(into: string): Promise<void> {
+export async function snapshotEmbeddedDatabase(into: string): Promise<{ heldMs: number }> {
   const { snapshot } = await handle();
   if (!snapshot) throw new Error('Only the embedded database is copied; back PostgreSQL up from its URL.');
-  await snapshot(into);
+  return snapshot(into);
 }
 
 export async function closeDb(): Promise<void> {

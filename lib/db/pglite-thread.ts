@@ -90,9 +90,9 @@ export class PgliteThread implements ThreadClient {
     return result;
   }
 
-  /** A consistent copy of the data directory into `into` (pglite-worker.mjs: writes wait only for its last pass). */
-  async snapshot(into: string): Promise<void> {
-    await this.call('snapshot', { into });
+  /** A consistent copy of the data directory into `into` (pglite-worker.mjs: writes wait only for its last pass, `heldMs`). */
+  async snapshot(into: string): Promise<{ heldMs: number }> {
+    return (await this.call('snapshot', { into })) as { heldMs: number };
   }
 
   /** Statements sent and not yet answered (running or queued), for the metrics. */

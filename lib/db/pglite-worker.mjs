@@ -118,12 +118,21 @@ function on(transaction) {
  * page, so the copy opens as the database stood at that instant.
  */
 async function snapshot({ into }) {
-  const since = Date.now() - 100; // a file's mtime comes from a coarser clock than Date.now()
+  // A file's mtime comes from a coarser clock than Date.now(): each pass looks back a little further.
+  const copied = Date.now() - 100;
   await copyTree(workerData.dataDir, into);
+  // A second pass while statements go on catches up with what changed during the first, so the pass that
+  // holds the backend has only the last moments' pages to write.
+  const caughtUp = Date.now() - 100;
+  await syncTree(workerData.dataDir, into, copied);
+  let heldMs = 0;
   await client.transaction(async (tx) => {
+    const held = performance.now();
     await tx.exec('checkpoint');
-    syncTree(workerData.dataDir, into, since);
+    await syncTree(workerData.dataDir, into, caughtUp);
+    heldMs = performance.now() - held;
   });
+  return { heldMs };
 }
 
 const operations = {
