@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, sessionFor, test } from '../fixtures';
 import { E2E } from '../support/env';
@@ -28,8 +29,9 @@ test.describe('webhook delivery on two instances', () => {
   let receiver: Receiver;
   const opened: APIRequestContext[] = [];
 
+  let env: Record<string, string>;
   test.beforeAll(async () => {
-    const env = {
+    env = {
       DATABASE_URL: process.env.DATABASE_URL!,
       WEBHOOK_ALLOW_LOOPBACK: '1',
       WEBHOOK_POLL_MS: '20',
@@ -113,4 +115,55 @@ test.describe('webhook delivery on two instances', () => {
       expect(byA + byB).toBeLessThanOrEqual(120);
       await onA.delete(`${hooksPath(demo.globex)}/${webhook.id}`);
     });
+
+  test('an instance whose ENCRYPTION_KEY differs cannot sign: it releases what it claimed, at once, unsent', async ({
+    demo,
+  }) => {
+    // A misconfigured third instance, polling as fast as the others: it claims deliveries it cannot sign.
+    const wrongKey = randomBytes(32).toString('base64url');
+    const c = await spawnServer(E2E.port + 45, {
+      ...env,
+      ENCRYPTION_KEY: wrongKey,
+      WEBHOOK_POLL_MS: '5',
+      BACKGROUND_START_DELAY_MS: '500',
+    });
+    // Its worker starts BACKGROUND_START_DELAY_MS after the database opened.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const onA = await sessionFor('gil', a.url);
+    opened.push(onA);
+    let webhookId: string | undefined;
+    try {
+      receiver.received.length = 0;
+      const { webhook } = await createWebhook(onA, demo.globex, {
+        url: `${receiver.url}/wrong-key`,
+        events: ['api_key.created'],
+      });
+      webhookId = webhook.id;
+      receiver.respond((_, count) => ({ status: count === 1 ? 503 : 204 }));
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, j) =>
+          onA.post(`/v1/organizations/${demo.globex}/api-keys`, { data: { name: `wrong-key-${j}` } }),
+        ),
+      );
+      expect(created.map((r) => r.status())).toEqual(Array(20).fill(201));
+      // Well inside the 60 s lease a stranded claim would wait out.
+      await expect
+        .poll(async () => (await attemptsOf(onA, demo.globex, webhook.id)).filter((x) => x.status === 204).length, {
+          timeout: 15_000,
+        })
+        .toBe(20);
+      expect(c.output()).toContain('cannot open its signing secret here');
+      // No attempt number was burned by the instance that sent nothing.
+      const attempts = await attemptsOf(onA, demo.globex, webhook.id);
+      expect(attempts.map((x) => [x.attempt, x.status]).sort()).toEqual([
+        ...Array(20).fill([1, 503]),
+        ...Array(20).fill([2, 204]),
+      ]);
+      expect(receiver.received).toHaveLength(40);
+    } finally {
+      // Another endpoint left subscribed would receive the same webhook-ids and upset later counts.
+      if (webhookId) await onA.delete(`${hooksPath(demo.globex)}/${webhookId}`);
+      await c.stop();
+    }
+  });
 });
