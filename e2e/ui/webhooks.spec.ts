@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
@@ -8,7 +9,8 @@ import { hooksPath } from '../support/webhooks';
 
 // The main test server runs with WEBHOOK_ALLOW_LOOPBACK=1 (playwright.config.ts): a receiver on 127.0.0.1 is a
 // valid target, over http.
-test.describe.configure({ mode: 'serial' });
+// Long walks with axe analyses, on a shared and often loaded machine (the first took 59 s at a load of 20).
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 let receiver: Receiver;
@@ -21,6 +23,18 @@ test.afterAll(async () => receiver.close());
 async function press(page: Page, locator: ReturnType<Page['getByRole']>, key = 'Enter') {
   await locator.focus();
   await page.keyboard.press(key);
+}
+
+/** WCAG 2.1 AA, as e2e/ui/console-axe.spec.ts checks the other pages; toasts are checked where they appear. */
+async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .exclude('[data-sonner-toaster]')
+    .analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
 }
 
 async function noSidewaysScroll(page: Page) {
@@ -43,6 +57,8 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await press(page, add);
   const dialog = page.getByRole('dialog', { name: 'Add webhook' });
   // The URL field has focus; no events chosen yet: the problem is said beside the events.
+  await expect(dialog.getByLabel('URL')).toBeFocused();
+  await expectAccessible(page, 'add webhook dialog');
   await page.keyboard.type('http://10.0.0.7/hook');
   await press(page, dialog.getByRole('button', { name: 'Add webhook' }));
   await expect(dialog.getByText('Choose at least one event.')).toBeVisible();
@@ -77,6 +93,7 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await expect(row).toContainText('silence.*');
   await expect(row).toContainText('Enabled');
   await page.screenshot({ path: 'test-results/screens/webhooks-list-1280.png', fullPage: true });
+  await expectAccessible(page, 'webhooks list');
   await press(page, row.getByRole('link', { name: url }));
   await expect(page.getByRole('heading', { level: 1, name: 'Webhook' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No deliveries yet' })).toBeVisible();
@@ -93,6 +110,7 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   const [payload] = receiver.verify(secret);
   expect(payload.type).toBe('webhook.test');
   await page.screenshot({ path: 'test-results/screens/webhook-details-1280.png', fullPage: true });
+  await expectAccessible(page, 'webhook page with its delivery log');
 
   await press(page, first.getByRole('button', { name: /^Redeliver webhook\.test/ }));
   await expect(page.getByText('Queued webhook.test again')).toBeVisible();
@@ -213,6 +231,7 @@ test('a key revoked by someone else shows in the bell; the notification is liste
   // Newest first.
   await expect(page.getByRole('list', { name: 'Notifications' }).getByRole('listitem').first()).toContainText(name);
   await page.screenshot({ path: 'test-results/screens/notifications-1280.png', fullPage: true });
+  await expectAccessible(page, 'notifications');
 
   await press(page, item.getByRole('button', { name: /^Mark read:/ }));
   await expect(page.getByText('Marked read.')).toBeVisible();
