@@ -220,8 +220,10 @@ test('a key revoked by someone else shows in the bell; the notification is liste
   expect((await ada.delete(`/v1/organizations/${demo.acme}/api-keys/${key.apiKey.id}`)).status()).toBe(204);
 
   await page.goto(`/orgs/${demo.acme}/api-keys`);
+  await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeVisible();
+  // The count comes with the bell's own request after the page loads: slow when the machine is loaded.
   const bell = page.getByRole('link', { name: `Notifications, ${unreadBefore + 1} unread` });
-  await expect(bell).toBeVisible();
+  await expect(bell).toBeVisible({ timeout: 20_000 });
   await press(page, bell);
   await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
   const item = page.getByRole('listitem').filter({ hasText: name }).first();
@@ -238,7 +240,7 @@ test('a key revoked by someone else shows in the bell; the notification is liste
   await expect(item).not.toContainText('Unread');
   await expect(
     page.getByRole('link', { name: unreadBefore === 0 ? 'Notifications' : `Notifications, ${unreadBefore} unread` }),
-  ).toBeVisible();
+  ).toBeVisible({ timeout: 20_000 });
 
   // A kind turned off is saved at once; turned back on for the other tests.
   const expiring = page.getByRole('checkbox', { name: 'A key of yours expires soon' });
