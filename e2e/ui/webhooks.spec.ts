@@ -80,6 +80,7 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   const secret = await reveal.getByLabel('Signing secret').inputValue();
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/);
   await press(page, reveal.getByRole('button', { name: 'Copy' }));
+  await expect(reveal.getByText('Copied to the clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
   await press(page, reveal.getByRole('button', { name: 'Done' }));
   await expect(reveal).toBeHidden();
@@ -143,6 +144,8 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   expect(next).toMatch(/^whsec_/);
   expect(next).not.toBe(secret);
   await press(page, rotated.getByRole('button', { name: 'Copy' }));
+  // Copying is asynchronous: Done before it settles would ask "Close anyway?".
+  await expect(rotated.getByText('Copied to the clipboard.')).toBeVisible();
   await press(page, rotated.getByRole('button', { name: 'Done' }));
   await expect(page.getByRole('button', { name: 'Rotate secret' })).toBeFocused();
 
