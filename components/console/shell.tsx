@@ -8,6 +8,7 @@ import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
 import { NotFoundPanel } from './not-found-panel';
+import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
@@ -28,7 +29,7 @@ function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
 }
 
 /** Switchers, navigation and the user: the sidebar on wide screens, the menu's content on phones. */
-function Navigation({ orgId }: { orgId: string }) {
+function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean }) {
   const user = useConsoleUser();
   const router = useRouter();
   const pathname = usePathname();
@@ -59,6 +60,7 @@ function Navigation({ orgId }: { orgId: string }) {
     { href: `/orgs/${orgId}/members`, label: 'Members' },
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
     ...(hasGrant(permissions.data, 'auditLog.read') ? [{ href: `/orgs/${orgId}/audit`, label: 'Audit log' }] : []),
+    ...(hasGrant(permissions.data, 'orgs.update') ? [{ href: `/orgs/${orgId}/webhooks`, label: 'Webhooks' }] : []),
   ];
   const projectNav: NavItem[] = projectId
     ? [
@@ -105,8 +107,13 @@ function Navigation({ orgId }: { orgId: string }) {
         </div>
       </nav>
       <div className="border-t border-slate-200 p-4">
-        <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
-        <p className="truncate text-xs text-slate-500">{user.email}</p>
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <p className="truncate text-sm font-medium text-slate-900">{user.name}</p>
+            <p className="truncate text-xs text-slate-500">{user.email}</p>
+          </div>
+          {!inMenu && <NotificationBell orgId={orgId} />}
+        </div>
         <div className="mt-3 flex flex-col items-start gap-2">
           <Link href="/account/security" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
             Security
@@ -156,7 +163,7 @@ function MobileMenu({ orgId }: { orgId: string }) {
               Close
             </D.Close>
           </div>
-          <Navigation orgId={orgId} />
+          <Navigation orgId={orgId} inMenu />
         </D.Content>
       </D.Portal>
     </D.Root>
@@ -187,7 +194,8 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
       </a>
       <header className="sticky top-0 z-30 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 lg:hidden">
         <MobileMenu orgId={orgId} />
-        <p className="min-w-0 truncate text-sm font-medium text-slate-700">{org?.name ?? ''}</p>
+        <p className="min-w-0 flex-1 truncate text-right text-sm font-medium text-slate-700">{org?.name ?? ''}</p>
+        <NotificationBell orgId={orgId} />
       </header>
       <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
         <Navigation orgId={orgId} />

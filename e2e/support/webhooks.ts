@@ -29,9 +29,17 @@ export async function createWebhook(
   return (await res.json()) as CreatedWebhook;
 }
 
-/** Every attempt of an endpoint's delivery log, oldest first. */
+/** Every attempt of an endpoint's delivery log, oldest first: all pages, since a page holds at most 100. */
 export async function attemptsOf(ctx: APIRequestContext, orgId: string, webhookId: string): Promise<Attempt[]> {
-  const res = await ctx.get(`${hooksPath(orgId)}/${webhookId}/deliveries?limit=100`);
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { items: Attempt[] }).items.reverse();
+  const items: Attempt[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const res = await ctx.get(`${hooksPath(orgId)}/${webhookId}/deliveries?limit=100${query}`);
+    expect(res.status()).toBe(200);
+    const page = (await res.json()) as { items: Attempt[]; nextCursor: string | null };
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items.reverse();
 }

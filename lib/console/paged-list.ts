@@ -16,7 +16,7 @@ export function usePagedList<T>(
   queryKey: QueryKey,
   path: string,
   params: Record<string, string | undefined> = {},
-  options: { enabled?: boolean; pageSize?: number } = {},
+  options: { enabled?: boolean; pageSize?: number; refetchInterval?: number } = {},
 ) {
   const query = useInfiniteQuery({
     queryKey,
@@ -29,6 +29,7 @@ export function usePagedList<T>(
     },
     getNextPageParam: (last) => last.nextCursor,
     enabled: options.enabled ?? true,
+    refetchInterval: options.refetchInterval,
   });
   // Memoized on the pages, so a list's items keep their identity between renders until a page changes.
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);

@@ -71,28 +71,46 @@ export async function claimDueDeliveries(limit: number, now = new Date()): Promi
     from claimed c join webhooks w on w.id = c.webhook_id
     left join audit_events e on e.id = c.message_id`);
   const rows = (result as unknown as { rows: ClaimRow[] }).rows;
-  return rows.map((r) => {
-    const secrets = [openSecret(r.secret_box, secretContext(r.webhook_id))];
-    const previousUntil = r.previous_secret_until ? new Date(r.previous_secret_until) : null;
-    if (r.previous_secret_box && previousUntil && previousUntil > now)
-      secrets.push(openSecret(r.previous_secret_box, secretContext(r.webhook_id)));
-    const event = r.event as { occurredAt?: string } | null;
-    const timestamp = event?.occurredAt ?? now.toISOString();
-    const data = event ?? r.payload ?? {};
-    return {
-      id: r.id,
-      organizationId: r.organization_id,
-      webhookId: r.webhook_id,
-      messageId: r.message_id,
-      eventType: r.event_type,
-      attempt: r.attempts,
-      failedInSchedule: r.attempts - r.schedule_from,
-      url: r.url,
-      secrets,
-      body: JSON.stringify({ type: r.event_type, timestamp, data }),
-      dueSince: new Date(r.next_attempt_at),
-    };
-  });
+  const claimed: ClaimedDelivery[] = [];
+  const unsignable: ClaimRow[] = [];
+  for (const row of rows) {
+    try {
+      claimed.push(claimedDelivery(row, now));
+    } catch (err) {
+      console.error(`Webhook delivery ${row.id}: cannot open its signing secret here; left to other instances.`, err);
+      unsignable.push(row);
+    }
+  }
+  // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease, nor burn an
+  // attempt number it never sent: the claim is undone at once.
+  for (const row of unsignable)
+    await db.execute(sql`
+      update webhook_deliveries set attempts = attempts - 1, locked_until = null
+      where id = ${row.id}::uuid and attempts = ${row.attempts} and locked_until is not null`);
+  return claimed;
+}
+
+function claimedDelivery(r: ClaimRow, now: Date): ClaimedDelivery {
+  const secrets = [openSecret(r.secret_box, secretContext(r.webhook_id))];
+  const previousUntil = r.previous_secret_until ? new Date(r.previous_secret_until) : null;
+  if (r.previous_secret_box && previousUntil && previousUntil > now)
+    secrets.push(openSecret(r.previous_secret_box, secretContext(r.webhook_id)));
+  const event = r.event as { occurredAt?: string } | null;
+  const timestamp = event?.occurredAt ?? now.toISOString();
+  const data = event ?? r.payload ?? {};
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    webhookId: r.webhook_id,
+    messageId: r.message_id,
+    eventType: r.event_type,
+    attempt: r.attempts,
+    failedInSchedule: r.attempts - r.schedule_from,
+    url: r.url,
+    secrets,
+    body: JSON.stringify({ type: r.event_type, timestamp, data }),
+    dueSince: new Date(r.next_attempt_at),
+  };
 }
 
 export type AttemptOutcome = {
@@ -109,18 +127,22 @@ export type AttemptOutcome = {
 
 /**
  * Records one attempt and moves its delivery on, in one transaction; only while this instance still holds the
- * attempt it claimed (a lease that ran out and was claimed again records nothing here).
+ * attempt it claimed (a lease that ran out and was claimed again records nothing here, and neither does a second
+ * call for an attempt already recorded, whose lease is cleared). Returns whether it recorded.
  */
-export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const state = outcome.delivered ? 'delivered' : outcome.nextAttemptAt ? 'pending' : 'failed';
     const moved = await tx
       .update(t.webhookDeliveries)
       .set({ state, nextAttemptAt: outcome.nextAttemptAt, lockedUntil: null })
-      .where(sql`${t.webhookDeliveries.id} = ${delivery.id} and ${t.webhookDeliveries.attempts} = ${delivery.attempt}`)
+      .where(
+        sql`${t.webhookDeliveries.id} = ${delivery.id} and ${t.webhookDeliveries.attempts} = ${delivery.attempt}
+          and ${t.webhookDeliveries.lockedUntil} is not null`,
+      )
       .returning({ id: t.webhookDeliveries.id });
-    if (moved.length === 0) return;
+    if (moved.length === 0) return false;
     await tx.insert(t.webhookAttempts).values({
       organizationId: delivery.organizationId,
       webhookId: delivery.webhookId,
@@ -133,6 +155,7 @@ export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptO
       nextAttemptAt: outcome.nextAttemptAt,
     });
     if (outcome.exhausted) await disableEndpoint(tx, delivery);
+    return true;
   });
 }
 

@@ -1,11 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import { claimDueDeliveries, recordAttempt, type ClaimedDelivery } from './delivery-service';
+import { claimDueDeliveries, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
 import { sendWebhook, type SendResult } from './send';
 import { webhookUrlProblem } from './target';
 
 const BATCH = 20;
+const RECORD_TRIES = 3;
 
 /** The Standard Webhooks headers; after a rotation both secrets sign, as two space-separated signatures. */
 export function signedHeaders(delivery: ClaimedDelivery, at: Date): Record<string, string> {
@@ -33,7 +34,7 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
   (delivered ? deliveriesSent : deliveriesFailed).inc();
   if (retry !== null) deliveriesRetried.inc();
   const error = result.error ?? (delivered ? null : `The receiver answered ${result.status}.`);
-  await recordAttempt(delivery, {
+  await recordWithRetries(delivery, {
     status: result.status,
     error,
     durationMs: result.durationMs,
@@ -45,12 +46,33 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
   });
 }
 
+/**
+ * A sent attempt must not wait out its lease because the database blinked while recording it: a few quick tries
+ * (a repeat of one that did commit records nothing). If all fail, the lease runs out and the next claim is a new
+ * attempt: at least once still holds.
+ */
+async function recordWithRetries(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await recordAttempt(delivery, outcome);
+      return;
+    } catch (err) {
+      if (tries >= RECORD_TRIES) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200 * tries));
+    }
+  }
+}
+
 /** One pass: claims what is due and sends it, concurrently. Returns how many were claimed. */
 export async function deliverDue(schedule = retrySchedule()): Promise<number> {
   const claimed = await claimDueDeliveries(BATCH);
   const now = Date.now();
   queueAge.set(claimed.reduce((oldest, d) => Math.max(oldest, (now - d.dueSince.getTime()) / 1000), 0));
-  await Promise.all(claimed.map((d) => attempt(d, schedule)));
+  // Every attempt runs to its end even when another fails; each failure is logged on its own.
+  const outcomes = await Promise.allSettled(claimed.map((d) => attempt(d, schedule)));
+  for (const [i, outcome] of outcomes.entries())
+    if (outcome.status === 'rejected')
+      console.error(`Webhook delivery ${claimed[i].id}: attempt ${claimed[i].attempt} not recorded.`, outcome.reason);
   return claimed.length;
 }
 

@@ -1,0 +1,164 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useDiscardGuard } from '@/components/console/discard-guard';
+import { runMutation } from '@/components/console/feedback';
+import { placeServerIssues } from '@/components/console/form-issues';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
+import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
+import { EventPicker } from './event-picker';
+import { reauthenticationMessage } from './reauthentication';
+
+// The shared schema, except the URL: whether a loopback target is admitted is the server's setting, so the
+// server's guard judges it and its issue lands on the field.
+const formSchema = createWebhookBody.extend({
+  url: z.string().trim().min(1, { error: 'Enter the URL to deliver to.' }),
+  description: z.string().max(500, { error: 'The description must be at most 500 characters.' }),
+  enabled: z.boolean(),
+});
+type FormValues = z.infer<typeof formSchema>;
+const FIELDS = ['url', 'events', 'description', 'enabled'] as const;
+
+/**
+ * Adds an endpoint (`webhook` absent) or edits one. Creating needs sudo: a 403 `reauthentication_required`
+ * is said in the dialog, which stays open with what was typed.
+ */
+export function WebhookFormDialog({
+  open,
+  onOpenChange,
+  webhook,
+  save,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  webhook?: Webhook;
+  /** Sends only what the form changed; resolves with the toast's text. */
+  save: (values: Partial<FormValues>) => Promise<string>;
+}) {
+  const editing = !!webhook;
+  const defaults: FormValues = {
+    url: webhook?.url ?? '',
+    events: webhook?.events ?? [],
+    description: webhook?.description ?? '',
+    enabled: webhook?.enabled ?? true,
+  };
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting, isDirty, dirtyFields },
+  } = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
+
+  const close = () => {
+    reset(defaults);
+    setRefusal(null);
+    onOpenChange(false);
+  };
+  const guard = useDiscardGuard(isDirty, close);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setRefusal(null);
+    const changed = editing
+      ? (Object.fromEntries(
+          FIELDS.filter((f) => dirtyFields[f] !== undefined).map((f) => [f, values[f]]),
+        ) as Partial<FormValues>)
+      : { url: values.url, events: values.events, ...(values.description ? { description: values.description } : {}) };
+    if (editing && Object.keys(changed).length === 0) return close();
+    const outcome = await runMutation(() => save(changed), {
+      success: (text) => text,
+      failure: editing ? 'Could not save the webhook' : 'Could not add the webhook',
+      placeIssues: (error) => {
+        const reauth = reauthenticationMessage(error, editing ? 'change this webhook' : 'add a webhook');
+        if (reauth) {
+          setRefusal(reauth);
+          return false;
+        }
+        return placeServerIssues(setError, error, FIELDS, ['events']);
+      },
+    });
+    if (outcome.ok) close();
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+      title={editing ? 'Edit webhook' : 'Add webhook'}
+      description="Every audit event matching the chosen events is POSTed to the URL, signed per Standard Webhooks."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-2">
+        <Field id="webhook-url" label="URL" hint="https://, reachable from the internet." error={errors.url?.message}>
+          <Input
+            autoFocus
+            type="url"
+            autoComplete="off"
+            spellCheck={false}
+            invalid={!!errors.url}
+            {...describedBy('webhook-url', { hint: true, error: errors.url })}
+            {...register('url')}
+          />
+        </Field>
+        <Field id="webhook-description" label="Description (optional)" error={errors.description?.message}>
+          <Input
+            autoComplete="off"
+            invalid={!!errors.description}
+            {...describedBy('webhook-description', { error: errors.description })}
+            {...register('description')}
+          />
+        </Field>
+        <Controller
+          control={control}
+          name="events"
+          render={({ field }) => (
+            <EventPicker
+              value={field.value}
+              onChange={field.onChange}
+              invalid={!!errors.events}
+              describedBy="webhook-events-error"
+            />
+          )}
+        />
+        <FieldError
+          id="webhook-events-error"
+          message={errors.events?.message ?? errors.events?.root?.message ?? errors.events?.[0]?.message}
+        />
+        {editing && (
+          <div className="flex items-center gap-2 pb-2">
+            <input
+              id="webhook-enabled"
+              type="checkbox"
+              className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
+              {...register('enabled')}
+            />
+            <label htmlFor="webhook-enabled" className="text-sm text-slate-800">
+              Enabled (deliveries are sent)
+            </label>
+          </div>
+        )}
+        {refusal && (
+          <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            {refusal}
+          </p>
+        )}
+        {guard.prompt ?? (
+          <DialogFooter>
+            <Button variant="secondary" onClick={guard.requestClose}>
+              Cancel
+            </Button>
+            <Button type="submit" pending={isSubmitting}>
+              {editing ? 'Save' : 'Add webhook'}
+            </Button>
+          </DialogFooter>
+        )}
+      </form>
+    </Dialog>
+  );
+}
