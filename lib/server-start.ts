@@ -1,5 +1,6 @@
 import { closeDb, DataDirLockedError, getDb } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
+import { stopBackgroundJobs } from './background-jobs';
 import { startHousekeeping } from './db/housekeeping';
 import { demoSeedWanted, seedDemoData } from './db/seed';
 import { startMailer } from './notifications/mailer';
@@ -26,6 +27,7 @@ async function start() {
     console.error('Database not ready at start:', err);
   }
   const close = async () => {
+    stopBackgroundJobs();
     await flushApiKeyUses().catch(() => {});
     await closeDb().catch(() => {});
   };

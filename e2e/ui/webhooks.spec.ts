@@ -168,13 +168,14 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await expect(page.getByRole('link', { name: url })).toHaveCount(0);
 });
 
-test('a create refused for want of a recent sign-in (sudo) says so in the dialog, which keeps what was typed', async ({
+test('a create refused for want of a recent sign-in (sudo) asks to confirm, then sends the form again as typed', async ({
   page,
   demo,
 }) => {
-  // The test servers keep sessions in sudo for a day; the refusal is the API's exact envelope, sent once.
+  // The test servers keep sessions in sudo for a day: the first POST gets the API's exact refusal, the retry is real.
+  let refused = 0;
   await page.route(`**${hooksPath(demo.acme)}`, (route) =>
-    route.request().method() === 'POST'
+    route.request().method() === 'POST' && refused++ === 0
       ? route.fulfill({
           status: 403,
           contentType: 'application/json',
@@ -188,14 +189,18 @@ test('a create refused for want of a recent sign-in (sudo) says so in the dialog
   await page.goto(`/orgs/${demo.acme}/webhooks`);
   await press(page, page.getByRole('button', { name: 'Add webhook' }).first());
   const dialog = page.getByRole('dialog', { name: 'Add webhook' });
-  await page.keyboard.type(`${receiver.url}/sudo`);
+  const url = `${receiver.url}/sudo-${Date.now()}`;
+  await page.keyboard.type(url);
   await press(page, dialog.getByRole('checkbox', { name: '* (every event)' }), 'Space');
   await press(page, dialog.getByRole('button', { name: 'Add webhook' }));
-  await expect(
-    dialog.getByRole('alert').filter({ hasText: 'To add a webhook you must confirm it is you' }),
-  ).toBeVisible();
-  await expect(dialog.getByLabel('URL')).toHaveValue(`${receiver.url}/sudo`);
-  await expect(page.getByRole('dialog', { name: "The webhook's signing secret" })).toHaveCount(0);
+  const sudo = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(sudo.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(E2E.password);
+  await page.keyboard.press('Enter');
+  await expect(sudo).toBeHidden();
+  // The form was sent again as typed: the endpoint exists, and its secret is shown once.
+  await expect(page.getByRole('dialog', { name: "The webhook's signing secret" })).toBeVisible();
+  expect(refused).toBe(2);
 });
 
 test('someone without orgs.update gets no Webhooks link and a note instead of the page', async ({ page, demo }) => {

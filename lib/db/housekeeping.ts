@@ -1,3 +1,4 @@
+import { backgroundJobsStopped } from '../background-jobs';
 import { lt } from 'drizzle-orm';
 import { endRollGraces } from '../api-keys/roll-service';
 import { purgeOldUsage } from '../api-keys/usage-service';
@@ -36,7 +37,10 @@ export async function purgeExpired(now = new Date()): Promise<void> {
 /** Runs the housekeeping now and periodically in this process; on several instances each does it, harmlessly. */
 export function startHousekeeping(): void {
   const every = (ms: number, job: () => Promise<unknown>) => {
-    const run = () => void job().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
+    const run = () => {
+      if (backgroundJobsStopped()) return;
+      void job().catch((err: unknown) => console.error('Housekeeping failed; will retry.', err));
+    };
     run();
     setInterval(run, ms).unref();
   };

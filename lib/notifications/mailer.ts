@@ -1,3 +1,4 @@
+import { backgroundJobsStopped } from '../background-jobs';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { claimPendingEmails, recordEmailResult } from './email-service';
 import { messageHtml } from './messages';
@@ -48,6 +49,7 @@ export function startMailer(): void {
   state.__svcMailer = true;
   const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
   const loop = async () => {
+    if (backgroundJobsStopped()) return;
     let claimed = 0;
     try {
       claimed = await sendPendingEmails();

@@ -1,3 +1,4 @@
+import { backgroundJobsStopped } from '../background-jobs';
 import { Webhook } from 'standardwebhooks';
 import { claimDueDeliveries, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
@@ -88,6 +89,7 @@ export function startWebhookWorker(): void {
   const schedule = retrySchedule();
   const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
   const loop = async () => {
+    if (backgroundJobsStopped()) return;
     let claimed = 0;
     try {
       claimed = await deliverDue(schedule);

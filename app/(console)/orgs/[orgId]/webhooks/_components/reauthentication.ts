@@ -1,10 +1,10 @@
 import { ApiRequestError } from '@/lib/api-client';
 
 /**
- * Adding a webhook and rotating its secret need a recent sign-in (sudo). Until the console asks for it in a
- * dialog of its own, the refusal is said plainly, naming what was refused; null for any other error.
+ * Adding a webhook and rotating its secret need a recent sign-in (sudo). The console's sudo dialog asks for it and
+ * sends the request again; this is what the form says when that dialog was cancelled. Null for any other error.
  */
 export function reauthenticationMessage(error: unknown, what: string): string | null {
   if (!(error instanceof ApiRequestError) || error.code !== 'reauthentication_required') return null;
-  return `To ${what} you must confirm it is you: sign out and sign in again (or confirm with your second factor), then try again. Nothing was changed.`;
+  return `To ${what} you must confirm it is you (your password, a code or a passkey). Nothing was changed.`;
 }
