@@ -2,7 +2,6 @@
 
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
-import { signOut } from 'next-auth/react';
 import { Dialog as D } from 'radix-ui';
 import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
@@ -12,6 +11,12 @@ import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
+
+// next-auth's client (its CSRF and session helpers) loads when someone signs out, not with every console page.
+async function signOut(options: { callbackUrl: string }) {
+  const nextAuth = await import('next-auth/react');
+  await nextAuth.signOut(options);
+}
 
 type NavItem = { href: string; label: string; exact?: boolean };
 

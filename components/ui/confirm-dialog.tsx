@@ -3,7 +3,7 @@
 import { AlertDialog as A } from 'radix-ui';
 import { useRef, useState, type ReactNode } from 'react';
 import { Button } from './button';
-import { dialogFrame, dialogOverlay, DialogFooter } from './dialog';
+import { dialogBody, dialogFrame, dialogOverlay, DialogFooter } from './dialog';
 import { pageHeading, useFocusReturn } from './focus-return';
 
 /**
@@ -59,16 +59,19 @@ export function ConfirmDialog({
       <A.Portal>
         <A.Overlay className={dialogOverlay} />
         <A.Content
+          data-dialog-frame=""
           className={`${dialogFrame} w-[min(28rem,calc(100vw-2rem))]`}
           onCloseAutoFocus={(event) => {
             onCloseAutoFocus(event);
             confirmed.current = false;
           }}
         >
-          <A.Title className="text-lg font-semibold text-slate-900">{title}</A.Title>
-          <A.Description asChild>
-            <div className="mt-2 space-y-2 text-sm text-slate-600">{description}</div>
-          </A.Description>
+          <div data-dialog-body="" className={dialogBody}>
+            <A.Title className="text-lg font-semibold text-slate-900">{title}</A.Title>
+            <A.Description asChild>
+              <div className="mt-2 space-y-2 text-sm text-slate-600">{description}</div>
+            </A.Description>
+          </div>
           <DialogFooter>
             <A.Cancel asChild>
               <Button variant="secondary">{cancelLabel}</Button>

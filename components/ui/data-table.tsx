@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 /**
  * The console's list table. At any width the page itself never scrolls sideways: a table wider than the
  * window scrolls inside its own card (a labelled, keyboard-focusable region), and the actions column is
- * sticky on the right, so Edit, Revoke or Delete stay visible at 320 px. `null` in `columns` is that
- * actions column, named for screen readers only; put its cells in `ActionsCell`.
+ * sticky on the right, so Edit, Revoke or Delete stay visible. `null` in `columns` is that actions column,
+ * named for screen readers only; put its cells in `ActionsCell`. With `stacked`, phones get one card per
+ * row instead (app/globals.css): give each cell its column's name as `data-label`.
  */
 export function DataTable({
   caption,
@@ -12,6 +13,7 @@ export function DataTable({
   children,
   footer,
   minWidth = '44rem',
+  stacked = false,
 }: {
   caption: string;
   columns: (string | null)[];
@@ -19,6 +21,8 @@ export function DataTable({
   footer?: ReactNode;
   /** Below this the table scrolls inside its card instead of squeezing its columns. */
   minWidth?: string;
+  /** Below 40rem, one card per row with every column shown, instead of a table scrolling sideways. */
+  stacked?: boolean;
 }) {
   return (
     <div className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
@@ -26,7 +30,7 @@ export function DataTable({
         {/* Long names and comments in rows wrap, even inside a word, rather than widen the table past its card;
             headings and actions keep their words whole. */}
         <table
-          className="w-full divide-y divide-slate-200 text-sm [&_tbody_td]:[overflow-wrap:anywhere] [&_tbody_th]:[overflow-wrap:anywhere]"
+          className={`${stacked ? 'stacked-table ' : ''}w-full divide-y divide-slate-200 text-sm [&_tbody_td]:[overflow-wrap:anywhere] [&_tbody_th]:[overflow-wrap:anywhere]`}
           style={{ minWidth }}
         >
           <caption className="sr-only">{caption}</caption>
@@ -58,7 +62,7 @@ const stickyEnd = 'sticky right-0 z-10 shadow-[-6px_0_6px_-6px_rgb(0_0_0/0.2)]';
 /** A row's actions, pinned to the right edge of the table's card while the rest scrolls. */
 export function ActionsCell({ children }: { children?: ReactNode }) {
   return (
-    <td className={`${stickyEnd} whitespace-nowrap bg-white px-4 py-3 text-right align-top`}>
+    <td data-actions="" className={`${stickyEnd} whitespace-nowrap bg-white px-4 py-3 text-right align-top`}>
       <div className="flex justify-end gap-2">{children}</div>
     </td>
   );

@@ -1,12 +1,26 @@
 'use client';
 
 import { Dialog as D } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useFocusReturn } from './focus-return';
 
-/** The frame every console dialog shares: at most the window's height, the body scrolls, the footer stays. */
+/*
+ * Every console dialog: a frame at most the window's height (`dialogFrame`) holding a body that scrolls
+ * (`dialogBody`) and, pinned to the frame's bottom edge, the actions (`DialogFooter`).
+ *
+ * The footer is positioned against the frame, not stuck inside the scrolling body: a sticky footer cannot leave
+ * its parent, and a footer's parent is usually the dialog's <form>. When other content (a subscription's details)
+ * comes before the form, the form starts near the window's bottom and a sticky footer could rise no higher than
+ * the form's top edge plus its own margin: at 320×640 the subscription editor's Save sat at y 630 of 640. So the
+ * footer is `absolute` against the frame (the nearest positioned box: nothing between them may be positioned),
+ * wherever it sits in the tree (inside a form, its buttons still submit it), and it publishes its height as
+ * `--dialog-footer-height`; the body keeps that much room at its end and as scroll padding, so the last field and
+ * a focused field are never hidden under it.
+ */
 export const dialogFrame =
-  'fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-y-auto rounded-lg bg-white px-6 pt-6 shadow-xl focus:outline-none';
+  'fixed left-1/2 top-1/2 z-50 flex max-h-[calc(100dvh-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-lg bg-white shadow-xl focus:outline-none';
+export const dialogBody =
+  'min-h-0 overflow-y-auto px-6 pt-6 pb-[calc(var(--dialog-footer-height,0px)+1.5rem)] scroll-pb-[calc(var(--dialog-footer-height,0px)+0.5rem)]';
 export const dialogOverlay = 'fixed inset-0 z-40 bg-black/50';
 
 /**
@@ -45,30 +59,54 @@ export function Dialog({
       <D.Portal>
         <D.Overlay className={overlay} />
         <D.Content
+          data-dialog-frame=""
           onEscapeKeyDown={onEscapeKeyDown}
           onInteractOutside={onInteractOutside}
           onCloseAutoFocus={onCloseAutoFocus}
           className={`${frame} ${width}`}
         >
-          <D.Title className="text-lg font-semibold text-slate-900">{title}</D.Title>
-          {description ? (
-            <D.Description className="mt-1 text-sm text-slate-600">{description}</D.Description>
-          ) : (
-            <D.Description className="sr-only">{title}</D.Description>
-          )}
-          <div className="mt-4 pb-6 has-[[data-dialog-footer]]:pb-0">{children}</div>
+          <div data-dialog-body="" className={dialogBody}>
+            <D.Title className="text-lg font-semibold text-slate-900 [overflow-wrap:anywhere]">{title}</D.Title>
+            {description ? (
+              <D.Description className="mt-1 text-sm text-slate-600 [overflow-wrap:anywhere]">
+                {description}
+              </D.Description>
+            ) : (
+              <D.Description className="sr-only">{title}</D.Description>
+            )}
+            <div className="mt-4">{children}</div>
+          </div>
         </D.Content>
       </D.Portal>
     </D.Root>
   );
 }
 
-/** A dialog's actions: stuck to the bottom of the dialog while its body scrolls, so Save is never below the fold. */
+/**
+ * A dialog's actions: pinned to the bottom of the dialog's frame while its body scrolls, so Save is never below
+ * the window's edge, however tall the form above it. Put it anywhere inside the dialog (in its <form>, last).
+ */
 export function DialogFooter({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  // Before paint, and again whenever it wraps or its content changes (the discard question replaces the buttons).
+  useLayoutEffect(() => {
+    const footer = ref.current;
+    const frame = footer?.closest<HTMLElement>('[data-dialog-frame]');
+    if (!footer || !frame) return;
+    const publish = () => frame.style.setProperty('--dialog-footer-height', `${footer.offsetHeight}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(footer);
+    return () => {
+      observer.disconnect();
+      frame.style.removeProperty('--dialog-footer-height');
+    };
+  }, []);
   return (
     <div
+      ref={ref}
       data-dialog-footer=""
-      className="sticky bottom-0 -mx-6 mt-6 flex flex-wrap justify-end gap-3 border-t border-slate-200 bg-white px-6 py-4"
+      className="absolute inset-x-0 bottom-0 z-10 flex flex-wrap justify-end gap-3 rounded-b-lg border-t border-slate-200 bg-white px-6 py-4"
     >
       {children}
     </div>

@@ -1,9 +1,25 @@
 'use client';
 
-import { Select as S } from 'radix-ui';
-import { useId } from 'react';
+import { useId, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { RadixSelect } from './select-radix';
+import { triggerClass } from './select-style';
 
 export type SelectOption = { value: string; label: string };
+
+/*
+ * Radix's select is about a tenth of a console page's script (its popper and floating-ui with it), and the shell's
+ * organization and project switchers are on every page: so a select first renders as a plain button that looks and
+ * reads the same (a labelled combobox showing the chosen option), and Radix's select (./select-radix.tsx) loads
+ * when someone points at, focuses or opens one. Opening it (a press, Enter, Space, an arrow key) swaps in the real
+ * one, already open; once loaded, selects mounted later render it directly.
+ */
+type Impl = typeof RadixSelect;
+let loaded: Impl | null = null;
+let loading: Promise<Impl> | null = null;
+function load(): Promise<Impl> {
+  loading ??= import('./select-radix').then((m) => (loaded = m.RadixSelect));
+  return loading;
+}
 
 /** A labelled single-choice select (Radix: keyboard, typeahead, screen-reader text). */
 export function Select({
@@ -29,43 +45,71 @@ export function Select({
 }) {
   const fallbackId = useId();
   const triggerId = id ?? fallbackId;
+  // A select mounted after the module loaded uses it at once; one that was on the page before waits to be opened,
+  // so it never turns into another element under a press that has begun.
+  const [Real, setReal] = useState<Impl | null>(() => loaded);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const open = () => {
+    setOpenOnLoad(true);
+    void load().then((impl) => setReal(() => impl));
+  };
+  const chosen = options.find((o) => o.value === value);
   return (
     <div className="space-y-1">
       <label htmlFor={triggerId} className="block text-sm font-medium text-slate-800">
         {label}
       </label>
-      <S.Root value={value ?? ''} onValueChange={onValueChange} disabled={disabled}>
-        <S.Trigger
+      {Real ? (
+        <Real
+          triggerId={triggerId}
+          value={value}
+          options={options}
+          onValueChange={onValueChange}
+          placeholder={placeholder}
+          disabled={disabled}
+          invalid={invalid}
+          describedBy={describedBy}
+          defaultOpen={openOnLoad}
+        />
+      ) : (
+        <button
+          type="button"
           id={triggerId}
+          role="combobox"
+          // As Radix's closed trigger does: the list it would control is not in the page until it opens.
+          aria-controls={`${triggerId}-options`}
+          aria-expanded="false"
+          aria-autocomplete="none"
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
-          className="flex w-full items-center justify-between gap-2 rounded-md bg-white px-3 py-2 text-left text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 data-[placeholder]:text-slate-500 disabled:bg-slate-100"
+          disabled={disabled}
+          data-placeholder={chosen ? undefined : ''}
+          className={triggerClass}
+          onPointerEnter={() => void load()}
+          onFocus={() => void load()}
+          // A mouse opens it on press, as Radix's does; touch and the keyboard (Enter, Space) by click.
+          onPointerDown={(event: PointerEvent) => {
+            if (event.pointerType !== 'mouse') return void load();
+            if (event.button !== 0 || event.ctrlKey) return;
+            event.preventDefault();
+            open();
+          }}
+          onClick={(event) => {
+            if ((event.nativeEvent as globalThis.PointerEvent).pointerType !== 'mouse') open();
+          }}
+          onKeyDown={(event: KeyboardEvent) => {
+            if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+              event.preventDefault();
+              open();
+            }
+          }}
         >
-          <S.Value placeholder={placeholder} />
-          <S.Icon aria-hidden="true" className="text-slate-500">
+          <span style={{ pointerEvents: 'none' }}>{chosen?.label ?? placeholder}</span>
+          <span aria-hidden="true" className="text-slate-500">
             ▾
-          </S.Icon>
-        </S.Trigger>
-        <S.Portal>
-          <S.Content
-            position="popper"
-            sideOffset={4}
-            className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-md bg-white shadow-lg ring-1 ring-slate-200"
-          >
-            <S.Viewport className="p-1">
-              {options.map((option) => (
-                <S.Item
-                  key={option.value}
-                  value={option.value}
-                  className="cursor-pointer select-none rounded px-3 py-2 text-sm text-slate-900 outline-none data-[highlighted]:bg-indigo-50 data-[state=checked]:font-semibold"
-                >
-                  <S.ItemText>{option.label}</S.ItemText>
-                </S.Item>
-              ))}
-            </S.Viewport>
-          </S.Content>
-        </S.Portal>
-      </S.Root>
+          </span>
+        </button>
+      )}
     </div>
   );
 }

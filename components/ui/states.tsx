@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 
+/** What a list says when it has nothing; its title is the level below the page's h1 (axe's heading-order). */
 export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
   return (
     <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-      <h3 className="text-sm font-semibold text-slate-900">{title}</h3>
+      <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
       {children && <div className="mt-1 text-sm text-slate-600">{children}</div>}
       {action && <div className="mt-4">{action}</div>}
     </div>

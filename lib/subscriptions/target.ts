@@ -27,18 +27,5 @@ export function mergeTarget(current: SubscriptionTarget, patch: SubscriptionTarg
   return { ok: true, target: changed ? merged : current, changed };
 }
 
-export type KnownTarget =
-  | { kind: 'https'; url: string; timeoutSeconds: number }
-  | { kind: 'workflow'; workflowId: string }
-  | { kind: 'unknown' };
-
-/** The target as a client understands it; a kind (or shape) this version does not know is "unknown" and left alone. */
-export function knownTarget(target: { kind: string }): KnownTarget {
-  const fields = target as Record<string, unknown>;
-  if (target.kind === 'https' && typeof fields.url === 'string' && typeof fields.timeoutSeconds === 'number') {
-    return { kind: 'https', url: fields.url, timeoutSeconds: fields.timeoutSeconds };
-  }
-  if (target.kind === 'workflow' && typeof fields.workflowId === 'string')
-    return { kind: 'workflow', workflowId: fields.workflowId };
-  return { kind: 'unknown' };
-}
+// The console's reading of a target lives apart, so the subscription list does not bring zod to the browser.
+export { knownTarget, type KnownTarget } from './known-target';

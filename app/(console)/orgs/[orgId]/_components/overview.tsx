@@ -6,7 +6,7 @@ import { useConsoleUser } from '@/components/console/user-context';
 import { Badge, ErrorState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys } from '@/lib/api-keys/queries';
-import { useOrganizations, useProjects } from '@/lib/orgs/queries';
+import { useProjects } from '@/lib/orgs/queries';
 import type { Project } from '@/lib/orgs/schema';
 import { useSilenceCounts } from '@/lib/silences/queries';
 import { useSubscriptions } from '@/lib/subscriptions/queries';
@@ -106,20 +106,24 @@ function SilenceSummary({ orgId, project }: { orgId: string; project: Project })
 
 /** The organization's home (where signing in lands): what needs attention, each linking to its page. */
 export function Overview({ orgId }: { orgId: string }) {
-  const org = useOrganizations().items.find((o) => o.id === orgId);
   const projects = useProjects(orgId);
   return (
     <>
-      <PageHeader title="Overview" description={org ? `What needs attention in ${org.name}.` : undefined} />
-      <div className="grid gap-4 xl:grid-cols-2">
+      {/* One text from the first paint on: a name arriving later would rewrap it and move every panel (the
+          organization's name is in the switcher, or the top bar on a phone). */}
+      <PageHeader title="Overview" description="What needs attention in this organization." />
+      {/* The organization's panels first, the projects' after them: the projects' panels arrive with the project
+          list, and added at the end they push nothing down (Lighthouse counted 0.13 of layout shift when the
+          audit panel came last). */}
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <ExpiringKeys orgId={orgId} />
+        <RecentAuditEvents orgId={orgId} />
         {projects.items.map((p) => (
           <FailingSubscriptions key={`subs-${p.id}`} orgId={orgId} project={p} />
         ))}
         {projects.items.map((p) => (
           <SilenceSummary key={`silences-${p.id}`} orgId={orgId} project={p} />
         ))}
-        <RecentAuditEvents orgId={orgId} />
       </div>
     </>
   );

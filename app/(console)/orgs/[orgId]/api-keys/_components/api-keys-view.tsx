@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { RelativeTime, exactTime, shortDate } from '@/components/console/time';
@@ -10,17 +11,20 @@ import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { Select } from '@/components/ui/select';
-import { CreateApiKeyDialog } from './create-api-key-dialog';
 import { KeyBadges } from './key-badges';
-import { KeyUsageDialog } from './key-usage-dialog';
 import { LeakNotices } from './leak-notices';
-import { RollApiKeyDialog } from './roll-api-key-dialog';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { useOpenedOnce } from '@/components/console/opened-once';
+
+// The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list.
+const CreateApiKeyDialog = dynamic(() => import('./create-api-key-dialog').then((m) => m.CreateApiKeyDialog));
+const RollApiKeyDialog = dynamic(() => import('./roll-api-key-dialog').then((m) => m.RollApiKeyDialog));
+const KeyUsageDialog = dynamic(() => import('./key-usage-dialog').then((m) => m.KeyUsageDialog));
 
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
@@ -50,6 +54,9 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   // The one place the secret exists in the console: this state, dropped when the reveal dialog closes.
   const [secret, setSecret] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
+  const createOpened = useOpenedOnce(creating);
+  const rollOpened = useOpenedOnce(toRoll !== null);
+  const usageOpened = useOpenedOnce(usageOf !== null);
   // The reveal dialog opens from the create dialog; closing it returns here.
   const createButton = useRef<HTMLButtonElement>(null);
   // The row button that opened Usage or Roll: focus returns there, or to Create when that row's button is gone.
@@ -74,30 +81,34 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
       <div className="mb-4">
         <SearchBox label="Search keys" placeholder="Part of a name, or a prefix (svc_AbC1)" />
       </div>
-      <div className="mb-4 w-56">
-        <Select
-          label="Expiry"
-          value={expiringSoon ? 'soon' : 'any'}
-          options={[
-            { value: 'any', label: 'Any' },
-            { value: 'soon', label: 'Expiring soon' },
-          ]}
-          onValueChange={(v) => setExpiringSoon(v === 'soon')}
-        />
-      </div>
-      {isAdmin && (
-        <div className="mb-4 w-56">
+      {/* Side by side from 400 px, so the Owner filter (admins only, known once permissions load) appears beside
+          Expiry instead of pushing the list down (Lighthouse's layout shift). */}
+      <div className="mb-4 flex flex-wrap gap-4">
+        <div className="w-40 sm:w-56">
           <Select
-            label="Owner"
-            value={ownerFilter}
+            label="Expiry"
+            value={expiringSoon ? 'soon' : 'any'}
             options={[
-              { value: 'all', label: 'Everyone' },
-              { value: 'me', label: 'Only mine' },
+              { value: 'any', label: 'Any' },
+              { value: 'soon', label: 'Expiring soon' },
             ]}
-            onValueChange={(v) => setOwnerFilter(v === 'me' ? 'me' : 'all')}
+            onValueChange={(v) => setExpiringSoon(v === 'soon')}
           />
         </div>
-      )}
+        {isAdmin && (
+          <div className="w-40 sm:w-56">
+            <Select
+              label="Owner"
+              value={ownerFilter}
+              options={[
+                { value: 'all', label: 'Everyone' },
+                { value: 'me', label: 'Only mine' },
+              ]}
+              onValueChange={(v) => setOwnerFilter(v === 'me' ? 'me' : 'all')}
+            />
+          </div>
+        )}
+      </div>
       {keys.isPending || permissions.isPending ? (
         <TableSkeleton columns={7} label="Loading API keys" />
       ) : keys.isError ? (
@@ -117,6 +128,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           caption="API keys"
           columns={['Name', 'Key', 'Owner', 'Created', 'Expires', 'Last used', null]}
           minWidth="52rem"
+          stacked
           footer={<LoadMore list={keys} />}
         >
           {items.map((key) => {
@@ -128,21 +140,23 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                     {key.name} <KeyBadges apiKey={key} />
                   </div>
                 </th>
-                <td className="whitespace-nowrap px-4 py-3 font-mono text-slate-700">{key.prefix}…</td>
-                <td className="px-4 py-3 text-slate-700">
+                <td data-label="Key" className="whitespace-nowrap px-4 py-3 font-mono text-slate-700">
+                  {key.prefix}…
+                </td>
+                <td data-label="Owner" className="px-4 py-3 text-slate-700">
                   <div className="max-w-[14rem]">
                     {ownerLabel(key)} {key.owner.type === 'bot' && <Badge tone="indigo">bot</Badge>}
                   </div>
                 </td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
                     {shortDate(key.createdAt)}
                   </time>
                 </td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                <td data-label="Expires" className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <Expiry apiKey={key} />
                 </td>
-                <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+                <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700">
                   {key.lastUsedAt ? (
                     <RelativeTime iso={key.lastUsedAt} />
                   ) : (
@@ -185,32 +199,38 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         </DataTable>
       )}
 
-      <CreateApiKeyDialog
-        orgId={orgId}
-        open={creating}
-        onOpenChange={setCreating}
-        bots={canCreateForBots ? bots.items : []}
-        onCreated={(created) => {
-          setCreating(false);
-          setSecret(created.secret);
-        }}
-      />
-      <RollApiKeyDialog
-        returnFocus={backToRow}
-        orgId={orgId}
-        apiKey={toRoll}
-        onOpenChange={(open) => !open && setToRoll(null)}
-        onRolled={(rolled) => {
-          setToRoll(null);
-          setSecret(rolled.secret);
-        }}
-      />
-      <KeyUsageDialog
-        orgId={orgId}
-        apiKey={usageOf}
-        onOpenChange={(open) => !open && setUsageOf(null)}
-        returnFocus={backToRow}
-      />
+      {createOpened && (
+        <CreateApiKeyDialog
+          orgId={orgId}
+          open={creating}
+          onOpenChange={setCreating}
+          bots={canCreateForBots ? bots.items : []}
+          onCreated={(created) => {
+            setCreating(false);
+            setSecret(created.secret);
+          }}
+        />
+      )}
+      {rollOpened && (
+        <RollApiKeyDialog
+          returnFocus={backToRow}
+          orgId={orgId}
+          apiKey={toRoll}
+          onOpenChange={(open) => !open && setToRoll(null)}
+          onRolled={(rolled) => {
+            setToRoll(null);
+            setSecret(rolled.secret);
+          }}
+        />
+      )}
+      {usageOpened && (
+        <KeyUsageDialog
+          orgId={orgId}
+          apiKey={usageOf}
+          onOpenChange={(open) => !open && setUsageOf(null)}
+          returnFocus={backToRow}
+        />
+      )}
       <SecretRevealDialog
         title="Your new API key"
         label="API key"

@@ -1,10 +1,13 @@
 'use client';
 
-import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import dynamic from 'next/dynamic';
 import { Dialog } from '@/components/ui/dialog';
 import { ErrorState } from '@/components/ui/states';
 import { useApiKeyUsage } from '@/lib/api-keys/rotation-queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
+
+// recharts is most of the key list's script: it loads when a usage dialog first opens, not with the page.
+const UsageChart = dynamic(() => import('./usage-chart').then((m) => m.UsageChart), { ssr: false });
 
 /** Requests per UTC day for the last 30 days, as a bar chart with a plain-text summary for screen readers. */
 export function KeyUsageDialog({
@@ -41,14 +44,7 @@ export function KeyUsageDialog({
             {total} requests in 30 days, {today} today.
           </figcaption>
           <div className="h-48 w-full" aria-hidden="true">
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={days} margin={{ top: 4, right: 4, bottom: 4, left: 0 }}>
-                <XAxis dataKey="date" tickFormatter={(d: string) => d.slice(5)} fontSize={11} interval={6} />
-                <YAxis allowDecimals={false} fontSize={11} width={36} />
-                <Tooltip formatter={(v) => [String(v), 'Requests']} />
-                <Bar dataKey="requests" fill="#4f46e5" isAnimationActive={false} />
-              </BarChart>
-            </ResponsiveContainer>
+            <UsageChart days={days} />
           </div>
         </figure>
       )}

@@ -30,16 +30,23 @@ export function BotsView({ orgId }: { orgId: string }) {
       ) : bots.items.length === 0 ? (
         <EmptyState title="No bots">This organization has no bots.</EmptyState>
       ) : (
-        <DataTable caption="Bots" columns={['Name', 'Policies', 'Created', null]} footer={<LoadMore list={bots} />}>
+        <DataTable
+          caption="Bots"
+          columns={['Name', 'Policies', 'Created', null]}
+          stacked
+          footer={<LoadMore list={bots} />}
+        >
           {bots.items.map((bot) => (
             <tr key={bot.id}>
               <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
                 {bot.name}
               </th>
-              <td className="px-4 py-3 text-slate-700">
+              <td data-label="Policies" className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={bot.policies} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(bot.createdAt)}</td>
+              <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                {shortDate(bot.createdAt)}
+              </td>
               <ActionsCell>
                 {canDelete && (
                   <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>

@@ -83,6 +83,7 @@ export function MembersView({ orgId }: { orgId: string }) {
           caption="Members"
           columns={['Name', 'Email', 'Second factor', 'Policies', 'Joined', null]}
           minWidth="56rem"
+          stacked
           footer={<LoadMore list={members} />}
         >
           {members.items.map((m) => (
@@ -91,12 +92,18 @@ export function MembersView({ orgId }: { orgId: string }) {
                 {m.name} {m.userId === me.id && <Badge>You</Badge>}{' '}
                 {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
               </th>
-              <td className="px-4 py-3 text-slate-700">{m.email}</td>
-              <td className="px-4 py-3">{m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}</td>
-              <td className="px-4 py-3 text-slate-700">
+              <td data-label="Email" className="px-4 py-3 text-slate-700">
+                {m.email}
+              </td>
+              <td data-label="Second factor" className="px-4 py-3">
+                {m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}
+              </td>
+              <td data-label="Policies" className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={m.policies} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(m.joinedAt)}</td>
+              <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                {shortDate(m.joinedAt)}
+              </td>
               <ActionsCell>
                 {canRemove && m.userId !== me.id && (
                   <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>

@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -12,8 +13,11 @@ import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
 import type { Silence, SilenceState } from '@/lib/silences/schema';
 import { useCanCreateSilences, useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
-import { SilenceDialog, type SilenceDialogTarget } from './edit-silence-dialog';
+import type { SilenceDialogTarget } from './edit-silence-dialog';
 import { localTime, timeLeft } from './format';
+
+// The editor (its form, matcher checks and RE2) loads when a silence is first opened, not with the list.
+const SilenceDialog = dynamic(() => import('./edit-silence-dialog').then((m) => m.SilenceDialog));
 
 const STATE_LABEL: Record<SilenceState, string> = { active: 'Active', scheduled: 'Scheduled', expired: 'Expired' };
 const TAB_ORDER: SilenceState[] = ['active', 'scheduled', 'expired'];
@@ -70,11 +74,12 @@ function SilenceList({
       caption={`${STATE_LABEL[state]} silences`}
       columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}
       minWidth="48rem"
+      stacked
       footer={<LoadMore list={list} />}
     >
       {list.items.map((s) => (
         <tr key={s.id} data-silence-id={s.id}>
-          <td className="px-4 py-3">
+          <td data-label="Matchers" className="px-4 py-3">
             <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
               {s.matchers.map((m, i) => (
                 <li key={i}>
@@ -83,7 +88,7 @@ function SilenceList({
               ))}
             </ul>
           </td>
-          <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+          <td data-label="Start – end" className="whitespace-nowrap px-4 py-3 text-slate-700">
             <time dateTime={s.startsAt} title={s.startsAt}>
               {localTime(s.startsAt)}
             </time>
@@ -94,10 +99,12 @@ function SilenceList({
             </time>
             <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
           </td>
-          <td className="max-w-[14rem] px-4 py-3 text-slate-900">
+          <td data-label="Comment" className="max-w-[14rem] px-4 py-3 text-slate-900 max-sm:max-w-none">
             <p className="line-clamp-2">{s.comment}</p>
           </td>
-          <td className="whitespace-nowrap px-4 py-3 text-slate-700">{authorName(s.createdBy)}</td>
+          <td data-label="Created by" className="whitespace-nowrap px-4 py-3 text-slate-700">
+            {authorName(s.createdBy)}
+          </td>
           <ActionsCell>
             {s.state === 'expired' && onRecreate && (
               <Button

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Badge } from '@/components/ui/states';
 import type { Subscription } from '@/lib/subscriptions/schema';
-import { knownTarget } from '@/lib/subscriptions/target';
+import { knownTarget } from '@/lib/subscriptions/known-target';
 
 const units: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],

@@ -5,7 +5,7 @@ import { useDiscardGuard } from '@/components/console/discard-guard';
 import { Dialog, DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { Button } from '@/components/ui/button';
 import type { Subscription } from '@/lib/subscriptions/schema';
-import { knownTarget } from '@/lib/subscriptions/target';
+import { knownTarget } from '@/lib/subscriptions/known-target';
 import { HealthBadge, StateBadge, TimeAgo, exactTime } from './display';
 import { SubscriptionForm } from './subscription-form';
 

@@ -18,7 +18,7 @@ import {
   type Subscription,
   type SubscriptionUpdate,
 } from '@/lib/subscriptions/schema';
-import { knownTarget } from '@/lib/subscriptions/target';
+import { knownTarget } from '@/lib/subscriptions/known-target';
 
 type FormInput = z.input<typeof updateSubscriptionBody>;
 type FormOutput = z.output<typeof updateSubscriptionBody>;

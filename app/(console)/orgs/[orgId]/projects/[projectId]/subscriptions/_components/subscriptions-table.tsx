@@ -30,11 +30,12 @@ export function SubscriptionsTable({
       caption="Subscriptions of this project"
       columns={['Subscription', 'State', 'Target', 'Batch', 'Concurrency', 'Health', null]}
       minWidth="56rem"
+      stacked
       footer={footer}
     >
       {items.map((sub) => (
         <tr key={sub.id} data-testid={`subscription-${sub.slug}`}>
-          <td className={cell}>
+          <td data-label="Subscription" className={cell}>
             <p className="font-mono text-xs">{sub.slug}</p>
             <p className="mt-1 text-xs text-slate-600">
               Queue{' '}
@@ -43,15 +44,19 @@ export function SubscriptionsTable({
               </span>
             </p>
           </td>
-          <td className={cell}>
+          <td data-label="State" className={cell}>
             <StateBadge state={sub.state} />
           </td>
-          <td className={`${cell} max-w-[13rem]`}>
+          <td data-label="Target" className={`${cell} max-w-[13rem] max-sm:max-w-none`}>
             <TargetSummary target={sub.target} />
           </td>
-          <td className={`${cell} tabular-nums`}>{sub.batchSize}</td>
-          <td className={`${cell} tabular-nums`}>{sub.maxConcurrency}</td>
-          <td className={`${cell} w-36`}>
+          <td data-label="Batch" className={`${cell} tabular-nums`}>
+            {sub.batchSize}
+          </td>
+          <td data-label="Concurrency" className={`${cell} tabular-nums`}>
+            {sub.maxConcurrency}
+          </td>
+          <td data-label="Health" className={`${cell} w-36 max-sm:w-auto`}>
             <HealthBadge health={sub.status.health} />
             {sub.status.lastError && (
               <p className="mt-1 truncate text-xs text-red-700" title={sub.status.lastError.message}>

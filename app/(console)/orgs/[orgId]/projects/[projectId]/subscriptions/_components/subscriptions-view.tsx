@@ -1,5 +1,6 @@
 'use client';
 
+import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import { EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -8,8 +9,10 @@ import { runMutation } from '@/components/console/feedback';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { useSetSubscriptionState, useSubscriptions } from '@/lib/subscriptions/queries';
-import { SubscriptionDialog } from './subscription-dialog';
 import { SubscriptionsTable } from './subscriptions-table';
+
+// The editor and its form load when a subscription is first opened, not with the list.
+const SubscriptionDialog = dynamic(() => import('./subscription-dialog').then((m) => m.SubscriptionDialog));
 
 export function SubscriptionsView({ orgId, projectId }: { orgId: string; projectId: string }) {
   const subscriptions = useSubscriptions(orgId, projectId);
