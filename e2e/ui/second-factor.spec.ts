@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { expectAccessible } from '../support/axe';
 import { E2E } from '../support/env';
 import { spawnServer, type Spawned } from '../support/spawn-server';
 
@@ -58,18 +58,6 @@ async function virtualAuthenticator(page: Page) {
       automaticPresenceSimulation: true,
     },
   });
-}
-
-/** WCAG 2.1 AA on what is on screen (toasts come and go; other specs check them). */
-async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .exclude('[data-sonner-toaster]')
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
 }
 
 /** Focus then Enter: what a keyboard user does once Tab has reached the control. */

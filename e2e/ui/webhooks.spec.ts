@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 import { createKey } from '../support/api-keys';
 import { signInAs } from '../support/console';
 import { E2E } from '../support/env';
@@ -23,18 +23,6 @@ test.afterAll(async () => receiver.close());
 async function press(page: Page, locator: ReturnType<Page['getByRole']>, key = 'Enter') {
   await locator.focus();
   await page.keyboard.press(key);
-}
-
-/** WCAG 2.1 AA, as e2e/ui/console-axe.spec.ts checks the other pages; toasts are checked where they appear. */
-async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .exclude('[data-sonner-toaster]')
-    .analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
 }
 
 async function noSidewaysScroll(page: Page) {
