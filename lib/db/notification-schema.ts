@@ -1,23 +1,7 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { apiKeys, organizations, users } from './schema';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
-const id = () =>
-  uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`);
+import { id, ts } from './columns';
 
 /** An organization's webhook endpoint. Signing secrets are sealed (lib/crypto/secret-box.ts), never plain. */
 export const webhooks = pgTable(

@@ -7,7 +7,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
   check,
@@ -18,13 +17,7 @@ import {
 import { API_KEY_REVOCATION_REASONS } from '../audit/actions';
 import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
 import type { Matcher } from '../silences/matchers';
-
-// Every instant is stored with millisecond precision: that is what the API promises to return.
-const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
-const id = () =>
-  uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`);
+import { id, ts } from './columns';
 
 export const organizations = pgTable('organizations', {
   id: id(),

@@ -1,12 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './schema';
+import { id, ts } from './columns';
 
-const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
-const id = () =>
-  uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`);
 const userRef = () =>
   uuid('user_id')
     .notNull()
