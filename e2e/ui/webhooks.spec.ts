@@ -137,9 +137,13 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await press(page, rotated.getByRole('button', { name: 'Done' }));
   await expect(page.getByRole('button', { name: 'Rotate secret' })).toBeFocused();
 
-  // At 320 px the page reflows: no sideways scroll, the log scrolls inside its card.
+  // At 320 px the page reflows: no sideways scroll, and each attempt is a card whose status is on screen.
   await page.setViewportSize({ width: 320, height: 640 });
   await noSidewaysScroll(page);
+  const status = page.locator('td[data-label="Status"]').first();
+  await expect(status).toBeVisible();
+  const box = (await status.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(320);
   await expect(page.getByRole('link', { name: /^Notifications/ })).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/webhook-details-320.png', fullPage: true });
   await page.goto(`/orgs/${demo.acme}/webhooks`);

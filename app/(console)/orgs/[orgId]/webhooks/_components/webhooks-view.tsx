@@ -92,6 +92,7 @@ export function WebhooksView({ orgId }: { orgId: string }) {
           caption="Webhooks"
           columns={['Endpoint', 'Events', 'State', 'Created']}
           minWidth="40rem"
+          stacked
           footer={<LoadMore list={webhooks} />}
         >
           {webhooks.items.map((hook) => (
@@ -102,13 +103,15 @@ export function WebhooksView({ orgId }: { orgId: string }) {
                 </Link>
                 {hook.description && <p className="mt-0.5 font-normal text-slate-600">{hook.description}</p>}
               </th>
-              <td className="px-4 py-3">
+              <td data-label="Events" className="px-4 py-3">
                 <EventChips events={hook.events} />
               </td>
-              <td className="px-4 py-3">
+              <td data-label="State" className="px-4 py-3">
                 <WebhookState webhook={hook} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{shortDate(hook.createdAt)}</td>
+              <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                {shortDate(hook.createdAt)}
+              </td>
             </tr>
           ))}
         </DataTable>

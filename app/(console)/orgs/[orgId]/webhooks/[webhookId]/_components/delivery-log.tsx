@@ -50,11 +50,12 @@ export function DeliveryLog({ orgId, webhookId }: { orgId: string; webhookId: st
           caption="Delivery log"
           columns={['Time', 'Event', 'Attempt', 'Status', 'Duration', 'Next retry', 'Error', null]}
           minWidth="56rem"
+          stacked
           footer={<LoadMore list={attempts} />}
         >
           {attempts.items.map((a) => (
             <tr key={a.id}>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+              <td data-label="Time" className="whitespace-nowrap px-4 py-3 text-slate-700">
                 <When iso={a.at} />
               </td>
               <th scope="row" className="px-4 py-3 text-left font-mono text-xs font-normal text-slate-800">
@@ -63,15 +64,21 @@ export function DeliveryLog({ orgId, webhookId }: { orgId: string; webhookId: st
                   {a.messageId}
                 </span>
               </th>
-              <td className="px-4 py-3 text-slate-700">{a.attempt}</td>
-              <td className="px-4 py-3">
+              <td data-label="Attempt" className="px-4 py-3 text-slate-700">
+                {a.attempt}
+              </td>
+              <td data-label="Status" className="px-4 py-3">
                 <Status attempt={a} />
               </td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">{a.durationMs} ms</td>
-              <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+              <td data-label="Duration" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                {a.durationMs} ms
+              </td>
+              <td data-label="Next retry" className="whitespace-nowrap px-4 py-3 text-slate-700">
                 {a.nextAttemptAt ? <When iso={a.nextAttemptAt} /> : <span className="text-slate-500">—</span>}
               </td>
-              <td className="px-4 py-3 text-slate-700">{a.error ?? ''}</td>
+              <td data-label="Error" className="px-4 py-3 text-slate-700">
+                {a.error ?? ''}
+              </td>
               <ActionsCell>
                 <Button
                   variant="ghost"
