@@ -62,7 +62,8 @@ async function backupUnderWritesThenRestore(source: Source, file: string, embedd
         statuses.push(res.status());
       }
     })();
-    const backup = await dbCommand('backup', file, source.env);
+    // An operator's backup runs under the key the database's secrets are sealed with, as the server does.
+    const backup = await dbCommand('backup', file, { ...source.env, ENCRYPTION_KEY: source.encryptionKey() });
     writing = false;
     await writes;
     expect(backup.code, backup.output).toBe(0);

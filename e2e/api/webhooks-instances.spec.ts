@@ -45,6 +45,9 @@ test.describe('webhook delivery on two instances', () => {
       spawnServer(E2E.port + 43, env),
       startReceiver(E2E.port + 44),
     ]);
+    // Background jobs start BACKGROUND_START_DELAY_MS (5 s) after the database opens, which is before /v1/health
+    // answers: after that long both workers run, so each instance can take part from the first trial on.
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
   });
   test.afterAll(async () => {
     await Promise.all(opened.map((c) => c.dispose()));
