@@ -87,7 +87,7 @@ async function backupUnderWritesThenRestore(source: Source, file: string, embedd
     { DATABASE_URL: `${PG_BASE}/${database}` },
     { DATABASE_URL: '', DATA_DIR: embeddedTarget },
   ] as Record<string, string>[]) {
-    const again = await dbCommand('restore', file, env);
+    const again = await dbCommand('restore', file, { ...env, ENCRYPTION_KEY });
     expect(again.code).toBe(1);
     expect(again.output).toMatch(/already holds/);
     const restored = await spawnServer(E2E.port + 51, env);
