@@ -1,3 +1,4 @@
+import type { components } from '../../lib/api-types';
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '../fixtures';
 
@@ -7,17 +8,8 @@ export type CreatedWebhook = {
   webhook: { id: string; url: string; events: string[]; enabled: boolean };
   secret: string;
 };
-export type Attempt = {
-  id: string;
-  messageId: string;
-  eventType: string;
-  attempt: number;
-  status: number | null;
-  durationMs: number;
-  error?: string;
-  at: string;
-  nextAttemptAt?: string;
-};
+/** One attempt as the delivery log lists it: the type the OpenAPI document generates. */
+export type Attempt = components['schemas']['WebhookDelivery'];
 
 export async function createWebhook(
   ctx: APIRequestContext,
