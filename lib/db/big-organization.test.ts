@@ -130,8 +130,15 @@ function bigOrganizationSuite() {
     const active = await listSilences(scope, { limit: 50, state: 'active' });
     expect(active.items).toHaveLength(10);
     expect(await countSilences(scope)).toEqual({ scheduled: 0, active: 10, expired: SILENCES - 10 });
-    const plan = await planOf('silences', () => listSilences(scope, { limit: 50, state: 'active' }));
-    expect(usesIndex(plan, 'silences_project_ends_idx'), names(plan)).toBe(true);
+    // Whatever the planner believes (at 100,000 rows it expected to fill the page early in a walk of the
+    // created_at index, and read every expired silence), only the not-ended range of the ends_at index is read.
+    for (const state of ['active', 'scheduled'] as const) {
+      for (const withoutSort of [false, true]) {
+        const plan = await planOf('silences', () => listSilences(scope, { limit: 50, state }), { withoutSort });
+        expect(usesIndex(plan, 'silences_project_ends_idx'), names(plan)).toBe(true);
+        expect(usesIndex(plan, 'silences_project_idx'), names(plan)).toBe(false);
+      }
+    }
   });
 
   it('q finds the one key among thousands by any part of its name, in any case, or by its prefix', async () => {

@@ -41,3 +41,9 @@ export function projectResourceWhere(table: { id: PgColumn; organizationId: PgCo
     eq(table.id, sql.placeholder('id')),
   )!;
 }
+
+/**
+ * `OFFSET 0` for `.offset(…)`: it keeps a subquery a fence that the planner plans on its own instead of flattening
+ * it into the outer query. drizzle leaves out a falsy offset, so the zero goes as SQL text.
+ */
+export const PLANNER_FENCE = sql`0` as unknown as number;

@@ -3,7 +3,7 @@ import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
-import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
+import { PLANNER_FENCE, projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern } from '../db/search';
 import type { Principal } from '../auth/principal';
@@ -74,6 +74,11 @@ const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.m
 /**
  * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
  * comment or a matcher's label or value contains it, in any case.
+ *
+ * `scheduled` and `active` read only the silences that have not ended, through `silences_project_ends_idx`, and
+ * sort those: a project holds few of them and many expired ones, and the planner, which cannot know that the
+ * newest rows are the only ones not ended, would otherwise walk the `created_at` index through every expired
+ * silence looking for a page it cannot fill. `PLANNER_FENCE` keeps the subquery from being flattened.
  */
 export async function listSilences(
   scope: SilenceScope,
@@ -81,17 +86,25 @@ export async function listSilences(
   now = new Date(),
 ): Promise<Page<Silence>> {
   const db = await getDb();
+  const where = and(
+    inScope(scope),
+    query.state ? stateCondition(query.state, now) : undefined,
+    query.q ? ilike(searchText, containsPattern(query.q)) : undefined,
+    afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
+  );
+  const notEnded = query.state === 'scheduled' || query.state === 'active';
+  const source = notEnded
+    ? db
+        .select()
+        .from(t.silences)
+        .where(and(where, gt(t.silences.endsAt, now)))
+        .offset(PLANNER_FENCE)
+        .as('silences')
+    : t.silences;
   const rows = await db
     .select(silenceColumns)
-    .from(t.silences)
-    .where(
-      and(
-        inScope(scope),
-        query.state ? stateCondition(query.state, now) : undefined,
-        query.q ? ilike(searchText, containsPattern(query.q)) : undefined,
-        afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
-      ),
-    )
+    .from(source)
+    .where(notEnded ? undefined : where)
     .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
     .limit(query.limit + 1);
   return toPage(
@@ -102,16 +115,25 @@ export async function listSilences(
   );
 }
 
-/** How many silences are in each state, against one clock reading: the console's tab counts. */
+/**
+ * How many silences are in each state, against one clock reading: the console's tab counts. The scheduled and
+ * active ones are counted among the silences that have not ended (`silences_project_ends_idx`, a few rows); the
+ * expired ones by an index-only count of the ended range of the same index, which reads no row.
+ */
 export async function countSilences(scope: SilenceScope, now = new Date()): Promise<SilenceCounts> {
   const db = await getDb();
-  const counted = (state: SilenceState) =>
-    sql<number>`count(*) filter (where ${stateCondition(state, now)})`.mapWith(Number);
-  const [row] = await db
-    .select({ scheduled: counted('scheduled'), active: counted('active'), expired: counted('expired') })
+  const [live] = await db
+    .select({
+      scheduled: sql<number>`count(*) filter (where ${t.silences.startsAt} > ${now})`.mapWith(Number),
+      active: sql<number>`count(*) filter (where ${t.silences.startsAt} <= ${now})`.mapWith(Number),
+      expired:
+        sql<number>`(select count(*) from ${t.silences} where ${and(inScope(scope), lte(t.silences.endsAt, now))})`.mapWith(
+          Number,
+        ),
+    })
     .from(t.silences)
-    .where(inScope(scope));
-  return { scheduled: row?.scheduled ?? 0, active: row?.active ?? 0, expired: row?.expired ?? 0 };
+    .where(and(inScope(scope), gt(t.silences.endsAt, now)));
+  return { scheduled: live?.scheduled ?? 0, active: live?.active ?? 0, expired: live?.expired ?? 0 };
 }
 
 // The read behind every GET of one silence: built once, a named statement on both databases.
