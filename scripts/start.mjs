@@ -15,6 +15,18 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
 mkdirSync(dataDir, { recursive: true });
 
+// On PostgreSQL, instances share the database and must share these secrets too: a secret generated into each
+// instance's own DATA_DIR would sign sessions that only it accepts and seal TOTP secrets that only it can open
+// (lib/crypto/secret-box.ts refuses the same for db:backup and db:restore).
+const unshared = ['NEXTAUTH_SECRET', 'ENCRYPTION_KEY'].filter((name) => !process.env[name]);
+if (process.env.DATABASE_URL && unshared.length > 0) {
+  console.error(
+    `${unshared.join(' and ')} ${unshared.length > 1 ? 'are' : 'is'} not set. On PostgreSQL (DATABASE_URL) every ` +
+      'instance must use the same values, so none is generated: set each to 32 random bytes in base64 ' +
+      '(`openssl rand -base64 32`), the same on every instance (docs/operations.md).',
+  );
+  process.exit(1);
+}
 if (!process.env.NEXTAUTH_SECRET) {
   const file = path.join(dataDir, 'nextauth-secret');
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });

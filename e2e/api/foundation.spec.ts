@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, expectError, test } from '../fixtures';
 import { dataDir, E2E } from '../support/env';
 
@@ -9,7 +12,13 @@ function start(
 ): Promise<{ code: number | null; output: string; kill: () => void }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, HOST: '127.0.0.1', ...env },
+      env: {
+        ...process.env,
+        NEXTAUTH_SECRET: E2E.secret,
+        ENCRYPTION_KEY: E2E.encryptionKey,
+        HOST: '127.0.0.1',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -62,6 +71,31 @@ test('an unreachable database: health and the API answer 503 unavailable with Re
     expect((await api.json()).error.code).toBe('unavailable');
   } finally {
     server.kill();
+  }
+});
+
+test('on PostgreSQL, start refuses at once without the secrets every instance must share, naming each', async () => {
+  const cases: { env: Record<string, string>; names: RegExp }[] = [
+    { env: { ENCRYPTION_KEY: '' }, names: /^ENCRYPTION_KEY is not set/m },
+    { env: { NEXTAUTH_SECRET: '' }, names: /^NEXTAUTH_SECRET is not set/m },
+    { env: { ENCRYPTION_KEY: '', NEXTAUTH_SECRET: '' }, names: /^NEXTAUTH_SECRET and ENCRYPTION_KEY are not set/m },
+  ];
+  for (const { env, names } of cases) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-unshared-'));
+    try {
+      const server = await start(
+        { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: String(E2E.port + 9), DATA_DIR: dir, ...env },
+        20_000,
+      );
+      server.kill();
+      expect(server.code, server.output).toBe(1);
+      expect(server.output).toMatch(names);
+      expect(server.output).toContain('the same on every instance');
+      // Nothing was generated for it to fall back on.
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 });
 

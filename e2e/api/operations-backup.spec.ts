@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -109,6 +109,24 @@ async function newDatabase(admin: pg.Client, name: string) {
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.query(`create database ${name}`);
 }
+
+test('on PostgreSQL, db:backup and db:restore refuse without ENCRYPTION_KEY before they touch anything', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-backup-'));
+  try {
+    // An address nothing listens on: the refusal comes before any connection.
+    const env = { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ENCRYPTION_KEY: '', DATA_DIR: dir };
+    const file = path.join(dir, 'backup.ndjson');
+    for (const command of ['backup', 'restore'] as const) {
+      const { code, output } = await dbCommand(command, file, env);
+      expect(code, output).toBe(1);
+      expect(output).toContain('ENCRYPTION_KEY is not set. On PostgreSQL (DATABASE_URL) every instance');
+      expect(output).not.toMatch(/ECONNREFUSED/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test.describe('backup under writes, restore into either kind of empty database', () => {
   test.describe.configure({ timeout: 600_000 });

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { requireSharedEncryptionKey } from '../crypto/secret-box';
 import { lockDataDir } from '../db/data-dir-lock';
 import { writeBackup, type SnapshotReader } from './export';
 import { loadRows, readHeader, RestoreRefused } from './restore';
@@ -35,6 +36,7 @@ export async function backup(
   where: Where,
 ): Promise<BackupHeader & { pauseMs?: number; copyMs?: number }> {
   const run = (reader: SnapshotReader) => writeBackup(reader, file, where.migrationsFolder);
+  requireSharedEncryptionKey(Boolean(where.databaseUrl));
   if (where.databaseUrl) {
     const client = new pg.Client({ connectionString: where.databaseUrl, application_name: 'svc-backup' });
     await client.connect();
@@ -77,6 +79,7 @@ export async function backup(
  * verifies every organization's audit chain. A failure after loading empties the database again.
  */
 export async function restore(file: string, where: Where): Promise<{ rows: number; header: BackupHeader }> {
+  requireSharedEncryptionKey(Boolean(where.databaseUrl));
   const header = await readHeader(file, where.migrationsFolder);
   const prefix = migrationsUpTo(where.migrationsFolder, migrationsBefore(where.migrationsFolder, header.schema));
   try {

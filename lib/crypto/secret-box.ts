@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /**
  * Secrets that must stay readable (TOTP secrets, webhook signing secrets) are sealed with AES-256-GCM under
- * ENCRYPTION_KEY (32 bytes, base64 or hex), or the key scripts/start.mjs generates into DATA_DIR on first start.
+ * ENCRYPTION_KEY (32 bytes, base64 or hex), or on the embedded database the key scripts/start.mjs generates into
+ * DATA_DIR on first start. On PostgreSQL nothing is generated: instances sharing the database must share the key.
  * A box names the key that sealed it, so opening it under another key says so instead of "bad tag".
  */
 const VERSION = 'v1';
@@ -25,8 +26,23 @@ function decodeKey(text: string): Buffer {
   return key;
 }
 
+/**
+ * Refuses PostgreSQL without ENCRYPTION_KEY: a key generated into each instance's own DATA_DIR would differ between
+ * instances (a TOTP secret sealed by one could not be opened by another), and a backup would record a key that no
+ * server uses. scripts/start.mjs says the same before the server starts.
+ */
+export function requireSharedEncryptionKey(onPostgres = Boolean(process.env.DATABASE_URL)): void {
+  if (onPostgres && !process.env.ENCRYPTION_KEY)
+    throw new Error(
+      'ENCRYPTION_KEY is not set. On PostgreSQL (DATABASE_URL) every instance, db:backup and db:restore must use ' +
+        'the same key, so none is generated: set ENCRYPTION_KEY to 32 random bytes in base64 or hex ' +
+        '(`openssl rand -base64 32`), the same everywhere.',
+    );
+}
+
 function keyText(): string {
   if (process.env.ENCRYPTION_KEY) return process.env.ENCRYPTION_KEY;
+  requireSharedEncryptionKey();
   const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'encryption-key');
   if (existsSync(file)) return readFileSync(file, 'utf8');
   throw new Error(
