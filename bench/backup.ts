@@ -38,7 +38,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const PREFIX = process.env.BENCH_DB_PREFIX ?? 'svc_bench_backup';
-const ENCRYPTION_KEY = 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcw';
+const ENCRYPTION_KEY = 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=';
 const SERVER_ENV = {
   NEXTAUTH_SECRET: 'bench-only-nextauth-secret-0123456789abcdef',
   ENCRYPTION_KEY,

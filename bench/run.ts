@@ -78,6 +78,7 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
       PORT: String(port),
       HOST: '127.0.0.1',
       NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij',
+      ENCRYPTION_KEY: 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=',
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_REQUESTS: '100000000',
       SEED_DEMO: '0',

@@ -4,6 +4,9 @@
  * services the route handlers call: what a request costs beyond the framework's floor, which `npm run bench`
  * measures). Prints a Markdown table and writes it into docs/big-organizations.md between its markers.
  *
+ * Last, the built app (run `npm run build` first) serves the console's keys and silences pages of that organization
+ * and of one with 50 of each to Debian's Chromium (bench/console-pages.ts), on BENCH_SCALE_PORT (3470).
+ *
  * Environment: DATABASE_URL (PostgreSQL; else a fresh embedded database in a temporary folder), SCALE_KEYS (100000),
  * SCALE_SILENCES (100000, all but 10 expired), SCALE_AUDIT (1000000), SCALE_RUNS (30: timings are medians).
  * The npm script sets DATABASE_QUERY_TIMEOUT_MS=0: seeding and ANALYZE of a million rows outlast the app's 4 s.
@@ -13,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { listApiKeys } from '../lib/api-keys/service';
+import { hashPassword } from '../lib/auth/password';
 import { exportStream } from '../lib/audit/export-format';
 import { recordAuditEvent } from '../lib/audit/record';
 import { auditEventBatches, listAuditEvents } from '../lib/audit/service';
@@ -24,6 +28,7 @@ import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
 import { encodeCursor } from '../lib/http/pagination';
 import { countSilences, listSilences } from '../lib/silences/service';
+import { timeConsolePages } from './console-pages';
 
 const KEYS = Number(process.env.SCALE_KEYS ?? 100_000);
 const SILENCES = Number(process.env.SCALE_SILENCES ?? 100_000);
@@ -197,7 +202,58 @@ note(
   ms(await median(() => verifyAuditChain(org.id))),
 );
 
+// The console's keys and silences pages, against the same pages of a small organization, through the built app.
+const [small] = await db
+  .insert(t.organizations)
+  .values({ name: `Small ${Date.now()}` })
+  .returning();
+const [smallProject] = await db
+  .insert(t.projects)
+  .values({ organizationId: small.id, name: 'Production', alertingEnabled: true })
+  .returning();
+const smallScope = { organizationId: small.id, projectId: smallProject.id };
+await bulkInsertApiKeys(db, small.id, owner, 50, (i) => `ci pipeline ${i}`);
+await bulkInsertSilences(db, smallScope, owner, 50, (i) => ({
+  comment: `deploy ${i}`,
+  matchers: [{ label: 'service', op: '=', value: `svc-${i}` }],
+  ended: i < 40,
+}));
+const password = 'bench-scale-password';
+const [viewer] = await db
+  .insert(t.users)
+  .values({ email: `scale-${Date.now()}@bench.test`, name: 'Bench Viewer', passwordHash: await hashPassword(password) })
+  .returning();
+for (const organizationId of [org.id, small.id]) {
+  await db.insert(t.memberships).values({ organizationId, userId: viewer.id });
+  await db.insert(t.policyBindings).values({
+    organizationId,
+    projectId: null,
+    principalType: 'user',
+    principalId: viewer.id,
+    policy: 'OrganizationAdmin',
+  });
+}
 await closeDb();
+const pageTimes = await timeConsolePages({
+  port: Number(process.env.BENCH_SCALE_PORT ?? 3470),
+  env: dataDir ? { DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: process.env.DATABASE_URL! },
+  email: viewer.email,
+  password,
+  runs: Math.max(3, Math.round(RUNS / 3)),
+  pages: [
+    { name: 'API keys', big: `/orgs/${org.id}/api-keys`, small: `/orgs/${small.id}/api-keys` },
+    {
+      name: 'Silences (the counts, then the active tab)',
+      big: `/orgs/${org.id}/projects/${project.id}/silences`,
+      small: `/orgs/${small.id}/projects/${smallProject.id}/silences`,
+    },
+  ],
+});
+for (const p of pageTimes)
+  note(
+    `console: ${p.name}, navigation to rows on screen`,
+    `${ms(p.big)} (${(p.big / p.small).toFixed(2)}x the page of an organization with 50)`,
+  );
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 
 const sizes = `${KEYS.toLocaleString('en')} keys, ${SILENCES.toLocaleString('en')} silences, ${AUDIT.toLocaleString('en')} audit events`;
