@@ -7,6 +7,10 @@ export type PlanNode = {
   'Index Name'?: string;
   'Index Cond'?: string;
   Filter?: string;
+  'Relation Name'?: string;
+  /** With `analyze`: the rows the node returned, per loop. */
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 };
 
@@ -22,7 +26,9 @@ function rebuilt(text: string, params: unknown[]): SQL {
 }
 
 /**
- * Runs `action` and returns the plan (its root) of the one statement it sent that reads `table` with a LIMIT.
+ * Runs `action` and returns the plan (its root) of the one statement it sent that reads `table` with a LIMIT (or,
+ * with `limited: false`, of the one statement that reads it). `analyze` runs the statement again to plan it, so
+ * the nodes hold the rows they actually returned.
  * `withoutSeqScan` plans as if the table were big: a small test table is cheaper to read whole, and the
  * question is then whether an index can serve the statement at all (its expression and operators match).
  * `withoutSort` plans as if sorting were dear, as a planner does that expects a page's rows early in an index
@@ -31,7 +37,7 @@ function rebuilt(text: string, params: unknown[]): SQL {
 export async function planOf(
   table: string,
   action: () => Promise<unknown>,
-  { withoutSeqScan = false, withoutSort = false } = {},
+  { withoutSeqScan = false, withoutSort = false, limited = true, analyze = false } = {},
 ): Promise<PlanNode> {
   const sent: { text: string; params: unknown[] }[] = [];
   const stop = watchStatements((text, params) => sent.push({ text, params }));
@@ -40,13 +46,14 @@ export async function planOf(
   } finally {
     stop();
   }
-  const reads = sent.filter((s) => s.text.includes(`from "${table}"`) && /\blimit\b/i.test(s.text));
+  const reads = sent.filter((s) => s.text.includes(`from "${table}"`) && (!limited || /\blimit\b/i.test(s.text)));
   if (reads.length !== 1) throw new Error(`expected one read of ${table}, saw ${reads.length}`);
   const db = await getDb();
   const rows = await db.transaction(async (tx) => {
     if (withoutSeqScan) await tx.execute(sql`set local enable_seqscan = off`);
     if (withoutSort) await tx.execute(sql`set local enable_sort = off`);
-    const result = await tx.execute(sql`explain (format json) ${rebuilt(reads[0].text, reads[0].params)}`);
+    const options = sql.raw(analyze ? '(analyze, format json)' : '(format json)');
+    const result = await tx.execute(sql`explain ${options} ${rebuilt(reads[0].text, reads[0].params)}`);
     return result.rows as { 'QUERY PLAN': unknown }[];
   });
   const plan = rows[0]['QUERY PLAN'];

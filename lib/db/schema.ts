@@ -268,6 +268,17 @@ export const silences = pgTable(
   ],
 );
 
+/** Each project's number of silences, kept by triggers on `silences` (migration 0012): the tab counts' total. */
+export const silenceTotals = pgTable(
+  'silence_totals',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    projectId: uuid('project_id').notNull(),
+    total: bigint('total', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'silence_totals_pkey', columns: [t.organizationId, t.projectId] })],
+);
+
 export const idempotencyRecords = pgTable(
   'idempotency_records',
   {
