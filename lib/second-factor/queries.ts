@@ -1,13 +1,16 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { apiFetch, apiGet } from '../api-client';
 import type { Security } from './schema';
+
+// The browser's WebAuthn helpers load when a passkey is used, not with every console page (the sudo dialog that
+// offers a passkey is on all of them).
+const webauthn = () => import('@simplewebauthn/browser');
 
 /** Query keys of the signed-in user's second factors; never inline string keys. */
 export const securityKeys = { me: ['me', 'security'] as const };
@@ -47,6 +50,7 @@ export function useSecurityActions() {
       const { data: optionsJSON } = await apiFetch<PublicKeyCredentialCreationOptionsJSON>('/v1/me/passkeys/options', {
         method: 'POST',
       });
+      const { startRegistration } = await webauthn();
       const response = await startRegistration({ optionsJSON });
       return after(apiFetch<PasskeyAdded>('/v1/me/passkeys', { method: 'POST', body: { name, response } }));
     },
@@ -59,6 +63,7 @@ export async function passkeyAssertion() {
   const { data: optionsJSON } = await apiFetch<PublicKeyCredentialRequestOptionsJSON>('/v1/auth/passkey/options', {
     method: 'POST',
   });
+  const { startAuthentication } = await webauthn();
   return startAuthentication({ optionsJSON });
 }
 
