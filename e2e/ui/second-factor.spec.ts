@@ -279,6 +279,7 @@ test.describe('second factor in the console', () => {
     await expect(page.getByRole('row', { name: /member Tester/ }).getByText('None', { exact: true })).toBeVisible();
     const policy = page.getByRole('switch', { name: 'Require a second factor' });
     await expect(policy).not.toBeChecked();
+    await expect(policy).toBeEnabled(); // it waits, disabled, in its place until the permissions arrive
     await policy.focus();
     await page.keyboard.press('Space');
     await expect(page.getByText('Members now need a second factor to use this organization.')).toBeVisible();

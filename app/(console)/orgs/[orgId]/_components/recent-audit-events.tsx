@@ -7,18 +7,19 @@ import { AttentionCard } from './attention-card';
 
 const NO_FILTER = {};
 
-/** The overview's last few changes, for those who may read the audit log; nothing for anyone else. */
+/** The overview's last few changes, for those who may read the audit log; for anyone else, why not. */
 export function RecentAuditEvents({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const allowed = hasGrant(permissions.data, 'auditLog.read') === true;
   const events = useAuditEvents(orgId, NO_FILTER, { enabled: allowed, pageSize: 5 });
-  // Until the permissions are known the panel holds its place (loading), so the panels after it do not move
-  // when it appears; it goes only for someone who may not read the log.
-  if (!allowed && !permissions.isPending) return null;
+  // The panel holds its place whatever the permissions say, as tall as five events: removed for someone who may
+  // not read the log, it moved the project panels after it up when the permissions arrived after them.
   const latest = events.items.slice(0, 5);
   return (
     <AttentionCard title="Recent audit events" href={`/orgs/${orgId}/audit`}>
-      {!allowed || events.isPending ? (
+      {!allowed && !permissions.isPending ? (
+        <p className="min-h-[7.25rem] text-slate-500">Reading the audit log needs the auditLog.read permission.</p>
+      ) : !allowed || events.isPending ? (
         <p className="min-h-[7.25rem] text-slate-500">Loading…</p>
       ) : events.isError ? (
         <p className="text-slate-500">The audit log could not be loaded.</p>

@@ -19,10 +19,12 @@ function outcome(job: AuditVerification): string {
 
 /**
  * "Verify the whole log": starts the full re-verification job, shows its progress while it runs (polled) and
- * its result after, and announces the result in a toast when a job seen running on this page ends.
+ * its result after, and announces the result in a toast when a job seen running on this page ends. It takes its
+ * place before the permission is known (`allowed`), asking nothing and offering nothing until then, so the page
+ * below it does not move when it arrives.
  */
-export function VerifyWholeLog({ orgId }: { orgId: string }) {
-  const latest = useLatestAuditVerification(orgId);
+export function VerifyWholeLog({ orgId, allowed }: { orgId: string; allowed: boolean }) {
+  const latest = useLatestAuditVerification(orgId, { enabled: allowed });
   const start = useStartAuditVerification(orgId);
   const job = latest.data ?? null;
   const running = job?.state === 'running';
@@ -53,7 +55,7 @@ export function VerifyWholeLog({ orgId }: { orgId: string }) {
         <Button
           variant="secondary"
           pending={start.isPending}
-          disabled={running || latest.isPending}
+          disabled={!allowed || running || latest.isPending}
           onClick={() =>
             void runMutation(() => start.mutateAsync(), {
               success: (started) => `Verifying the whole log: ${count(started.total)} events.`,
@@ -65,6 +67,12 @@ export function VerifyWholeLog({ orgId }: { orgId: string }) {
         </Button>
       </div>
       {job && running && <Progress job={job} />}
+      {/* The result's line is kept while it loads and when no job ran, so its arrival moves nothing. */}
+      {!job && (
+        <p className="mt-3 text-sm text-slate-500">
+          {latest.isPending ? '\u00a0' : 'No full verification has run yet.'}
+        </p>
+      )}
       {job && !running && (
         <p
           className={`mt-3 text-sm ${job.state === 'succeeded' && job.firstBrokenSeq === null ? 'text-emerald-700' : 'text-red-700'}`}

@@ -5,11 +5,20 @@ import { runMutation } from '@/components/console/feedback';
 import { useUpdateOrganization } from '@/lib/orgs/queries';
 
 /**
- * The organization's "require a second factor" policy, for those who may change the organization. Turning it on
- * needs a factor of one's own (the API answers 403 `two_factor_required` otherwise, and the console then
- * offers enrolment).
+ * The organization's "require a second factor" policy: every member sees it, those who may change the organization
+ * (`canChange`) can switch it. Turning it on needs a factor of one's own (the API answers 403 `two_factor_required`
+ * otherwise, and the console then offers enrolment). While the organization or the permissions load (`undefined`)
+ * the switch waits, disabled, in its place.
  */
-export function TwoFactorPolicy({ orgId, enabled }: { orgId: string; enabled: boolean }) {
+export function TwoFactorPolicy({
+  orgId,
+  enabled,
+  canChange,
+}: {
+  orgId: string;
+  enabled: boolean | undefined;
+  canChange: boolean | undefined;
+}) {
   const update = useUpdateOrganization(orgId);
   const change = (requireTwoFactor: boolean) =>
     void runMutation(() => update.mutateAsync({ requireTwoFactor }), {
@@ -30,12 +39,14 @@ export function TwoFactorPolicy({ orgId, enabled }: { orgId: string; enabled: bo
         <p id="policy-2fa-hint" className="mt-1 text-sm text-slate-600">
           Members who sign in with a password and have no authenticator app or passkey are refused until they set one
           up. Single sign-on members follow their identity provider&apos;s policy.
+          {canChange === false && <span className="sr-only"> Only an organization admin can change it.</span>}
         </p>
       </div>
       <Switch.Root
         id="policy-2fa"
-        checked={update.isPending ? !!update.variables?.requireTwoFactor : enabled}
-        disabled={update.isPending}
+        checked={update.isPending ? !!update.variables?.requireTwoFactor : !!enabled}
+        disabled={update.isPending || enabled === undefined || canChange !== true}
+        title={canChange === false ? 'Only an organization admin can change this' : undefined}
         onCheckedChange={change}
         aria-describedby="policy-2fa-hint"
         className="relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60 data-[state=checked]:bg-indigo-600"
