@@ -94,6 +94,13 @@ async function measure(url: string, chromePort: number, cookie: string): Promise
     .filter((a) => scored.has(a.id) && a.scoreDisplayMode === 'binary' && a.score === 0)
     .map((a) => a.id);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  if (process.env.BENCH_CONSOLE_DETAILS) {
+    // Where the blocking time comes from: the long main-thread tasks and each script's execution time.
+    for (const id of ['long-tasks', 'bootup-time', 'mainthread-work-breakdown', 'largest-contentful-paint-element']) {
+      const details = lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined;
+      console.error(`  ${id}: ${JSON.stringify(details?.items?.slice(0, 8) ?? lhr.audits[id]?.displayValue)}`);
+    }
+  }
   return {
     performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
     accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
