@@ -21,20 +21,25 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
+// Built once: a formatter costs about 80 µs to build and 2 µs to use, and a list formats a few dates per row
+// (`toLocaleString` with options builds one on every call).
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const exact = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'long' });
+const short = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+
 /** "3 minutes ago", "in 2 days"; under a minute, "just now". */
 export function relativeTime(iso: string, now = Date.now()): string {
   const diff = new Date(iso).getTime() - now;
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  for (const [unit, ms] of UNITS) if (Math.abs(diff) >= ms) return format.format(Math.round(diff / ms), unit);
+  for (const [unit, ms] of UNITS) if (Math.abs(diff) >= ms) return relative.format(Math.round(diff / ms), unit);
   return 'just now';
 }
 
 export function exactTime(iso: string): string {
-  return new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'long' });
+  return exact.format(new Date(iso));
 }
 
 export function shortDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en', { dateStyle: 'medium' });
+  return short.format(new Date(iso));
 }
 
 /** A date as words, with the exact instant on hover and for assistive technology. */
