@@ -177,11 +177,20 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: 412, height: 823 });
     await page.addInitScript(() => {
-      const w = window as unknown as { shifted: number };
+      const w = window as unknown as { shifted: number; moved: string[] };
       w.shifted = 0;
+      w.moved = [];
+      type Shift = { value: number; hadRecentInput: boolean; sources: { node?: Node }[] };
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
-          if (!entry.hadRecentInput) w.shifted += entry.value;
+        for (const entry of list.getEntries() as unknown as Shift[]) {
+          if (entry.hadRecentInput) continue;
+          w.shifted += entry.value;
+          // What moved, for the failure message.
+          for (const { node } of entry.sources)
+            w.moved.push(
+              `${entry.value.toFixed(3)} ${(node as Element | undefined)?.outerHTML?.slice(0, 120) ?? node?.nodeName}`,
+            );
+        }
       }).observe({ type: 'layout-shift', buffered: true });
     });
     await signInAs(page, email);
@@ -193,8 +202,11 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
       await expect(page.locator('main h1').first()).toBeVisible();
       await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0, { timeout: 20_000 });
       await page.waitForLoadState('networkidle');
-      const shifted = await page.evaluate(() => (window as unknown as { shifted: number }).shifted);
-      expect(shifted, `${name}: layout shift while loading`).toBeLessThan(0.05);
+      const { shifted, moved } = await page.evaluate(() => {
+        const w = window as unknown as { shifted: number; moved: string[] };
+        return { shifted: w.shifted, moved: w.moved };
+      });
+      expect(shifted, `${name}: layout shift while loading; moved: ${moved.join('\n')}`).toBeLessThan(0.05);
     }
   });
 }
@@ -206,4 +218,25 @@ test('every member sees the second-factor policy; only an admin can switch it', 
   await expect(policy).toBeVisible();
   await expect(policy).toBeDisabled();
   await expect(policy).toHaveAccessibleDescription(/Only an organization admin can change it\.$/);
+});
+
+test("the first HTML already holds the organization's navigation and project panels, read with the viewer's own access", async ({
+  page,
+  demo,
+}) => {
+  await signInAs(page, 'ada@acme.test');
+  const html = await (await page.request.get(`/orgs/${demo.acme}`)).text();
+  // Server-rendered from the projects read through their /v1 handler, not after hydration.
+  expect(html).toContain('aria-label="Failing subscriptions in Production"');
+  expect(html).toContain('aria-label="Silences in Production"');
+  // The silences page's tab counts come with it too.
+  const silences = await (await page.request.get(consolePages(demo).silences)).text();
+  expect(silences).toMatch(/Active<!-- -->?<span[^>]*>\d+<\/span>|Active<span[^>]*>\d+<\/span>/);
+
+  // Someone outside Acme gets none of its data in the HTML: the same checks as the API answer 404.
+  await page.context().clearCookies();
+  await signInAs(page, 'gil@globex.test');
+  const outside = await (await page.request.get(`/orgs/${demo.acme}`)).text();
+  expect(outside).not.toContain('in Production');
+  expect(outside).not.toContain('Staging');
 });

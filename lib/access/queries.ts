@@ -3,12 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Permission } from '../auth/policies';
+import { accessKeys } from './keys';
 import type { EffectivePermissions } from './schema';
 
-export const accessKeys = {
-  all: ['access'] as const,
-  permissions: (orgId: string) => [...accessKeys.all, orgId, 'permissions'] as const,
-};
+export { accessKeys };
 
 export function usePermissions(orgId: string) {
   return useQuery({

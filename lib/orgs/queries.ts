@@ -5,15 +5,9 @@ import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
 import type { Organization, Project, UpdateOrganizationBody } from './schema';
 
-/** Query keys of the organizations area; never inline string keys. */
-export const orgKeys = {
-  all: ['organizations'] as const,
-  list: () => [...orgKeys.all, 'list'] as const,
-  projects: (orgId: string) => [...orgKeys.all, orgId, 'projects'] as const,
-};
+import { orgKeys, PICKER } from './keys';
 
-/** Pickers (organization, project, a key's bot owner) read the largest page the API gives. */
-export const PICKER = { pageSize: 100 };
+export { orgKeys, PICKER };
 
 export function useOrganizations() {
   return usePagedList<Organization>(orgKeys.list(), '/v1/organizations', {}, PICKER);

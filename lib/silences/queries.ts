@@ -4,20 +4,12 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import { silenceKeys } from './keys';
 import type { CreateSilenceBody, Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
 
 const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
 
-/** Query keys of the silences area; never inline string keys. */
-export const silenceKeys = {
-  all: ['silences'] as const,
-  project: (orgId: string, projectId: string) => [...silenceKeys.all, orgId, projectId] as const,
-  list: (orgId: string, projectId: string, state: SilenceState, q?: string) =>
-    [...silenceKeys.project(orgId, projectId), 'list', state, q ?? ''] as const,
-  counts: (orgId: string, projectId: string) => [...silenceKeys.project(orgId, projectId), 'counts'] as const,
-  one: (orgId: string, projectId: string, silenceId: string) =>
-    [...silenceKeys.all, orgId, projectId, silenceId] as const,
-};
+export { silenceKeys };
 
 /** A change can move a silence between states: every list and the counts of the project refresh. */
 function refreshListsAndCounts(client: QueryClient, orgId: string, projectId: string): void {

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { shortDate, useNow } from '@/components/console/time';
+import { shortDate } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Badge, ErrorState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
@@ -13,40 +13,49 @@ import { useSubscriptions } from '@/lib/subscriptions/queries';
 import { AttentionCard } from './attention-card';
 import { RecentAuditEvents } from './recent-audit-events';
 
-const SOON_MS = 7 * 86_400_000;
-
 const Quiet = ({ children }: { children: ReactNode }) => <p className="text-slate-500">{children}</p>;
+
+/**
+ * The expiring keys panel lists this many at most (and a line saying there are more), and keeps that room while
+ * it loads, so its arrival moves nothing below it.
+ */
+const SHOWN = 4;
 
 function ExpiringKeys({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
   const permissions = usePermissions(orgId);
   const everyone = hasGrant(permissions.data, 'apiKeys.list') === true;
-  const keys = useApiKeys(orgId, everyone ? 'all' : 'me');
-  const now = useNow();
-  const soon = keys.items.filter((k) => !k.expired && k.expiresAt !== null && Date.parse(k.expiresAt) - now < SOON_MS);
+  // The server's own filter (`expiring=soon`, the next 7 days), so a key past the first page of all keys is found.
+  const keys = useApiKeys(orgId, everyone ? 'all' : 'me', true);
+  const soon = [...keys.items].sort((a, b) => Date.parse(a.expiresAt!) - Date.parse(b.expiresAt!));
+  const more = soon.length > SHOWN || keys.hasNextPage;
   return (
     <AttentionCard title="API keys expiring within 7 days" href={`/orgs/${orgId}/api-keys`}>
-      {keys.isPending ? (
-        <Quiet>Loading…</Quiet>
-      ) : keys.isError ? (
-        <ErrorState title="Could not load API keys" message={keys.error.message} />
-      ) : soon.length === 0 ? (
-        <Quiet>No key expires in the next 7 days.</Quiet>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {soon.map((k) => (
-            <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className="max-w-full min-w-0 truncate font-medium text-slate-900">
-                {k.name} <span className="font-mono text-xs text-slate-600">{k.prefix}…</span>
-              </span>
-              <span className="text-slate-600">
-                {k.owner.type === 'user' && k.owner.id === me.id ? 'You' : k.owner.name} · expires{' '}
-                {shortDate(k.expiresAt!)}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <div className="min-h-[7.25rem]">
+        {keys.isPending ? (
+          <Quiet>Loading…</Quiet>
+        ) : keys.isError ? (
+          <ErrorState title="Could not load API keys" message={keys.error.message} />
+        ) : soon.length === 0 ? (
+          <Quiet>No key expires in the next 7 days.</Quiet>
+        ) : (
+          <>
+            <ul className="space-y-1">
+              {soon.slice(0, SHOWN).map((k) => (
+                <li key={k.id} className="flex min-w-0 justify-between gap-2">
+                  <span className="min-w-0 truncate font-medium text-slate-900">
+                    {k.name} <span className="font-mono text-xs text-slate-600">{k.prefix}…</span>
+                  </span>
+                  <span className="shrink-0 text-slate-600">
+                    {k.owner.type === 'user' && k.owner.id === me.id ? 'You' : k.owner.name} · {shortDate(k.expiresAt!)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {more && <p className="mt-1 text-slate-500">More keys expire soon: open API keys to see them all.</p>}
+          </>
+        )}
+      </div>
     </AttentionCard>
   );
 }

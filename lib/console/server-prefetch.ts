@@ -1,0 +1,42 @@
+import 'server-only';
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { headers } from 'next/headers';
+import { NextRequest } from 'next/server';
+import { PEER_HEADER } from '@/lib/http/public-origin';
+
+type RouteHandler = (req: NextRequest, next: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * Reads a `/v1` resource for the console's first render through its own route handler, in process, with the
+ * browser's own cookie: the same credential, tenant, permission and rate-limit checks as the request the page
+ * would otherwise send after hydrating. The answer goes into `client` under the key the page's hook reads, so
+ * the server renders the page with it and the browser starts with it (`HydrationBoundary`). Anything but 200
+ * leaves the cache alone: the browser then asks as before and shows what it gets.
+ */
+export async function prefetch(
+  client: QueryClient,
+  queryKey: QueryKey,
+  handler: RouteHandler,
+  request: { path: string; params?: Record<string, string>; search?: Record<string, string>; paged?: boolean },
+): Promise<void> {
+  const incoming = await headers();
+  const url = new URL(request.path, 'http://127.0.0.1');
+  for (const [name, value] of Object.entries(request.search ?? {})) url.searchParams.set(name, value);
+  const forwarded: Record<string, string> = { cookie: incoming.get('cookie') ?? '' };
+  // The connection's signed address (scripts/start.mjs) and what a proxy said: the limits key on the same client.
+  for (const name of ['user-agent', PEER_HEADER, 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']) {
+    const value = incoming.get(name);
+    if (value) forwarded[name] = value;
+  }
+  try {
+    const res = await handler(new NextRequest(url, { headers: forwarded }), {
+      params: Promise.resolve(request.params ?? {}),
+    });
+    if (res.status !== 200) return;
+    const body: unknown = await res.json();
+    // A list is an infinite query of the console (lib/console/paged-list.ts): its first page, from no cursor.
+    client.setQueryData(queryKey, request.paged ? { pages: [body], pageParams: [null] } : body);
+  } catch {
+    // The browser asks again after hydrating, and shows the error if there is one.
+  }
+}
