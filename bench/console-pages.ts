@@ -5,63 +5,12 @@
  * has run its script and answers input. Each page is timed against the same page of a small organization in the
  * same run, in turns, so the ratio says what the big organization costs and the machine's speed cancels.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { signIn, startConsole, stopConsole } from './server';
 
 export type ConsolePage = { name: string; big: string; small: string };
-
-async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij',
-      ENCRYPTION_KEY: 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=',
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      RATE_LIMIT_REQUESTS: '100000000',
-      SEED_DEMO: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (
-      await fetch(`http://127.0.0.1:${port}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
-  }
-  child.kill();
-  throw new Error('the console did not become healthy');
-}
-
-/** The session cookie's name and value for `email`, from next-auth's credentials callback. */
-async function signIn(base: string, email: string, password: string) {
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: csrf.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; '),
-    },
-    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
-  });
-  const session = res.headers.getSetCookie().find((c) => c.includes('session-token='));
-  if (!session) throw new Error(`sign-in failed: ${res.status}`);
-  const [name, value] = session.split(';')[0].split('=');
-  return { name, value };
-}
 
 /** Milliseconds from asking for `url` to the first row of its list on screen. */
 async function timeToRows(page: Page, url: string): Promise<number> {
@@ -83,7 +32,7 @@ export async function timeConsolePages(options: {
   runs: number;
 }): Promise<{ name: string; big: number; small: number }[]> {
   const base = `http://127.0.0.1:${options.port}`;
-  const server = await startServer(options.port, options.env);
+  const server = await startConsole(options.port, options.env);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const cookie = await signIn(base, options.email, options.password);
@@ -106,8 +55,6 @@ export async function timeConsolePages(options: {
     return results;
   } finally {
     await browser.close();
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
+    await stopConsole(server);
   }
 }

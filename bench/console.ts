@@ -1,6 +1,5 @@
 // `npm run bench:console`: Lighthouse (mobile preset, simulated slow 4G and CPU) on every console page,
 // signed in as ada, against `npm start` on a fresh embedded database with the demo data. Needs `npm run build`.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { DEMO_PASSWORD } from '../lib/db/seed';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
+import { signIn, startConsole, stopConsole } from './server';
 
 const GOALS = { performance: 95, accessibility: 100, scriptKb: 200 };
 const RUNS = Math.max(1, Number(process.env.BENCH_CONSOLE_RUNS ?? 5));
@@ -27,39 +27,10 @@ type Row = {
   spread?: [number, number];
 };
 
-async function startServer(dataDir: string) {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    if (
-      await fetch(`${base}/v1/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
-  }
-  child.kill();
-  throw new Error('the console did not become healthy');
-}
-
-/** Signs ada in through next-auth's credentials callback and returns the Cookie header of her session. */
+/** Ada's session cookie as a Cookie header. */
 async function sessionCookie(): Promise<string> {
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const csrfCookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie.join('; ') },
-    body: new URLSearchParams({ csrfToken, email: 'ada@acme.test', password: DEMO_PASSWORD, json: 'true' }),
-  });
-  const session = res.headers.getSetCookie().find((c) => c.includes('session-token='));
-  if (!session) throw new Error(`sign-in failed: ${res.status}`);
-  return session.split(';')[0];
+  const { name, value } = await signIn(base, 'ada@acme.test', DEMO_PASSWORD);
+  return `${name}=${value}`;
 }
 
 async function demoIds(cookie: string) {
@@ -121,7 +92,7 @@ async function measure(url: string, chromePort: number, cookie: string): Promise
 
 const loadBefore = os.loadavg()[0];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-console-'));
-const server = await startServer(dataDir);
+const server = await startConsole(port, { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '1' });
 const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
 const rows: Row[] = [];
 try {
@@ -146,8 +117,7 @@ try {
   }
 } finally {
   chrome.kill();
-  server.kill();
-  await new Promise((r) => server.once('exit', r));
+  await stopConsole(server);
   rmSync(dataDir, { recursive: true, force: true });
 }
 

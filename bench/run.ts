@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { cpuMs, sampleApp, samplePostgres } from './cpu';
 import { printGoals, printRun, type Figure, type Pair } from './report';
+import { startConsole } from './server';
 import { measureKeyVerification } from './verify-keys';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -72,31 +73,8 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
         '127.0.0.1',
       ]
     : ['scripts/start.mjs'];
-  const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXTAUTH_SECRET: 'bench-secret-0123456789abcdefghij',
-      ENCRYPTION_KEY: 'YmVuY2gtb25seS1lbmNyeXB0aW9uLWtleS0zMmJ5dGU=',
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      RATE_LIMIT_REQUESTS: '100000000',
-      SEED_DEMO: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    const ok = await fetch(`${base}/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { child, base };
-  }
-  child.kill();
-  throw new Error('server did not become healthy');
+  const child = await startConsole(port, env, args);
+  return { child, base: `http://127.0.0.1:${port}` };
 }
 
 async function stopServer({ child }: Server): Promise<void> {
