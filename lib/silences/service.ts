@@ -123,6 +123,8 @@ export async function listSilences(
  */
 export async function countSilences(scope: SilenceScope, now = new Date()): Promise<SilenceCounts> {
   const db = await getDb();
+  const counted = (state: SilenceState) =>
+    sql<number>`count(*) filter (where ${stateCondition(state, now)})`.mapWith(Number);
   const total = db
     .select({ total: t.silenceTotals.total })
     .from(t.silenceTotals)
@@ -131,8 +133,8 @@ export async function countSilences(scope: SilenceScope, now = new Date()): Prom
     );
   const [row] = await db
     .select({
-      scheduled: sql<number>`count(*) filter (where ${t.silences.startsAt} > ${now})`.mapWith(Number),
-      active: sql<number>`count(*) filter (where ${t.silences.startsAt} <= ${now})`.mapWith(Number),
+      scheduled: counted('scheduled'),
+      active: counted('active'),
       total: sql<number>`coalesce((${total}), 0)`.mapWith(Number),
     })
     .from(t.silences)
