@@ -1,11 +1,11 @@
-import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
+import { HydrationBoundary } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { GET as effectivePermissions } from '@/app/v1/organizations/[orgId]/permissions/route';
 import { GET as listProjects } from '@/app/v1/organizations/[orgId]/projects/route';
 import { GET as listOrganizations } from '@/app/v1/organizations/route';
 import { ConsoleShell } from '@/components/console/shell';
 import { accessKeys } from '@/lib/access/keys';
-import { prefetch } from '@/lib/console/server-prefetch';
+import { prefetched } from '@/lib/console/server-prefetch';
 import { orgKeys, PICKER } from '@/lib/orgs/keys';
 
 /**
@@ -21,23 +21,26 @@ export default async function OrganizationLayout({
   params: Promise<{ orgId: string }>;
 }) {
   const { orgId } = await params;
-  const client = new QueryClient();
   const limit = { limit: String(PICKER.pageSize) };
-  await Promise.all([
-    prefetch(client, orgKeys.list(), listOrganizations, { path: '/v1/organizations', search: limit, paged: true }),
-    prefetch(client, orgKeys.projects(orgId), listProjects, {
+  const state = await prefetched(
+    { queryKey: orgKeys.list(), handler: listOrganizations, path: '/v1/organizations', search: limit, paged: true },
+    {
+      queryKey: orgKeys.projects(orgId),
+      handler: listProjects,
       path: `/v1/organizations/${orgId}/projects`,
       params: { orgId },
       search: limit,
       paged: true,
-    }),
-    prefetch(client, accessKeys.permissions(orgId), effectivePermissions, {
+    },
+    {
+      queryKey: accessKeys.permissions(orgId),
+      handler: effectivePermissions,
       path: `/v1/organizations/${orgId}/permissions`,
       params: { orgId },
-    }),
-  ]);
+    },
+  );
   return (
-    <HydrationBoundary state={dehydrate(client)}>
+    <HydrationBoundary state={state}>
       <ConsoleShell orgId={orgId}>{children}</ConsoleShell>
     </HydrationBoundary>
   );

@@ -1,8 +1,8 @@
-import { dehydrate, HydrationBoundary, QueryClient } from '@tanstack/react-query';
+import { HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
 import { PageHeader } from '@/components/ui/states';
-import { prefetch } from '@/lib/console/server-prefetch';
+import { prefetched } from '@/lib/console/server-prefetch';
 import { silenceKeys } from '@/lib/silences/keys';
 import { SilencesView } from './_components/silences-view';
 
@@ -12,15 +12,16 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
   const { orgId, projectId } = await params;
   // The tab counts come with the page, so the tabs and the search render on the server; the list itself, whose
   // times read in the browser's time zone, still loads in the browser.
-  const client = new QueryClient();
-  await prefetch(client, silenceKeys.counts(orgId, projectId), countSilences, {
+  const state = await prefetched({
+    queryKey: silenceKeys.counts(orgId, projectId),
+    handler: countSilences,
     path: `/v1/organizations/${orgId}/projects/${projectId}/obs/silences/counts`,
     params: { orgId, projectId },
   });
   return (
     <>
       <PageHeader title="Silences" description="Matcher-based suppressions of alerts, each with a start and an end." />
-      <HydrationBoundary state={dehydrate(client)}>
+      <HydrationBoundary state={state}>
         <SilencesView orgId={orgId} projectId={projectId} />
       </HydrationBoundary>
     </>
