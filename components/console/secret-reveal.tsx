@@ -5,10 +5,11 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
 
 /**
+ * The dialog behind `SecretRevealDialog` (./secret-reveal-dialog.tsx), which loads it when a secret first arrives.
  * Shows a secret exactly once. It lives only in the parent's state: closing calls `onClose`, which drops it.
  * Closing before copying asks first, since the secret can never be shown again.
  */
-export function SecretRevealDialog({
+export function SecretReveal({
   title,
   label,
   secret,

@@ -2,7 +2,6 @@
 
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
-import { Dialog as D } from 'radix-ui';
 import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
@@ -11,6 +10,8 @@ import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
+import { menuButtonClass } from './menu-button';
+import type { RadixMobileMenu } from './mobile-menu-radix';
 
 // next-auth's client (its CSRF and session helpers) loads when someone signs out, not with every console page.
 async function signOut(options: { callbackUrl: string }) {
@@ -148,30 +149,45 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
   );
 }
 
-/** Below `lg` the navigation is a menu: a button in the top bar opens it as a panel from the left. */
+type MenuImpl = typeof RadixMobileMenu;
+let loadedMenu: MenuImpl | null = null;
+let loadingMenu: Promise<MenuImpl> | null = null;
+function loadMenu(): Promise<MenuImpl> {
+  loadingMenu ??= import('./mobile-menu-radix').then((m) => (loadedMenu = m.RadixMobileMenu));
+  return loadingMenu;
+}
+
+/**
+ * Below `lg` the navigation is a menu: a button in the top bar opens it as a panel from the left. Radix's dialog is
+ * about a tenth of a page's script and most visits never open the menu, so the button is first a plain one that
+ * looks and reads the same; pointing at it or focusing it loads the dialog, and pressing it (a tap, a click, Enter,
+ * Space) swaps the dialog in, already open.
+ */
 function MobileMenu({ orgId }: { orgId: string }) {
-  const pathname = usePathname();
-  // Open for the page it was opened on, so following a link closes it (focus returns to its trigger).
-  const [openOn, setOpenOn] = useState<string | null>(null);
+  const [Real, setReal] = useState<MenuImpl | null>(() => loadedMenu);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  if (Real)
+    return (
+      <Real defaultOpen={openOnLoad}>
+        <Navigation orgId={orgId} inMenu />
+      </Real>
+    );
   return (
-    <D.Root open={openOn === pathname} onOpenChange={(open) => setOpenOn(open ? pathname : null)}>
-      <D.Trigger className="inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100">
-        <span aria-hidden="true">☰</span> Menu
-      </D.Trigger>
-      <D.Portal>
-        <D.Overlay className="fixed inset-0 z-40 bg-black/50" />
-        <D.Content className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,calc(100vw-3rem))] flex-col overflow-y-auto bg-white shadow-xl focus:outline-none">
-          <div className="flex items-center justify-between border-b border-slate-200 px-4 py-3">
-            <D.Title className="text-sm font-semibold text-slate-900">Menu</D.Title>
-            <D.Description className="sr-only">Organization, project and pages of the console.</D.Description>
-            <D.Close className="rounded-md px-2 py-1 text-sm font-semibold text-slate-700 hover:bg-slate-100">
-              Close
-            </D.Close>
-          </div>
-          <Navigation orgId={orgId} inMenu />
-        </D.Content>
-      </D.Portal>
-    </D.Root>
+    <button
+      type="button"
+      // As Radix's closed trigger reads.
+      aria-haspopup="dialog"
+      aria-expanded="false"
+      className={menuButtonClass}
+      onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
+      onClick={() => {
+        setOpenOnLoad(true);
+        void loadMenu().then((impl) => setReal(() => impl));
+      }}
+    >
+      <span aria-hidden="true">☰</span> Menu
+    </button>
   );
 }
 

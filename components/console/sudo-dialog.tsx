@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { registerAuthPrompts } from '@/lib/api-client';
-import { useOpenedOnce } from './opened-once';
+import { useOpenedOnce } from '@/components/ui/opened-once';
 
 // The dialog's form, its factors' queries and the passkey helpers load the first time a change needs them, not with
 // every console page (AuthPrompts is on all of them).

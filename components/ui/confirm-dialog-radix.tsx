@@ -6,23 +6,7 @@ import { Button } from './button';
 import { dialogBody, dialogFrame, dialogOverlay, DialogFooter } from './dialog';
 import { pageHeading, useFocusReturn } from './focus-return';
 
-/**
- * A yes/no confirmation; focus starts on Cancel. `onConfirm` does the work and resolves true when the dialog
- * may close (false keeps it open; the work announces its own failure). Focus then returns to the opener, or
- * to the page heading when `removesOpener` says the confirmed action takes the opener's row away.
- */
-export function ConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  confirmLabel,
-  cancelLabel = 'Cancel',
-  onConfirm,
-  tone = 'danger',
-  removesOpener = false,
-  returnFocus,
-}: {
+export type ConfirmDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -33,7 +17,26 @@ export function ConfirmDialog({
   tone?: 'danger' | 'primary';
   removesOpener?: boolean;
   returnFocus?: () => HTMLElement | null | undefined;
-}) {
+};
+
+/**
+ * Radix's alert dialog behind `ConfirmDialog` (./confirm-dialog.tsx), which loads this module when a confirmation
+ * first opens. A yes/no confirmation; focus starts on Cancel. `onConfirm` does the work and resolves true when the dialog
+ * may close (false keeps it open; the work announces its own failure). Focus then returns to the opener, or
+ * to the page heading when `removesOpener` says the confirmed action takes the opener's row away.
+ */
+export function RadixConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  onConfirm,
+  tone = 'danger',
+  removesOpener = false,
+  returnFocus,
+}: ConfirmDialogProps) {
   const [pending, setPending] = useState(false);
   const confirmed = useRef(false);
   const onCloseAutoFocus = useFocusReturn(open, () =>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 
 /**
  * True from the first time `open` is true on. A dialog loaded with `next/dynamic` is rendered behind it, so its
@@ -11,4 +11,15 @@ export function useOpenedOnce(open: boolean): boolean {
   const [opened, setOpened] = useState(open);
   if (open && !opened) setOpened(true);
   return opened || open;
+}
+
+/**
+ * `Dialog` (a `next/dynamic` component) rendered only from the first time `isOpen(props)` is true: a dialog that
+ * every page may show but few visits open loads its code (Radix's dialog with it) when it is first needed.
+ */
+export function whenOpened<P extends object>(Dialog: ComponentType<P>, isOpen: (props: P) => boolean) {
+  return function OpenedOnce(props: P) {
+    const opened = useOpenedOnce(isOpen(props));
+    return opened ? <Dialog {...props} /> : null;
+  };
 }

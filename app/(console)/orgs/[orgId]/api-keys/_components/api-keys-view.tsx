@@ -20,7 +20,7 @@ import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
-import { useOpenedOnce } from '@/components/console/opened-once';
+import { useOpenedOnce } from '@/components/ui/opened-once';
 
 // The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list.
 const CreateApiKeyDialog = dynamic(() => import('./create-api-key-dialog').then((m) => m.CreateApiKeyDialog));

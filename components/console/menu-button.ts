@@ -1,0 +1,3 @@
+/** The phone menu's button: the plain one the shell renders first and Radix's trigger that replaces it look alike. */
+export const menuButtonClass =
+  'inline-flex items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-100';
