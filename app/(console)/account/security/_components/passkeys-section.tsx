@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { announceFailure, runMutation } from '@/components/console/feedback';
-import { exactTime, shortDate } from '@/components/console/time';
+import { exactTime, shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';

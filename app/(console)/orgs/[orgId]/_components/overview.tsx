@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { shortDate } from '@/components/console/time';
+import { shortDate } from '@/lib/format/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Badge, ErrorState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';

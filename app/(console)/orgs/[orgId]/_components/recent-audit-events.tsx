@@ -1,6 +1,6 @@
 'use client';
 
-import { shortDate } from '@/components/console/time';
+import { shortDate } from '@/lib/format/time';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useAuditEvents } from '@/lib/audit/queries';
 import { AttentionCard } from './attention-card';

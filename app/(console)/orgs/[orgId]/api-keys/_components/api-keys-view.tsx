@@ -3,7 +3,8 @@
 import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { RelativeTime, exactTime, shortDate } from '@/components/console/time';
+import { RelativeTime } from '@/components/console/time';
+import { exactTime, shortDate } from '@/lib/format/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

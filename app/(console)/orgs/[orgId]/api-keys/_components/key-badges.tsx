@@ -1,6 +1,6 @@
 'use client';
 
-import { exactTime } from '@/components/console/time';
+import { exactTime } from '@/lib/format/time';
 import { Badge } from '@/components/ui/states';
 import type { ApiKey } from '@/lib/api-keys/schema';
 

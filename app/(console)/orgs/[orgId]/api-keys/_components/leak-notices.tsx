@@ -1,6 +1,6 @@
 'use client';
 
-import { exactTime } from '@/components/console/time';
+import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { useDismissLeakNotice, useLeakNotices } from '@/lib/api-keys/rotation-queries';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { shortDate } from '@/components/console/time';
+import { shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';

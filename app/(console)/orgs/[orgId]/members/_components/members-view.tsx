@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { shortDate } from '@/components/console/time';
+import { shortDate } from '@/lib/format/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

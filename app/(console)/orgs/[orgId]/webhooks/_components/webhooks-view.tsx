@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { LoadMore } from '@/components/console/load-more';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { shortDate } from '@/components/console/time';
+import { shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
 import { Badge, EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';

@@ -2,7 +2,7 @@
 
 import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
-import { exactTime } from '@/components/console/time';
+import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { Badge, EmptyState, ErrorState, TableSkeleton } from '@/components/ui/states';

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { runMutation } from '@/components/console/feedback';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { exactTime } from '@/components/console/time';
+import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ErrorState, PageHeader, ReadOnlyNote } from '@/components/ui/states';

@@ -31,7 +31,7 @@ import {
 import { MatcherEditor } from './matcher-editor';
 import { endAfter, EndDuration, type Duration } from './end-duration';
 import { ExpireSilenceButton } from './expire-silence-button';
-import { localTime } from './format';
+import { localTime } from '@/lib/format/time';
 import { TimeField } from './time-field';
 
 /** What the dialog shows: an existing silence, or a new one (blank, or recreated from an expired one). */

@@ -1,6 +1,6 @@
 'use client';
 
-import { localTime } from './format';
+import { localTime } from '@/lib/format/time';
 import { TimeField } from './time-field';
 
 export const DURATIONS = [

@@ -14,7 +14,8 @@ import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/co
 import type { Silence, SilenceState } from '@/lib/silences/schema';
 import { useCanCreateSilences, useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
 import type { SilenceDialogTarget } from './edit-silence-dialog';
-import { localTime, timeLeft } from './format';
+import { localTime } from '@/lib/format/time';
+import { timeLeft } from './format';
 
 // The editor (its form, matcher checks and RE2) loads when a silence is first opened, not with the list.
 const SilenceDialog = dynamic(() => import('./edit-silence-dialog').then((m) => m.SilenceDialog));

@@ -2,34 +2,20 @@
 
 import { useState } from 'react';
 import { Badge } from '@/components/ui/states';
+import { localTime, relativeTime } from '@/lib/format/time';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
-
-const units: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-const absolute = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** "2 hours ago", with the exact time on hover and for screen readers through `dateTime`. */
 export function TimeAgo({ iso }: { iso: string | null }) {
   // The moment of first render: relative times stay stable while the page is open.
   const [now] = useState(() => Date.now());
   if (!iso) return <span className="text-slate-500">Never</span>;
-  const date = new Date(iso);
-  const diff = date.getTime() - now;
-  const [unit, size] = units.find(([, ms]) => Math.abs(diff) >= ms) ?? ['minute', 60_000];
   return (
-    <time dateTime={iso} title={absolute.format(date)}>
-      {Math.abs(diff) < 60_000 ? 'just now' : relative.format(Math.round(diff / size), unit)}
+    <time dateTime={iso} title={localTime(iso)}>
+      {relativeTime(iso, now)}
     </time>
   );
-}
-
-export function exactTime(iso: string): string {
-  return absolute.format(new Date(iso));
 }
 
 /** healthy and failing as the spec names them; any other value is shown as unknown, never as an error. */

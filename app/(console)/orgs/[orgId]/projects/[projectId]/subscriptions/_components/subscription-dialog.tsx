@@ -6,7 +6,8 @@ import { Dialog, DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { Button } from '@/components/ui/button';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
-import { HealthBadge, StateBadge, TimeAgo, exactTime } from './display';
+import { localTime } from '@/lib/format/time';
+import { HealthBadge, StateBadge, TimeAgo } from './display';
 import { SubscriptionForm } from './subscription-form';
 
 function Row({ term, children }: { term: string; children: ReactNode }) {
@@ -27,7 +28,7 @@ function LastError({ error }: { error: Subscription['status']['lastError'] }) {
       </p>
       <p className="mt-1">{error.message}</p>
       <p className="mt-1 text-xs text-red-800">
-        <time dateTime={error.at}>{exactTime(error.at)}</time>
+        <time dateTime={error.at}>{localTime(error.at)}</time>
       </p>
     </div>
   );
@@ -96,7 +97,7 @@ export function SubscriptionDialog({
           </>
         )}
         <Row term="Updated">
-          <time dateTime={sub.updatedAt}>{exactTime(sub.updatedAt)}</time>
+          <time dateTime={sub.updatedAt}>{localTime(sub.updatedAt)}</time>
         </Row>
       </dl>
       {canEdit ? (

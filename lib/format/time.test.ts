@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exactTime, localTime, relativeTime, shortDate } from './time';
+
+const now = Date.parse('2026-11-25T14:00:00.000Z');
+const at = (ms: number) => new Date(now + ms).toISOString();
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+describe('relativeTime', () => {
+  it.each([
+    [0, 'just now'],
+    [-59_000, 'just now'],
+    [30_000, 'in 30 seconds'],
+    [-3 * MINUTE, '3 minutes ago'],
+    [90 * MINUTE, 'in 2 hours'],
+    [-DAY, '1 day ago'],
+    [2 * DAY, 'in 2 days'],
+    [90 * DAY, 'in 3 months'],
+    [-400 * DAY, '1 year ago'],
+  ])('%d ms from now is "%s"', (ms, words) => {
+    expect(relativeTime(at(ms), now)).toBe(words);
+  });
+
+  it('says the future with "in" and the past with "ago", whatever the distance', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 60_000, max: 50 * 365 * DAY }), (ms) => {
+        expect(relativeTime(at(ms), now)).toMatch(/^in \d+ \w+$/);
+        expect(relativeTime(at(-ms), now)).toMatch(/^\d+ \w+ ago$/);
+      }),
+    );
+  });
+});
+
+describe('absolute dates', () => {
+  it('are written in the time zone of the machine, in English', () => {
+    const iso = '2026-03-07T09:05:03.000Z';
+    const local = new Date(iso);
+    expect(shortDate(iso)).toMatch(new RegExp(`^[A-Z][a-z]{2} ${local.getDate()}, ${local.getFullYear()}$`));
+    expect(localTime(iso)).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} (AM|PM)$/);
+    expect(exactTime(iso)).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:03 (AM|PM) GMT[+-]\d{2}:\d{2}$/);
+  });
+});
+
+describe('without Intl', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // The reason this module exists: a page's first Intl formatter costs Chromium tens of milliseconds of locale
+  // loading in one task. A console date must not build one.
+  it('formats every kind of date without building an Intl formatter', () => {
+    const built = [
+      vi.spyOn(Intl, 'DateTimeFormat'),
+      vi.spyOn(Intl, 'RelativeTimeFormat'),
+      vi.spyOn(Intl, 'NumberFormat'),
+      vi.spyOn(Intl, 'PluralRules'),
+      vi.spyOn(Date.prototype, 'toLocaleString'),
+      vi.spyOn(Date.prototype, 'toLocaleDateString'),
+      vi.spyOn(Date.prototype, 'toLocaleTimeString'),
+    ];
+    for (const ms of [0, 30_000, -3 * MINUTE, 2 * DAY, -400 * DAY]) {
+      relativeTime(at(ms), now);
+      shortDate(at(ms));
+      localTime(at(ms));
+      exactTime(at(ms));
+    }
+    for (const spy of built) expect(spy).not.toHaveBeenCalled();
+  });
+});
