@@ -21,5 +21,5 @@ step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
 step "unit";        npx vitest run
 step "openapi";     bash scripts/openapi-check.sh
-step "build";       npx next build
+step "build";       npm run build
 step "api + browser (embedded database)"; npx playwright test "$@"

@@ -117,3 +117,21 @@ test('the error envelope answers unknown /v1 JSON errors too: a bad limit is one
     'limit',
   ]);
 });
+
+// `npm run build` marks its browser chunks (scripts/compile-hints.mjs) so Chromium compiles them off the main thread:
+// without the mark, a page's start compiled React, Next and the console function by function in the task that
+// hydrates it (docs/benchmarks-console.md). A console page's and the sign-in page's scripts all carry it.
+test('every script a page loads carries V8’s compile hint', async ({ request, as, demo }) => {
+  const ada = await as('ada');
+  const pages = [await request.get('/login'), await ada.get(`/orgs/${demo.acme}/api-keys`)];
+  const scripts = new Set<string>();
+  for (const page of pages) {
+    expect(page.status()).toBe(200);
+    for (const [, src] of (await page.text()).matchAll(/<script[^>]+src="([^"]+\.js)"/g)) scripts.add(src);
+  }
+  expect(scripts.size).toBeGreaterThan(5);
+  for (const src of scripts) {
+    const text = await (await request.get(src)).text();
+    expect(text.startsWith('//# allFunctionsCalledOnLoad\n'), src).toBe(true);
+  }
+});
