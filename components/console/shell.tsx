@@ -10,6 +10,7 @@ import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
+import { onDemand } from '@/components/ui/on-demand';
 import { menuButtonClass } from './menu-button';
 import type { RadixMobileMenu } from './mobile-menu-radix';
 
@@ -150,12 +151,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
 }
 
 type MenuImpl = typeof RadixMobileMenu;
-let loadedMenu: MenuImpl | null = null;
-let loadingMenu: Promise<MenuImpl> | null = null;
-function loadMenu(): Promise<MenuImpl> {
-  loadingMenu ??= import('./mobile-menu-radix').then((m) => (loadedMenu = m.RadixMobileMenu));
-  return loadingMenu;
-}
+const radixMenu = onDemand(() => import('./mobile-menu-radix').then((m) => m.RadixMobileMenu));
 
 /**
  * Below `lg` the navigation is a menu: a button in the top bar opens it as a panel from the left. Radix's dialog is
@@ -164,7 +160,7 @@ function loadMenu(): Promise<MenuImpl> {
  * Space) swaps the dialog in, already open.
  */
 function MobileMenu({ orgId }: { orgId: string }) {
-  const [Real, setReal] = useState<MenuImpl | null>(() => loadedMenu);
+  const [Real, setReal] = useState<MenuImpl | null>(radixMenu.current);
   const [openOnLoad, setOpenOnLoad] = useState(false);
   if (Real)
     return (
@@ -179,11 +175,11 @@ function MobileMenu({ orgId }: { orgId: string }) {
       aria-haspopup="dialog"
       aria-expanded="false"
       className={menuButtonClass}
-      onPointerEnter={() => void loadMenu()}
-      onFocus={() => void loadMenu()}
+      onPointerEnter={() => void radixMenu.load()}
+      onFocus={() => void radixMenu.load()}
       onClick={() => {
         setOpenOnLoad(true);
-        void loadMenu().then((impl) => setReal(() => impl));
+        void radixMenu.load().then((impl) => setReal(() => impl));
       }}
     >
       <span aria-hidden="true">☰</span> Menu

@@ -2,6 +2,7 @@
 
 import { useId, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { RadixSelect } from './select-radix';
+import { onDemand } from './on-demand';
 import { triggerClass } from './select-style';
 
 export type SelectOption = { value: string; label: string };
@@ -14,12 +15,8 @@ export type SelectOption = { value: string; label: string };
  * one, already open; once loaded, selects mounted later render it directly.
  */
 type Impl = typeof RadixSelect;
-let loaded: Impl | null = null;
-let loading: Promise<Impl> | null = null;
-function load(): Promise<Impl> {
-  loading ??= import('./select-radix').then((m) => (loaded = m.RadixSelect));
-  return loading;
-}
+const radixSelect = onDemand(() => import('./select-radix').then((m) => m.RadixSelect));
+const load = radixSelect.load;
 
 /** A labelled single-choice select (Radix: keyboard, typeahead, screen-reader text). */
 export function Select({
@@ -47,7 +44,7 @@ export function Select({
   const triggerId = id ?? fallbackId;
   // A select mounted after the module loaded uses it at once; one that was on the page before waits to be opened,
   // so it never turns into another element under a press that has begun.
-  const [Real, setReal] = useState<Impl | null>(() => loaded);
+  const [Real, setReal] = useState<Impl | null>(radixSelect.current);
   const [openOnLoad, setOpenOnLoad] = useState(false);
   const open = () => {
     setOpenOnLoad(true);
