@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect, useState } from 'react';
-import { exactTime, relativeTime } from '@/lib/format/time';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { exactTime, relativeTime, shortDate, shortDateUtc } from '@/lib/format/time';
 
 /** The clock, re-read every minute so "ends in 3 hours" or "expires within 7 days" stays true on an open page. */
 export function useNow(): number {
@@ -20,4 +20,25 @@ export function RelativeTime({ iso }: { iso: string }) {
       {relativeTime(iso)}
     </time>
   );
+}
+
+const noSubscription = () => () => {};
+
+/** False while React hydrates what the server rendered, true from then on and in every later render. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * A day ("Nov 25, 2026") in the reader's time zone, in a list the server renders: the server does not know the
+ * reader's zone and hydration must match what it sent, so the server's HTML and the hydrating render show the UTC
+ * day, and the browser's own follows at once (the same text wherever the zone puts the instant on the same day).
+ */
+export function LocalDate({ iso }: { iso: string }) {
+  const hydrated = useHydrated();
+  return <time dateTime={iso}>{hydrated ? shortDate(iso) : shortDateUtc(iso)}</time>;
 }

@@ -228,7 +228,7 @@ test('every member sees the second-factor policy; only an admin can switch it', 
   await expect(policy).toHaveAccessibleDescription(/Only an organization admin can change it\.$/);
 });
 
-test("the first HTML already holds the organization's navigation and project panels, read with the viewer's own access", async ({
+test("the first HTML already holds the organization's navigation, project panels and first lists, read with the viewer's own access", async ({
   page,
   demo,
 }) => {
@@ -240,6 +240,12 @@ test("the first HTML already holds the organization's navigation and project pan
   // The silences page's tab counts come with it too.
   const silences = await (await page.request.get(consolePages(demo).silences)).text();
   expect(silences).toMatch(/Active<!-- -->?<span[^>]*>\d+<\/span>|Active<span[^>]*>\d+<\/span>/);
+  // So do the first pages of the bots and members lists, dates in UTC until the browser's own zone takes over.
+  const bots = await (await page.request.get(`/orgs/${demo.acme}/bots`)).text();
+  expect(bots).toMatch(/<th[^>]*>deploy-bot<\/th>/);
+  expect(bots).toMatch(/<time dateTime="[^"]+">[A-Z][a-z]{2} \d{1,2}, \d{4}<\/time>/);
+  const members = await (await page.request.get(`/orgs/${demo.acme}/members`)).text();
+  expect(members).toContain('bob@acme.test');
 
   // Someone outside Acme gets none of its data in the HTML: the same checks as the API answer 404.
   await page.context().clearCookies();
@@ -247,4 +253,6 @@ test("the first HTML already holds the organization's navigation and project pan
   const outside = await (await page.request.get(`/orgs/${demo.acme}`)).text();
   expect(outside).not.toContain('in Production');
   expect(outside).not.toContain('Staging');
+  expect(await (await page.request.get(`/orgs/${demo.acme}/bots`)).text()).not.toContain('deploy-bot');
+  expect(await (await page.request.get(`/orgs/${demo.acme}/members`)).text()).not.toContain('bob@acme.test');
 });

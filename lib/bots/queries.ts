@@ -4,13 +4,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { apiKeyKeys } from '../api-keys/queries';
 import { usePagedList } from '../console/paged-list';
-import { orgKeys, PICKER } from '../orgs/queries';
+import { PICKER } from '../orgs/keys';
+import { botKeys } from './keys';
 import type { Bot } from './schema';
 
-/** Query keys of the bots area, under their organization's; never inline string keys. */
-export const botKeys = {
-  list: (orgId: string) => [...orgKeys.all, orgId, 'bots'] as const,
-};
+export { botKeys };
 
 export function useBots(orgId: string) {
   return usePagedList<Bot>(botKeys.list(orgId), `/v1/organizations/${orgId}/bots`, {}, PICKER);

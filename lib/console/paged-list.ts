@@ -4,8 +4,9 @@ import { useMemo } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
+import { PAGE_SIZE } from './page-size';
 
-export const PAGE_SIZE = 50;
+export { PAGE_SIZE };
 
 /**
  * The console's one way to read a list: the API's own pages, fetched as the person asks for more

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exactTime, localTime, relativeTime, shortDate } from './time';
+import { exactTime, localTime, relativeTime, shortDate, shortDateUtc } from './time';
 
 const now = Date.parse('2026-11-25T14:00:00.000Z');
 const at = (ms: number) => new Date(now + ms).toISOString();
@@ -42,6 +42,27 @@ describe('absolute dates', () => {
   });
 });
 
+describe('shortDateUtc', () => {
+  const zone = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = zone;
+  });
+
+  // What the server renders and the browser hydrates: the UTC day, whatever the zone of either.
+  it('is the UTC day in any time zone, where shortDate is the local one', () => {
+    const lateInUtc = '2026-03-07T23:30:00.000Z';
+    for (const [tz, local] of [
+      ['Asia/Tokyo', 'Mar 8, 2026'],
+      ['America/Los_Angeles', 'Mar 7, 2026'],
+      ['UTC', 'Mar 7, 2026'],
+    ]) {
+      process.env.TZ = tz;
+      expect(shortDateUtc(lateInUtc)).toBe('Mar 7, 2026');
+      expect(shortDate(lateInUtc)).toBe(local);
+    }
+  });
+});
+
 describe('without Intl', () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -62,6 +83,7 @@ describe('without Intl', () => {
       shortDate(at(ms));
       localTime(at(ms));
       exactTime(at(ms));
+      shortDateUtc(at(ms));
     }
     for (const spy of built) expect(spy).not.toHaveBeenCalled();
   });

@@ -13,6 +13,15 @@ export function shortDate(iso: string): string {
   return format(new Date(iso), 'MMM d, yyyy');
 }
 
+/**
+ * The same day as `shortDate` gives in UTC: what a page rendered on the server shows until the browser, which
+ * knows its reader's time zone, takes over (`LocalDate` in components/console/time.tsx).
+ */
+export function shortDateUtc(iso: string): string {
+  const d = new Date(iso);
+  return format(new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()), 'MMM d, yyyy');
+}
+
 /** "Nov 25, 2026, 2:15 PM". */
 export function localTime(iso: string): string {
   return format(new Date(iso), 'MMM d, yyyy, h:mm a');

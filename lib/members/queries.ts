@@ -5,12 +5,10 @@ import { apiFetch } from '../api-client';
 import { apiKeyKeys } from '../api-keys/queries';
 import { usePagedList } from '../console/paged-list';
 import { orgKeys } from '../orgs/queries';
+import { memberKeys } from './keys';
 import type { Member } from './schema';
 
-/** Query keys of the members area, under their organization's; never inline string keys. */
-export const memberKeys = {
-  list: (orgId: string) => [...orgKeys.all, orgId, 'members'] as const,
-};
+export { memberKeys };
 
 export function useMembers(orgId: string, enabled = true) {
   return usePagedList<Member>(memberKeys.list(orgId), `/v1/organizations/${orgId}/members`, {}, { enabled });

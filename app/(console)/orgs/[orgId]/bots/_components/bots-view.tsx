@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { shortDate } from '@/lib/format/time';
+import { LocalDate } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
@@ -45,7 +45,7 @@ export function BotsView({ orgId }: { orgId: string }) {
                 <PolicyBindings orgId={orgId} bindings={bot.policies} />
               </td>
               <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                {shortDate(bot.createdAt)}
+                <LocalDate iso={bot.createdAt} />
               </td>
               <ActionsCell>
                 {canDelete && (

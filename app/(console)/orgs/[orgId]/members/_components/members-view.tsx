@@ -1,9 +1,9 @@
 'use client';
 
+import { LocalDate } from '@/components/console/time';
 import { useRouter } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { shortDate } from '@/lib/format/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -108,7 +108,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                 <PolicyBindings orgId={orgId} bindings={m.policies} />
               </td>
               <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                {shortDate(m.joinedAt)}
+                <LocalDate iso={m.joinedAt} />
               </td>
               <ActionsCell>
                 {canRemove && m.userId !== me.id && (

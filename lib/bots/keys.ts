@@ -1,0 +1,8 @@
+// Shared by the console's hooks (lib/bots/queries.ts) and the server's first render (lib/console/server-prefetch.ts),
+// which cannot import values from a 'use client' module.
+import { orgKeys } from '../orgs/keys';
+
+/** Query keys of the bots area, under their organization's; never inline string keys. */
+export const botKeys = {
+  list: (orgId: string) => [...orgKeys.all, orgId, 'bots'] as const,
+};
