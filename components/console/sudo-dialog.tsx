@@ -5,11 +5,14 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { registerAuthPrompts } from '@/lib/api-client';
-import { useOpenedOnce } from '@/components/ui/opened-once';
+import { whenOpened } from '@/components/ui/opened-once';
 
 // The dialog's form, its factors' queries and the passkey helpers load the first time a change needs them, not with
 // every console page (AuthPrompts is on all of them).
-const SudoDialog = dynamic(() => import('./sudo-confirm').then((m) => m.SudoDialog), { ssr: false });
+const SudoDialog = whenOpened(
+  dynamic(() => import('./sudo-confirm').then((m) => m.SudoDialog), { ssr: false }),
+  (props) => props.open,
+);
 
 /** Where a member refused by their organization's second-factor policy goes to enrol. */
 export const SECURITY_PATH = '/account/security';
@@ -50,6 +53,5 @@ export function AuthPrompts() {
     settle.current = null;
   };
 
-  const opened = useOpenedOnce(open);
-  return opened ? <SudoDialog open={open} onDone={finish} /> : null;
+  return <SudoDialog open={open} onDone={finish} />;
 }

@@ -7,7 +7,7 @@ import { useState, type ComponentType } from 'react';
  * code (a form, zod, a chart) loads when it first opens rather than with the page, and it then stays mounted, so
  * closing it works as it always did (Radix returns focus, the parent keeps its state).
  */
-export function useOpenedOnce(open: boolean): boolean {
+function useOpenedOnce(open: boolean): boolean {
   const [opened, setOpened] = useState(open);
   if (open && !opened) setOpened(true);
   return opened || open;

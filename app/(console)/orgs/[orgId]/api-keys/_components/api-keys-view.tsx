@@ -21,12 +21,21 @@ import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
-import { useOpenedOnce } from '@/components/ui/opened-once';
+import { whenOpened } from '@/components/ui/opened-once';
 
 // The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list.
-const CreateApiKeyDialog = dynamic(() => import('./create-api-key-dialog').then((m) => m.CreateApiKeyDialog));
-const RollApiKeyDialog = dynamic(() => import('./roll-api-key-dialog').then((m) => m.RollApiKeyDialog));
-const KeyUsageDialog = dynamic(() => import('./key-usage-dialog').then((m) => m.KeyUsageDialog));
+const CreateApiKeyDialog = whenOpened(
+  dynamic(() => import('./create-api-key-dialog').then((m) => m.CreateApiKeyDialog)),
+  (props) => props.open,
+);
+const RollApiKeyDialog = whenOpened(
+  dynamic(() => import('./roll-api-key-dialog').then((m) => m.RollApiKeyDialog)),
+  (props) => props.apiKey !== null,
+);
+const KeyUsageDialog = whenOpened(
+  dynamic(() => import('./key-usage-dialog').then((m) => m.KeyUsageDialog)),
+  (props) => props.apiKey !== null,
+);
 
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
@@ -58,9 +67,6 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   // The one place the secret exists in the console: this state, dropped when the reveal dialog closes.
   const [secret, setSecret] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
-  const createOpened = useOpenedOnce(creating);
-  const rollOpened = useOpenedOnce(toRoll !== null);
-  const usageOpened = useOpenedOnce(usageOf !== null);
   // The reveal dialog opens from the create dialog; closing it returns here.
   const createButton = useRef<HTMLButtonElement>(null);
   // The row button that opened Usage or Roll: focus returns there, or to Create when that row's button is gone.
@@ -205,38 +211,32 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         </DataTable>
       )}
 
-      {createOpened && (
-        <CreateApiKeyDialog
-          orgId={orgId}
-          open={creating}
-          onOpenChange={setCreating}
-          bots={canCreateForBots ? bots.items : []}
-          onCreated={(created) => {
-            setCreating(false);
-            setSecret(created.secret);
-          }}
-        />
-      )}
-      {rollOpened && (
-        <RollApiKeyDialog
-          returnFocus={backToRow}
-          orgId={orgId}
-          apiKey={toRoll}
-          onOpenChange={(open) => !open && setToRoll(null)}
-          onRolled={(rolled) => {
-            setToRoll(null);
-            setSecret(rolled.secret);
-          }}
-        />
-      )}
-      {usageOpened && (
-        <KeyUsageDialog
-          orgId={orgId}
-          apiKey={usageOf}
-          onOpenChange={(open) => !open && setUsageOf(null)}
-          returnFocus={backToRow}
-        />
-      )}
+      <CreateApiKeyDialog
+        orgId={orgId}
+        open={creating}
+        onOpenChange={setCreating}
+        bots={canCreateForBots ? bots.items : []}
+        onCreated={(created) => {
+          setCreating(false);
+          setSecret(created.secret);
+        }}
+      />
+      <RollApiKeyDialog
+        returnFocus={backToRow}
+        orgId={orgId}
+        apiKey={toRoll}
+        onOpenChange={(open) => !open && setToRoll(null)}
+        onRolled={(rolled) => {
+          setToRoll(null);
+          setSecret(rolled.secret);
+        }}
+      />
+      <KeyUsageDialog
+        orgId={orgId}
+        apiKey={usageOf}
+        onOpenChange={(open) => !open && setUsageOf(null)}
+        returnFocus={backToRow}
+      />
       <SecretRevealDialog
         title="Your new API key"
         label="API key"
