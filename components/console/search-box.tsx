@@ -3,10 +3,11 @@
 import { useEffect, useId, useState } from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { Input, Label } from '@/components/ui/field';
+import { searchText } from '@/lib/console/search-text';
 
 /** The list's search text as the URL holds it (`?q=`), so a search survives a reload and can be shared. */
 export function useSearchText(): string | undefined {
-  return useSearchParams().get('q')?.trim() || undefined;
+  return searchText(useSearchParams().get('q'));
 }
 
 /**

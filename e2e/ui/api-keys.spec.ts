@@ -1,6 +1,6 @@
 import { expect, test } from '../fixtures';
 import { DAY_MS, listKeys, statusWithKey } from '../support/api-keys';
-import { choose, signInAs } from '../support/console';
+import { choose, readListsInBrowser, signInAs } from '../support/console';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -194,6 +194,7 @@ test('ada sees everyone’s keys with their owners and can narrow to her own; cy
 });
 
 test('loading failures and an empty list have their own states', async ({ page, demo }) => {
+  await readListsInBrowser(page);
   await signInAs(page, 'bob@acme.test');
   await page.route('**/v1/organizations/*/api-keys?*', (route) =>
     route.fulfill({

@@ -246,6 +246,18 @@ test("the first HTML already holds the organization's navigation, project panels
   expect(bots).toMatch(/<time dateTime="[^"]+">[A-Z][a-z]{2} \d{1,2}, \d{4}<\/time>/);
   const members = await (await page.request.get(`/orgs/${demo.acme}/members`)).text();
   expect(members).toContain('bob@acme.test');
+  // And the keys, subscriptions, silences (the Active tab) and audit log: rows, not skeletons.
+  const keys = await (await page.request.get(consolePages(demo).apiKeys)).text();
+  expect(keys).toMatch(/<th scope="row"[^>]*><div[^>]*>[^<]+/);
+  expect(keys).not.toContain('aria-label="Loading API keys"');
+  const subscriptions = await (await page.request.get(consolePages(demo).subscriptions)).text();
+  expect(subscriptions).toMatch(/qsb_[A-Za-z0-9]+/);
+  expect(subscriptions).not.toContain('aria-label="Loading subscriptions"');
+  expect(silences).toContain('Checkout latency under investigation');
+  expect(silences).not.toContain('aria-label="Loading silences"');
+  const audit = await (await page.request.get(`/orgs/${demo.acme}/audit`)).text();
+  expect(audit).toContain('Audit events, newest first');
+  expect(html).not.toContain('Loading…');
 
   // Someone outside Acme gets none of its data in the HTML: the same checks as the API answer 404.
   await page.context().clearCookies();
@@ -255,4 +267,70 @@ test("the first HTML already holds the organization's navigation, project panels
   expect(outside).not.toContain('Staging');
   expect(await (await page.request.get(`/orgs/${demo.acme}/bots`)).text()).not.toContain('deploy-bot');
   expect(await (await page.request.get(`/orgs/${demo.acme}/members`)).text()).not.toContain('bob@acme.test');
+  expect(await (await page.request.get(consolePages(demo).silences)).text()).not.toContain('Checkout latency');
+  expect(await (await page.request.get(`/orgs/${demo.acme}/audit`)).text()).not.toContain('Audit events, newest first');
 });
+
+// The server writes dates in UTC and relative times against its own clock; the hydrating browser must produce the
+// same text whatever its zone and clock, or React discards the server's HTML (a recoverable error and a second
+// render of the page). Then the reader's zone takes over. Time zones 14 hours east and 10 hours west of UTC; in the
+// second, a browser clock 3 minutes ahead of the server's (the data is then older than the cache's 15 s, so the
+// browser asks again after hydrating: only the first checks that nothing is asked for twice).
+for (const { timezoneId, ahead } of [
+  { timezoneId: 'Pacific/Kiritimati', ahead: 0 },
+  { timezoneId: 'Pacific/Honolulu', ahead: 3 * 60_000 },
+]) {
+  test(`server-rendered lists hydrate without a mismatch in ${timezoneId}, ${ahead / 60_000} minutes ahead, then show its times`, async ({
+    browser,
+    demo,
+  }) => {
+    test.setTimeout(90_000);
+    const context = await browser.newContext({ timezoneId });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    // Errors the page reports; a failed request's line is the network's, checked below.
+    page.on(
+      'console',
+      (msg) => msg.type() === 'error' && !msg.text().startsWith('Failed to load resource') && errors.push(msg.text()),
+    );
+    // The clock as the page reads it (Playwright's own clock also fakes the timers, which changes how React
+    // schedules hydration).
+    await page.addInitScript((ms) => {
+      const now = Date.now.bind(Date);
+      Date.now = () => now() + ms;
+    }, ahead);
+    await signInAs(page, 'ada@acme.test');
+    // A phone's slower CPU, as Lighthouse's: hydration then yields more often between its parts.
+    await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const pages = { ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` };
+    for (const name of ['overview', 'apiKeys', 'members', 'bots', 'subscriptions', 'silences', 'audit'] as const) {
+      const asked: string[] = [];
+      const listen = (req: { url(): string }) => req.url().includes('/v1/') && asked.push(req.url());
+      page.on('request', listen);
+      await page.goto(pages[name]);
+      await page.waitForLoadState('networkidle');
+      page.off('request', listen);
+      expect(errors, `${name}: errors while hydrating`).toEqual([]);
+      // What the page shows was read on the server; the browser asks only for what no list holds (the bell's
+      // count, the latest log verification).
+      const again = asked.filter((url) => !/\/notifications|\/verifications\/latest|\/bots\?limit=100$/.test(url));
+      if (!ahead) expect(again, `${name}: asked for again after the server read it`).toEqual([]);
+    }
+    // After hydration, a silence's start reads in the browser's zone (its title keeps the UTC instant).
+    await page.goto(pages.silences);
+    const start = page.locator('td[data-label="Start – end"] time').first();
+    await expect(start).toBeVisible();
+    const { iso, text, local } = await start.evaluate((el) => {
+      const at = new Date(el.getAttribute('datetime')!);
+      const hour = at.getHours() % 12 || 12;
+      return {
+        iso: el.getAttribute('datetime')!,
+        text: el.textContent!,
+        local: `${hour}:${String(at.getMinutes()).padStart(2, '0')} ${at.getHours() < 12 ? 'AM' : 'PM'}`,
+      };
+    });
+    expect(text, iso).toContain(local);
+    await context.close();
+  });
+}

@@ -60,9 +60,12 @@ async function virtualAuthenticator(page: Page) {
   });
 }
 
-/** Focus then Enter: what a keyboard user does once Tab has reached the control. */
+/**
+ * Focus then Enter: what a keyboard user does once Tab has reached the control (the first of that name: an empty
+ * key list offers a second "Create API key" under the header's).
+ */
 async function press(page: Page, name: string | RegExp, role: 'button' | 'link' = 'button') {
-  const control = page.getByRole(role, { name, exact: typeof name === 'string' });
+  const control = page.getByRole(role, { name, exact: typeof name === 'string' }).first();
   await control.focus();
   await page.keyboard.press('Enter');
 }

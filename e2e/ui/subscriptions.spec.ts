@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, loadDemo, test } from '../fixtures';
-import { signInAs } from '../support/console';
+import { readListsInBrowser, signInAs } from '../support/console';
 import { baseURL } from '../support/env';
 import { loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
 
@@ -195,6 +195,7 @@ test('a newer server’s unknown target kind, health and state show as Unknown, 
   });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
+  await readListsInBrowser(page);
   await signInAs(page, 'cy');
   await page.goto(pagePath);
   const changed = row(page, subs.https.slug);

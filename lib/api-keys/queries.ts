@@ -3,15 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import { apiKeyKeys } from './keys';
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 
-/** Query keys of the API keys area; never inline string keys. */
-export const apiKeyKeys = {
-  all: ['api-keys'] as const,
-  lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
-  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) =>
-    [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any', q ?? ''] as const,
-};
+export { apiKeyKeys };
 
 export function useApiKeys(orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) {
   return usePagedList<ApiKey>(apiKeyKeys.list(orgId, owner, expiringSoon, q), `/v1/organizations/${orgId}/api-keys`, {

@@ -2,14 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
-import { apiKeyKeys } from './queries';
+import { apiKeyKeys, rotationKeys } from './keys';
 import type { ApiKeyLeak, ApiKeyUsage, RollApiKeyInput, RolledApiKey } from './schema';
-
-/** Query keys of rotation, leaks and usage; never inline string keys. */
-export const rotationKeys = {
-  usage: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'usage', keyId] as const,
-  leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
-};
 
 /** Rolls with a plain request, as creation does: the new secret must never enter a react-query cache. */
 export function useRollApiKey(orgId: string) {

@@ -5,16 +5,9 @@ import { apiFetch, apiGet, ApiRequestError } from '../api-client';
 import { usePagedList } from '../console/paged-list';
 import type { AuditVerification } from './schema';
 import type { AuditEvent } from './types';
+import { auditKeys, type AuditFilter } from './keys';
 
-/** The console's filters: one action or noun (`api_key.*`), one actor, events since an instant. */
-export type AuditFilter = { action?: string; actor?: string; since?: string };
-
-/** Query keys of the audit log; never inline string keys. */
-export const auditKeys = {
-  all: ['audit'] as const,
-  list: (orgId: string, filter: AuditFilter) => [...auditKeys.all, orgId, 'list', filter] as const,
-  verification: (orgId: string) => [...auditKeys.all, orgId, 'verification', 'latest'] as const,
-};
+export { auditKeys, type AuditFilter };
 
 /** The filter as the API's query string (shared by the list and the export links). */
 export function auditQuery(filter: AuditFilter): URLSearchParams {

@@ -2,6 +2,7 @@ import 'server-only';
 import { dehydrate, QueryClient, type DehydratedState, type QueryKey } from '@tanstack/react-query';
 import { headers } from 'next/headers';
 import { NextRequest } from 'next/server';
+import { cache } from 'react';
 import { PEER_HEADER } from '@/lib/http/public-origin';
 
 type RouteHandler = (req: NextRequest, next: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -17,24 +18,39 @@ export type Read = {
   paged?: boolean;
 };
 
-/** Runs `reads` together and gives what they found, for `<HydrationBoundary state={…}>`. */
-export async function prefetched(...reads: Read[]): Promise<DehydratedState> {
+/**
+ * Runs `reads` together: what they found, for `<HydrationBoundary state={…}>`, and the server's clock when they
+ * were answered, which relative times ("3 minutes ago") are measured against until the page is hydrated.
+ */
+export async function prefetched(...reads: Read[]): Promise<{ state: DehydratedState; now: number }> {
   const client = new QueryClient();
-  await Promise.all(reads.map((read) => prefetch(client, read)));
-  return dehydrate(client);
+  await Promise.all(
+    reads.map(async (read) => {
+      const body = await serverRead(read);
+      // An infinite query's first page, from no cursor.
+      if (body !== undefined)
+        client.setQueryData(read.queryKey, read.paged ? { pages: [body], pageParams: [null] } : body);
+    }),
+  );
+  return { state: dehydrate(client), now: Date.now() };
 }
 
 /**
  * Reads a `/v1` resource for the console's first render through its own route handler, in process, with the
  * browser's own cookie: the same credential, tenant, permission and rate-limit checks as the request the page
- * would otherwise send after hydrating. The answer goes into `client` under the key the page's hook reads, so
- * the server renders the page with it and the browser starts with it (`HydrationBoundary`). Anything but 200
- * leaves the cache alone: the browser then asks as before and shows what it gets.
+ * would otherwise send after hydrating. `prefetched` puts the answer into a cache under the key the page's hook
+ * reads, so the server renders the page with it and the browser starts with it (`HydrationBoundary`). Anything but
+ * 200 gives undefined and leaves that cache alone: the browser then asks as before and shows what it gets.
+ * A layout and its page asking for the same resource in one request read it once.
  */
-async function prefetch(client: QueryClient, request: Read): Promise<void> {
+export async function serverRead<T = unknown>(read: Omit<Read, 'queryKey' | 'paged'>): Promise<T | undefined> {
+  const url = new URL(read.path, 'http://127.0.0.1');
+  for (const [name, value] of Object.entries(read.search ?? {})) url.searchParams.set(name, value);
+  return (await readOnce(read.handler, url.toString(), JSON.stringify(read.params ?? {}))) as T | undefined;
+}
+
+const readOnce = cache(async (handler: RouteHandler, url: string, params: string): Promise<unknown> => {
   const incoming = await headers();
-  const url = new URL(request.path, 'http://127.0.0.1');
-  for (const [name, value] of Object.entries(request.search ?? {})) url.searchParams.set(name, value);
   const forwarded: Record<string, string> = { cookie: incoming.get('cookie') ?? '' };
   // The connection's signed address (scripts/start.mjs) and what a proxy said: the limits key on the same client.
   for (const name of ['user-agent', PEER_HEADER, 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']) {
@@ -42,14 +58,12 @@ async function prefetch(client: QueryClient, request: Read): Promise<void> {
     if (value) forwarded[name] = value;
   }
   try {
-    const res = await request.handler(new NextRequest(url, { headers: forwarded }), {
-      params: Promise.resolve(request.params ?? {}),
+    const res = await handler(new NextRequest(url, { headers: forwarded }), {
+      params: Promise.resolve(JSON.parse(params) as Record<string, string>),
     });
-    if (res.status !== 200) return;
-    const body: unknown = await res.json();
-    // An infinite query's first page, from no cursor.
-    client.setQueryData(request.queryKey, request.paged ? { pages: [body], pageParams: [null] } : body);
+    return res.status === 200 ? ((await res.json()) as unknown) : undefined;
   } catch {
     // The browser asks again after hydrating, and shows the error if there is one.
+    return undefined;
   }
-}
+});

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exactTime, localTime, relativeTime, shortDate, shortDateUtc } from './time';
+import { exactTime, localTime, relativeTime, shortDate } from './time';
 
 const now = Date.parse('2026-11-25T14:00:00.000Z');
 const at = (ms: number) => new Date(now + ms).toISOString();
@@ -42,14 +42,14 @@ describe('absolute dates', () => {
   });
 });
 
-describe('shortDateUtc', () => {
+describe("the 'utc' zone", () => {
   const zone = process.env.TZ;
   afterEach(() => {
     process.env.TZ = zone;
   });
 
-  // What the server renders and the browser hydrates: the UTC day, whatever the zone of either.
-  it('is the UTC day in any time zone, where shortDate is the local one', () => {
+  // What the server renders and the browser hydrates: the UTC reading, whatever the zone of either.
+  it('is the UTC day in any time zone, where the default is the local one', () => {
     const lateInUtc = '2026-03-07T23:30:00.000Z';
     for (const [tz, local] of [
       ['Asia/Tokyo', 'Mar 8, 2026'],
@@ -57,9 +57,34 @@ describe('shortDateUtc', () => {
       ['UTC', 'Mar 7, 2026'],
     ]) {
       process.env.TZ = tz;
-      expect(shortDateUtc(lateInUtc)).toBe('Mar 7, 2026');
+      expect(shortDate(lateInUtc, 'utc')).toBe('Mar 7, 2026');
       expect(shortDate(lateInUtc)).toBe(local);
     }
+  });
+
+  // Any instant, read in any of these zones (summer-time changes both ways, half-hour and 14-hour offsets), gives
+  // what a machine in UTC gives: the hours a local clock skips or repeats included.
+  it('reads every instant as a machine in UTC does, in every zone', () => {
+    const zones = ['America/Los_Angeles', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Kiritimati'];
+    const min = Date.parse('2020-01-01T00:00:00Z');
+    const max = Date.parse('2030-12-31T23:59:59Z');
+    fc.assert(
+      fc.property(fc.integer({ min, max }), fc.constantFrom(...zones), (ms, tz) => {
+        const iso = new Date(ms).toISOString();
+        process.env.TZ = 'UTC';
+        const expected = [shortDate(iso), localTime(iso), exactTime(iso)];
+        process.env.TZ = tz;
+        expect([shortDate(iso, 'utc'), localTime(iso, 'utc'), exactTime(iso, 'utc')]).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('lands in the hour a local clock skips', () => {
+    process.env.TZ = 'America/Los_Angeles';
+    // 02:30 on the day Los Angeles's clocks jump from 2:00 to 3:00; in UTC it exists.
+    expect(localTime('2026-03-08T02:30:00.000Z', 'utc')).toBe('Mar 8, 2026, 2:30 AM');
+    expect(exactTime('2026-03-08T02:30:05.000Z', 'utc')).toBe('Mar 8, 2026, 2:30:05 AM GMT+00:00');
   });
 });
 
@@ -83,7 +108,9 @@ describe('without Intl', () => {
       shortDate(at(ms));
       localTime(at(ms));
       exactTime(at(ms));
-      shortDateUtc(at(ms));
+      shortDate(at(ms), 'utc');
+      localTime(at(ms), 'utc');
+      exactTime(at(ms), 'utc');
     }
     for (const spy of built) expect(spy).not.toHaveBeenCalled();
   });

@@ -1,3 +1,4 @@
+import { UTCDateMini } from '@date-fns/utc/date/mini';
 import { format, formatDistanceStrict } from 'date-fns';
 
 /*
@@ -8,28 +9,35 @@ import { format, formatDistanceStrict } from 'date-fns';
  * fields with its English tables: no such start-up. The console speaks English only, so nothing is lost.
  */
 
-/** "Nov 25, 2026". */
-export function shortDate(iso: string): string {
-  return format(new Date(iso), 'MMM d, yyyy');
-}
+/**
+ * Where a date is read: the reader's own zone, or UTC. A page rendered on the server shows UTC, the one zone the
+ * server and the hydrating browser agree on, until the browser, which knows its reader's zone, takes over
+ * (components/console/time.tsx).
+ */
+export type Zone = 'local' | 'utc';
 
 /**
- * The same day as `shortDate` gives in UTC: what a page rendered on the server shows until the browser, which
- * knows its reader's time zone, takes over (`LocalDate` in components/console/time.tsx).
+ * The instant, as a Date whose fields read in `zone`. UTC through @date-fns/utc's mini date (no Intl, unlike its
+ * full one): rebuilding a local Date from the UTC fields would move an hour that a local clock skips (a summer-time
+ * change) and break hydration in that zone.
  */
-export function shortDateUtc(iso: string): string {
-  const d = new Date(iso);
-  return format(new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()), 'MMM d, yyyy');
+function inZone(iso: string, zone: Zone): Date {
+  return zone === 'utc' ? new UTCDateMini(iso) : new Date(iso);
+}
+
+/** "Nov 25, 2026". */
+export function shortDate(iso: string, zone: Zone = 'local'): string {
+  return format(inZone(iso, zone), 'MMM d, yyyy');
 }
 
 /** "Nov 25, 2026, 2:15 PM". */
-export function localTime(iso: string): string {
-  return format(new Date(iso), 'MMM d, yyyy, h:mm a');
+export function localTime(iso: string, zone: Zone = 'local'): string {
+  return format(inZone(iso, zone), 'MMM d, yyyy, h:mm a');
 }
 
 /** "Nov 25, 2026, 2:15:22 PM GMT+01:00": the instant to the second, with the offset it is shown in. */
-export function exactTime(iso: string): string {
-  return format(new Date(iso), 'MMM d, yyyy, h:mm:ss a OOOO');
+export function exactTime(iso: string, zone: Zone = 'local'): string {
+  return format(inZone(iso, zone), 'MMM d, yyyy, h:mm:ss a OOOO');
 }
 
 /**

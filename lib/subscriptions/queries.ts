@@ -3,13 +3,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { replaceInPages, usePagedList } from '../console/paged-list';
+import { subscriptionKeys } from './keys';
 import type { Subscription, SubscriptionUpdate } from './schema';
 
-/** Query keys of the subscriptions area; never inline string keys. */
-export const subscriptionKeys = {
-  all: ['subscriptions'] as const,
-  list: (orgId: string, projectId: string) => [...subscriptionKeys.all, orgId, projectId, 'list'] as const,
-};
+export { subscriptionKeys };
 
 const basePath = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`;
 

@@ -1,12 +1,7 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { GET as effectivePermissions } from '@/app/v1/organizations/[orgId]/permissions/route';
-import { GET as listProjects } from '@/app/v1/organizations/[orgId]/projects/route';
-import { GET as listOrganizations } from '@/app/v1/organizations/route';
 import { ConsoleShell } from '@/components/console/shell';
-import { accessKeys } from '@/lib/access/keys';
-import { prefetched } from '@/lib/console/server-prefetch';
-import { orgKeys, PICKER } from '@/lib/orgs/keys';
+import { Prefetched } from '@/components/console/prefetched';
+import { organizationsRead, permissionsRead, projectsRead } from '@/lib/console/shell-reads';
 
 /**
  * Every page of an organization: the shell, rendered on the server with what it and most pages read first (the
@@ -21,27 +16,9 @@ export default async function OrganizationLayout({
   params: Promise<{ orgId: string }>;
 }) {
   const { orgId } = await params;
-  const limit = { limit: String(PICKER.pageSize) };
-  const state = await prefetched(
-    { queryKey: orgKeys.list(), handler: listOrganizations, path: '/v1/organizations', search: limit, paged: true },
-    {
-      queryKey: orgKeys.projects(orgId),
-      handler: listProjects,
-      path: `/v1/organizations/${orgId}/projects`,
-      params: { orgId },
-      search: limit,
-      paged: true,
-    },
-    {
-      queryKey: accessKeys.permissions(orgId),
-      handler: effectivePermissions,
-      path: `/v1/organizations/${orgId}/permissions`,
-      params: { orgId },
-    },
-  );
   return (
-    <HydrationBoundary state={state}>
+    <Prefetched reads={[organizationsRead(), projectsRead(orgId), permissionsRead(orgId)]}>
       <ConsoleShell orgId={orgId}>{children}</ConsoleShell>
-    </HydrationBoundary>
+    </Prefetched>
   );
 }

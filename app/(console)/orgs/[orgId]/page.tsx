@@ -1,9 +1,69 @@
 import type { Metadata } from 'next';
+import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
+import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
+import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
+import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
+import { Prefetched } from '@/components/console/prefetched';
+import { apiKeyKeys } from '@/lib/api-keys/keys';
+import { auditKeys, RECENT_EVENTS } from '@/lib/audit/keys';
+import { PAGE_SIZE } from '@/lib/console/page-size';
+import type { Read } from '@/lib/console/server-prefetch';
+import { serverPermissions, serverProjects } from '@/lib/console/shell-reads';
+import { silenceKeys } from '@/lib/silences/keys';
+import { subscriptionKeys } from '@/lib/subscriptions/keys';
 import { Overview } from './_components/overview';
 
 export const metadata: Metadata = { title: 'Overview' };
 
 export default async function OrganizationHome({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  return <Overview orgId={orgId} />;
+  // Every panel's data comes with the page, read as each panel asks for it: the keys expiring soon (everyone's or
+  // the caller's own, as the permissions allow), the newest events, and each project's subscriptions and silence
+  // counts. The permissions and projects are the layout's reads, made once per request.
+  const [permissions, projects] = await Promise.all([serverPermissions(orgId), serverProjects(orgId)]);
+  const base = `/v1/organizations/${orgId}`;
+  const reads: Read[] = [];
+  if (permissions) {
+    const owner = permissions.organization.includes('apiKeys.list') ? 'all' : 'me';
+    reads.push({
+      queryKey: apiKeyKeys.list(orgId, owner, true),
+      handler: listApiKeys,
+      path: `${base}/api-keys`,
+      params: { orgId },
+      search: { limit: String(PAGE_SIZE), expiring: 'soon', ...(owner === 'me' ? { owner: 'me' } : {}) },
+      paged: true,
+    });
+    if (permissions.organization.includes('auditLog.read'))
+      reads.push({
+        queryKey: auditKeys.list(orgId, {}),
+        handler: listAuditEvents,
+        path: `${base}/audit-events`,
+        params: { orgId },
+        search: { limit: String(RECENT_EVENTS) },
+        paged: true,
+      });
+  }
+  for (const project of projects?.items ?? []) {
+    const params = { orgId, projectId: project.id };
+    reads.push({
+      queryKey: subscriptionKeys.list(orgId, project.id),
+      handler: listSubscriptions,
+      path: `${base}/projects/${project.id}/subscriptions`,
+      params,
+      search: { limit: String(PAGE_SIZE) },
+      paged: true,
+    });
+    if (project.alertingEnabled)
+      reads.push({
+        queryKey: silenceKeys.counts(orgId, project.id),
+        handler: countSilences,
+        path: `${base}/projects/${project.id}/obs/silences/counts`,
+        params,
+      });
+  }
+  return (
+    <Prefetched reads={reads}>
+      <Overview orgId={orgId} />
+    </Prefetched>
+  );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { shortDate } from '@/lib/format/time';
+import { LocalDate } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Badge, ErrorState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
@@ -47,7 +47,8 @@ function ExpiringKeys({ orgId }: { orgId: string }) {
                     {k.name} <span className="font-mono text-xs text-slate-600">{k.prefix}…</span>
                   </span>
                   <span className="shrink-0 text-slate-600">
-                    {k.owner.type === 'user' && k.owner.id === me.id ? 'You' : k.owner.name} · {shortDate(k.expiresAt!)}
+                    {k.owner.type === 'user' && k.owner.id === me.id ? 'You' : k.owner.name} ·{' '}
+                    <LocalDate iso={k.expiresAt!} />
                   </span>
                 </li>
               ))}

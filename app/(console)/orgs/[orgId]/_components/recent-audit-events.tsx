@@ -1,7 +1,8 @@
 'use client';
 
-import { shortDate } from '@/lib/format/time';
+import { LocalDate } from '@/components/console/time';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { RECENT_EVENTS } from '@/lib/audit/keys';
 import { useAuditEvents } from '@/lib/audit/queries';
 import { AttentionCard } from './attention-card';
 
@@ -11,10 +12,10 @@ const NO_FILTER = {};
 export function RecentAuditEvents({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const allowed = hasGrant(permissions.data, 'auditLog.read') === true;
-  const events = useAuditEvents(orgId, NO_FILTER, { enabled: allowed, pageSize: 5 });
+  const events = useAuditEvents(orgId, NO_FILTER, { enabled: allowed, pageSize: RECENT_EVENTS });
   // The panel holds its place whatever the permissions say, as tall as five events: removed for someone who may
   // not read the log, it moved the project panels after it up when the permissions arrived after them.
-  const latest = events.items.slice(0, 5);
+  const latest = events.items.slice(0, RECENT_EVENTS);
   return (
     <AttentionCard title="Recent audit events" href={`/orgs/${orgId}/audit`}>
       {!allowed && !permissions.isPending ? (
@@ -32,7 +33,10 @@ export function RecentAuditEvents({ orgId }: { orgId: string }) {
           {latest.map((event) => (
             <li key={event.id} className="truncate">
               <span className="font-medium text-slate-900">{event.actor.name}</span> <span>{event.action}</span>{' '}
-              <span className="text-slate-500">{shortDate(event.occurredAt)}</span> <span>{event.target.name}</span>
+              <span className="text-slate-500">
+                <LocalDate iso={event.occurredAt} />
+              </span>{' '}
+              <span>{event.target.name}</span>
             </li>
           ))}
         </ul>

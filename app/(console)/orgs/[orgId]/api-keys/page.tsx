@@ -1,9 +1,52 @@
 import type { Metadata } from 'next';
+import { GET as listLeaks } from '@/app/v1/organizations/[orgId]/api-key-leaks/route';
+import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
+import { Prefetched } from '@/components/console/prefetched';
+import { apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
+import { PAGE_SIZE } from '@/lib/console/page-size';
+import { searchText } from '@/lib/console/search-text';
+import { serverPermissions } from '@/lib/console/shell-reads';
 import { ApiKeysView } from './_components/api-keys-view';
 
 export const metadata: Metadata = { title: 'API keys' };
 
-export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgId: string }>;
+  searchParams: Promise<{ q?: string | string[] }>;
+}) {
   const { orgId } = await params;
-  return <ApiKeysView orgId={orgId} />;
+  const q = searchText((await searchParams).q);
+  // The first page of keys and the leak notices come with the page. Which keys: everyone's for those who may list
+  // them, as the view's first render asks (the permissions are the layout's read, made once per request).
+  const permissions = await serverPermissions(orgId);
+  if (!permissions) return <ApiKeysView orgId={orgId} />;
+  const owner = permissions.organization.includes('apiKeys.list') ? 'all' : 'me';
+  const search: Record<string, string> = { limit: String(PAGE_SIZE) };
+  if (owner === 'me') search.owner = 'me';
+  if (q) search.q = q;
+  return (
+    <Prefetched
+      reads={[
+        {
+          queryKey: apiKeyKeys.list(orgId, owner, false, q),
+          handler: listApiKeys,
+          path: `/v1/organizations/${orgId}/api-keys`,
+          params: { orgId },
+          search,
+          paged: true,
+        },
+        {
+          queryKey: rotationKeys.leaks(orgId),
+          handler: listLeaks,
+          path: `/v1/organizations/${orgId}/api-key-leaks`,
+          params: { orgId },
+        },
+      ]}
+    >
+      <ApiKeysView orgId={orgId} />
+    </Prefetched>
+  );
 }

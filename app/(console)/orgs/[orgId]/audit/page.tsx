@@ -1,9 +1,30 @@
 import type { Metadata } from 'next';
+import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
+import { Prefetched } from '@/components/console/prefetched';
+import { auditKeys } from '@/lib/audit/keys';
+import { PAGE_SIZE } from '@/lib/console/page-size';
 import { AuditLogView } from './_components/audit-log-view';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
 export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
-  return <AuditLogView orgId={orgId} />;
+  // The newest events, unfiltered, come with the page (for those who may read the log; anyone else's read is
+  // refused and the page says why, from the permissions the layout read).
+  return (
+    <Prefetched
+      reads={[
+        {
+          queryKey: auditKeys.list(orgId, {}),
+          handler: listAuditEvents,
+          path: `/v1/organizations/${orgId}/audit-events`,
+          params: { orgId },
+          search: { limit: String(PAGE_SIZE) },
+          paged: true,
+        },
+      ]}
+    >
+      <AuditLogView orgId={orgId} />
+    </Prefetched>
+  );
 }

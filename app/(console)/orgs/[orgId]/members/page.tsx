@@ -1,8 +1,7 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { GET as listMembers } from '@/app/v1/organizations/[orgId]/members/route';
+import { Prefetched } from '@/components/console/prefetched';
 import { PAGE_SIZE } from '@/lib/console/page-size';
-import { prefetched } from '@/lib/console/server-prefetch';
 import { memberKeys } from '@/lib/members/keys';
 import { MembersView } from './_components/members-view';
 
@@ -12,17 +11,20 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
   const { orgId } = await params;
   // The first page of members comes with the page (for those who may list them; anyone else's read is refused
   // and the page shows what it showed before).
-  const state = await prefetched({
-    queryKey: memberKeys.list(orgId),
-    handler: listMembers,
-    path: `/v1/organizations/${orgId}/members`,
-    params: { orgId },
-    search: { limit: String(PAGE_SIZE) },
-    paged: true,
-  });
   return (
-    <HydrationBoundary state={state}>
+    <Prefetched
+      reads={[
+        {
+          queryKey: memberKeys.list(orgId),
+          handler: listMembers,
+          path: `/v1/organizations/${orgId}/members`,
+          params: { orgId },
+          search: { limit: String(PAGE_SIZE) },
+          paged: true,
+        },
+      ]}
+    >
       <MembersView orgId={orgId} />
-    </HydrationBoundary>
+    </Prefetched>
   );
 }

@@ -3,8 +3,7 @@
 import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { RelativeTime } from '@/components/console/time';
-import { exactTime, shortDate } from '@/lib/format/time';
+import { LocalDate, RelativeTime } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -40,11 +39,7 @@ const KeyUsageDialog = whenOpened(
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
   if (!apiKey.expiresAt) return <span className="text-slate-500">Never</span>;
-  return (
-    <time dateTime={apiKey.expiresAt} title={exactTime(apiKey.expiresAt)}>
-      {shortDate(apiKey.expiresAt)}
-    </time>
-  );
+  return <LocalDate iso={apiKey.expiresAt} exact />;
 }
 
 export function ApiKeysView({ orgId }: { orgId: string }) {
@@ -161,9 +156,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   </div>
                 </td>
                 <td data-label="Created" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                  <time dateTime={key.createdAt} title={exactTime(key.createdAt)}>
-                    {shortDate(key.createdAt)}
-                  </time>
+                  <LocalDate iso={key.createdAt} exact />
                 </td>
                 <td data-label="Expires" className="whitespace-nowrap px-4 py-3 text-slate-700">
                   <Expiry apiKey={key} />

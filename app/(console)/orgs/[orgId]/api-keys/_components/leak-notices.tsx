@@ -1,6 +1,6 @@
 'use client';
 
-import { exactTime } from '@/lib/format/time';
+import { ExactTime } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { useDismissLeakNotice, useLeakNotices } from '@/lib/api-keys/rotation-queries';
 
@@ -30,8 +30,8 @@ export function LeakNotices({ orgId }: { orgId: string }) {
             ) : (
               'by a secret scanner'
             )}{' '}
-            on <time dateTime={leak.leakedAt}>{exactTime(leak.leakedAt)}</time>. Create a new key and remove the leaked
-            one from where it was published.
+            on <ExactTime iso={leak.leakedAt} />. Create a new key and remove the leaked one from where it was
+            published.
           </p>
           <Button
             variant="secondary"

@@ -1,29 +1,52 @@
-import { HydrationBoundary } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
+import { GET as listSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/route';
+import { Prefetched } from '@/components/console/prefetched';
 import { PageHeader } from '@/components/ui/states';
-import { prefetched } from '@/lib/console/server-prefetch';
+import { PAGE_SIZE } from '@/lib/console/page-size';
+import { searchText } from '@/lib/console/search-text';
 import { silenceKeys } from '@/lib/silences/keys';
 import { SilencesView } from './_components/silences-view';
 
 export const metadata: Metadata = { title: 'Silences' };
 
-export default async function Page({ params }: { params: Promise<{ orgId: string; projectId: string }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgId: string; projectId: string }>;
+  searchParams: Promise<{ q?: string | string[] }>;
+}) {
   const { orgId, projectId } = await params;
-  // The tab counts come with the page, so the tabs and the search render on the server; the list itself, whose
-  // times read in the browser's time zone, still loads in the browser.
-  const state = await prefetched({
-    queryKey: silenceKeys.counts(orgId, projectId),
-    handler: countSilences,
-    path: `/v1/organizations/${orgId}/projects/${projectId}/obs/silences/counts`,
-    params: { orgId, projectId },
-  });
+  const q = searchText((await searchParams).q);
+  const base = `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
+  // The tab counts and the first page of the tab that opens (Active) come with the page: tabs, search and list
+  // are in the server's HTML.
+  const search: Record<string, string> = { limit: String(PAGE_SIZE), state: 'active' };
+  if (q) search.q = q;
   return (
     <>
       <PageHeader title="Silences" description="Matcher-based suppressions of alerts, each with a start and an end." />
-      <HydrationBoundary state={state}>
+      <Prefetched
+        reads={[
+          {
+            queryKey: silenceKeys.counts(orgId, projectId),
+            handler: countSilences,
+            path: `${base}/counts`,
+            params: { orgId, projectId },
+          },
+          {
+            queryKey: silenceKeys.list(orgId, projectId, 'active', q),
+            handler: listSilences,
+            path: base,
+            params: { orgId, projectId },
+            search,
+            paged: true,
+          },
+        ]}
+      >
         <SilencesView orgId={orgId} projectId={projectId} />
-      </HydrationBoundary>
+      </Prefetched>
     </>
   );
 }

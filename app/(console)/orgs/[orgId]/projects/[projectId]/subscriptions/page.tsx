@@ -1,9 +1,29 @@
 import type { Metadata } from 'next';
+import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
+import { Prefetched } from '@/components/console/prefetched';
+import { PAGE_SIZE } from '@/lib/console/page-size';
+import { subscriptionKeys } from '@/lib/subscriptions/keys';
 import { SubscriptionsView } from './_components/subscriptions-view';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
 export default async function Page({ params }: { params: Promise<{ orgId: string; projectId: string }> }) {
   const { orgId, projectId } = await params;
-  return <SubscriptionsView orgId={orgId} projectId={projectId} />;
+  // The first page of subscriptions comes with the page: the list is in the server's HTML.
+  return (
+    <Prefetched
+      reads={[
+        {
+          queryKey: subscriptionKeys.list(orgId, projectId),
+          handler: listSubscriptions,
+          path: `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`,
+          params: { orgId, projectId },
+          search: { limit: String(PAGE_SIZE) },
+          paged: true,
+        },
+      ]}
+    >
+      <SubscriptionsView orgId={orgId} projectId={projectId} />
+    </Prefetched>
+  );
 }

@@ -4,7 +4,7 @@ import dynamic from 'next/dynamic';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { useNow } from '@/components/console/time';
+import { LocalTime, useNow } from '@/components/console/time';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { LoadMore } from '@/components/console/load-more';
 import { useConsoleUser } from '@/components/console/user-context';
@@ -14,7 +14,6 @@ import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/co
 import type { Silence, SilenceState } from '@/lib/silences/schema';
 import { useCanCreateSilences, useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
 import type { SilenceDialogTarget } from './edit-silence-dialog';
-import { localTime } from '@/lib/format/time';
 import { timeLeft } from './format';
 
 // The editor (its form, matcher checks and RE2) loads when a silence is first opened, not with the list.
@@ -90,14 +89,10 @@ function SilenceList({
             </ul>
           </td>
           <td data-label="Start – end" className="whitespace-nowrap px-4 py-3 text-slate-700">
-            <time dateTime={s.startsAt} title={s.startsAt}>
-              {localTime(s.startsAt)}
-            </time>
+            <LocalTime iso={s.startsAt} />
             <span aria-hidden="true"> –</span>
             <br />
-            <time dateTime={s.endsAt} title={s.endsAt}>
-              {localTime(s.endsAt)}
-            </time>
+            <LocalTime iso={s.endsAt} />
             <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
           </td>
           <td data-label="Comment" className="max-w-[14rem] px-4 py-3 text-slate-900 max-sm:max-w-none">

@@ -1,21 +1,14 @@
 'use client';
 
-import { useState } from 'react';
+import { RelativeTime } from '@/components/console/time';
 import { Badge } from '@/components/ui/states';
-import { localTime, relativeTime } from '@/lib/format/time';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
 
-/** "2 hours ago", with the exact time on hover and for screen readers through `dateTime`. */
+/** "2 hours ago", with the exact time on hover and for screen readers through `dateTime`; or "Never". */
 export function TimeAgo({ iso }: { iso: string | null }) {
-  // The moment of first render: relative times stay stable while the page is open.
-  const [now] = useState(() => Date.now());
   if (!iso) return <span className="text-slate-500">Never</span>;
-  return (
-    <time dateTime={iso} title={localTime(iso)}>
-      {relativeTime(iso, now)}
-    </time>
-  );
+  return <RelativeTime iso={iso} />;
 }
 
 /** healthy and failing as the spec names them; any other value is shown as unknown, never as an error. */

@@ -1,0 +1,16 @@
+// Shared by the console's hooks (lib/api-keys/queries.ts, rotation-queries.ts) and the server's first render
+// (lib/console/server-prefetch.ts), which cannot import values from a 'use client' module.
+
+/** Query keys of the API keys area; never inline string keys. */
+export const apiKeyKeys = {
+  all: ['api-keys'] as const,
+  lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
+  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) =>
+    [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any', q ?? ''] as const,
+};
+
+/** Query keys of rotation, leaks and usage; never inline string keys. */
+export const rotationKeys = {
+  usage: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'usage', keyId] as const,
+  leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
+};
