@@ -78,9 +78,11 @@ async function measure(url: string, chromePort: number, cookie: string): Promise
   if (process.env.BENCH_CONSOLE_DETAILS) {
     console.error(`  benchmarkIndex ${lhr.environment.benchmarkIndex}; warnings: ${JSON.stringify(lhr.runWarnings)}`);
     // Where the blocking time comes from: the long main-thread tasks and each script's execution time.
+    // (Lighthouse's largest-contentful-paint-element fails in this Chromium: "RootCauses … frame_sequence".)
     for (const id of ['long-tasks', 'bootup-time', 'mainthread-work-breakdown', 'largest-contentful-paint-element']) {
       const details = lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined;
-      console.error(`  ${id}: ${JSON.stringify(details?.items?.slice(0, 8) ?? lhr.audits[id]?.displayValue)}`);
+      const shown = JSON.stringify(details?.items?.slice(0, 8) ?? lhr.audits[id]?.displayValue) ?? 'not measured';
+      console.error(`  ${id}: ${shown} ${lhr.audits[id]?.errorMessage ?? ''}`);
     }
   }
   return {
