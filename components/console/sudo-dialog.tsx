@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -10,7 +9,8 @@ import { whenOpened } from '@/components/ui/opened-once';
 // The dialog's form, its factors' queries and the passkey helpers load the first time a change needs them, not with
 // every console page (AuthPrompts is on all of them).
 const SudoDialog = whenOpened(
-  dynamic(() => import('./sudo-confirm').then((m) => m.SudoDialog), { ssr: false }),
+  () => import('./sudo-confirm'),
+  (m) => m.SudoDialog,
   (props) => props.open,
 );
 

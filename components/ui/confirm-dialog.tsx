@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import { whenOpened } from './opened-once';
 
 /**
@@ -9,9 +8,12 @@ import { whenOpened } from './opened-once';
  * to the page heading when `removesOpener` says the confirmed action takes the opener's row away.
  *
  * Radix's dialog (its focus scope, dismissable layer, portal and scroll lock) is a tenth of a list page's script,
- * and a confirmation opens only when someone asks to delete or revoke: it loads then, not with the page.
+ * and a confirmation opens only when someone asks to delete or revoke: it loads once a person is on the page (the
+ * pointer moves, or focus), not with the page, so it is there when Revoke is pressed.
  */
 export const ConfirmDialog = whenOpened(
-  dynamic(() => import('./confirm-dialog-radix').then((m) => m.RadixConfirmDialog), { ssr: false }),
+  () => import('./confirm-dialog-radix'),
+  (m) => m.RadixConfirmDialog,
   (props) => props.open,
+  { early: true },
 );

@@ -68,6 +68,38 @@ test('revoking announces it, and focus goes to the heading when the row is gone'
   await expect(page.getByRole('heading', { level: 1, name: 'API keys' })).toBeFocused();
 });
 
+// A confirmation's code is not in the page's script; it loads once a person is there (focus, the pointer), so that by
+// the time they press Revoke it opens at once, and an Escape pressed right after closes it instead of being lost
+// while the code is fetched.
+test('a confirmation is loaded before it is asked for: Enter then Escape at once leaves it closed', async ({
+  page,
+  demo,
+  as,
+}) => {
+  await createKey(await as('ada'), demo.acme, { name: 'escape probe' });
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${demo.acme}/api-keys`);
+  await page.waitForLoadState('networkidle');
+  const loading: Promise<unknown>[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && loading.push(request.response()));
+  const revoke = page.getByRole('button', { name: 'Revoke escape probe' }).first();
+  await revoke.focus();
+  // Focus alone fetches the confirmation's code (and the create dialog's).
+  await expect.poll(() => loading.length, { message: 'no script was fetched when focus arrived' }).toBeGreaterThan(0);
+  await Promise.all(loading);
+  const before = loading.length;
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  // Two frames: a dialog still on its way would be on screen by then.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(revoke).toBeFocused();
+  expect(loading.length, 'opening fetched more script').toBe(before);
+  // And it does open, from the keyboard, with focus on Cancel.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+});
+
 test('creating a key announces it; a failure that is not about a field is a toast', async ({ page, demo }) => {
   await signInAs(page, 'ada@acme.test');
   await page.goto(`/orgs/${demo.acme}/api-keys`);

@@ -1,6 +1,5 @@
 'use client';
 
-import dynamic from 'next/dynamic';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { LocalDate, RelativeTime } from '@/components/console/time';
@@ -22,17 +21,23 @@ import { useBots } from '@/lib/bots/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { whenOpened } from '@/components/ui/opened-once';
 
-// The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list.
+// The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list; the
+// create dialog once a person is on the page.
 const CreateApiKeyDialog = whenOpened(
-  dynamic(() => import('./create-api-key-dialog').then((m) => m.CreateApiKeyDialog)),
+  () => import('./create-api-key-dialog'),
+  (m) => m.CreateApiKeyDialog,
   (props) => props.open,
+  // Its Name field takes focus when it opens: loaded early, what is typed right after pressing Create is kept.
+  { early: true },
 );
 const RollApiKeyDialog = whenOpened(
-  dynamic(() => import('./roll-api-key-dialog').then((m) => m.RollApiKeyDialog)),
+  () => import('./roll-api-key-dialog'),
+  (m) => m.RollApiKeyDialog,
   (props) => props.apiKey !== null,
 );
 const KeyUsageDialog = whenOpened(
-  dynamic(() => import('./key-usage-dialog').then((m) => m.KeyUsageDialog)),
+  () => import('./key-usage-dialog'),
+  (m) => m.KeyUsageDialog,
   (props) => props.apiKey !== null,
 );
 
