@@ -25,7 +25,7 @@ export function useAuditEvents(
   options: { enabled?: boolean; pageSize?: number } = {},
 ) {
   return usePagedList<AuditEvent>(
-    auditKeys.list(orgId, filter),
+    auditKeys.list(orgId, filter, options.pageSize),
     `/v1/organizations/${orgId}/audit-events`,
     { action: filter.action, actor: filter.actor, since: filter.since },
     options,

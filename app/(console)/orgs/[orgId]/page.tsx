@@ -35,7 +35,7 @@ export default async function OrganizationHome({ params }: { params: Promise<{ o
     });
     if (permissions.organization.includes('auditLog.read'))
       reads.push({
-        queryKey: auditKeys.list(orgId, {}),
+        queryKey: auditKeys.list(orgId, {}, RECENT_EVENTS),
         handler: listAuditEvents,
         path: `${base}/audit-events`,
         params: { orgId },
