@@ -51,14 +51,15 @@ export function whenOpened<P extends object, M>(
   const preload = () => void code.load();
   return function OpenedOnce(props: P) {
     const opened = useOpenedOnce(isOpen(props));
-    const [Dialog, setDialog] = useState<ComponentType<P> | null>(null);
+    // Already loaded: shown in this very render. Otherwise rendered again once the code is there.
     const loaded = code.current();
-    // Already loaded: shown in this very render.
-    if (opened && !Dialog && loaded) setDialog(() => pick(loaded));
+    const [, setArrived] = useState(false);
     useEffect(() => {
-      if (opened && !Dialog) void code.load().then((m) => setDialog(() => pick(m)));
-    }, [opened, Dialog]);
+      if (opened && !loaded) void code.load().then(() => setArrived(true));
+    }, [opened, loaded]);
     useLoadOnPresence(early && !opened ? preload : undefined);
-    return Dialog ? <Dialog {...props} /> : null;
+    if (!opened || !loaded) return null;
+    const Dialog = pick(loaded);
+    return <Dialog {...props} />;
   };
 }
