@@ -5,7 +5,7 @@
 export const apiKeyKeys = {
   all: ['api-keys'] as const,
   lists: (orgId: string) => [...apiKeyKeys.all, orgId, 'list'] as const,
-  list: (orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) =>
+  list: (orgId: string, owner: KeyOwner, expiringSoon = false, q?: string) =>
     [...apiKeyKeys.lists(orgId), owner, expiringSoon ? 'expiring-soon' : 'any', q ?? ''] as const,
 };
 
@@ -14,3 +14,11 @@ export const rotationKeys = {
   usage: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'usage', keyId] as const,
   leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
 };
+
+/** Whose keys a list shows: everyone's (for those who may list them) or the caller's own. */
+export type KeyOwner = 'all' | 'me';
+
+/** The key list's filters as the API takes them (`owner=me`, `expiring=soon`, `q`), from the console's choices. */
+export function apiKeyFilters(owner: KeyOwner, expiringSoon = false, q?: string) {
+  return { owner: owner === 'me' ? 'me' : undefined, expiring: expiringSoon ? 'soon' : undefined, q };
+}

@@ -3,17 +3,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import { apiKeyKeys } from './keys';
+import { apiKeyFilters, apiKeyKeys, type KeyOwner } from './keys';
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 
 export { apiKeyKeys };
 
-export function useApiKeys(orgId: string, owner: 'all' | 'me', expiringSoon = false, q?: string) {
-  return usePagedList<ApiKey>(apiKeyKeys.list(orgId, owner, expiringSoon, q), `/v1/organizations/${orgId}/api-keys`, {
-    owner: owner === 'me' ? 'me' : undefined,
-    expiring: expiringSoon ? 'soon' : undefined,
-    q,
-  });
+export function useApiKeys(orgId: string, owner: KeyOwner, expiringSoon = false, q?: string) {
+  return usePagedList<ApiKey>(
+    apiKeyKeys.list(orgId, owner, expiringSoon, q),
+    `/v1/organizations/${orgId}/api-keys`,
+    apiKeyFilters(owner, expiringSoon, q),
+  );
 }
 
 /**

@@ -3,3 +3,18 @@
 
 /** The page the console asks for, unless a list says otherwise (pickers read `PICKER`, lib/orgs/keys.ts). */
 export const PAGE_SIZE = 50;
+
+/**
+ * A list page's query string, as the console's hook (usePagedList) and the server's first read of it
+ * (lib/console/server-prefetch.ts) both send it: `limit`, then every filter that is set, then the cursor if any.
+ */
+export function listSearch(
+  filters: Record<string, string | undefined> = {},
+  pageSize = PAGE_SIZE,
+  cursor?: string | null,
+): URLSearchParams {
+  const search = new URLSearchParams({ limit: String(pageSize) });
+  for (const [name, value] of Object.entries(filters)) if (value !== undefined) search.set(name, value);
+  if (cursor) search.set('cursor', cursor);
+  return search;
+}

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
 import type { Page } from '../http/pagination';
-import { PAGE_SIZE } from './page-size';
+import { listSearch, PAGE_SIZE } from './page-size';
 
 export { PAGE_SIZE };
 
@@ -22,12 +22,7 @@ export function usePagedList<T>(
   const query = useInfiniteQuery({
     queryKey,
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => {
-      const search = new URLSearchParams({ limit: String(options.pageSize ?? PAGE_SIZE) });
-      for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, value);
-      if (pageParam) search.set('cursor', pageParam);
-      return apiGet<Page<T>>(`${path}?${search}`);
-    },
+    queryFn: ({ pageParam }) => apiGet<Page<T>>(`${path}?${listSearch(params, options.pageSize, pageParam)}`),
     getNextPageParam: (last) => last.nextCursor,
     enabled: options.enabled ?? true,
     refetchInterval: options.refetchInterval,

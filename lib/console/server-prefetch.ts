@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { NextRequest } from 'next/server';
 import { cache } from 'react';
 import { PEER_HEADER } from '@/lib/http/public-origin';
+import { listSearch } from './page-size';
 
 type RouteHandler = (req: NextRequest, next: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
@@ -13,9 +14,14 @@ export type Read = {
   handler: RouteHandler;
   path: string;
   params?: Record<string, string>;
-  search?: Record<string, string>;
-  /** A list the console reads as an infinite query (lib/console/paged-list.ts): stored as its first page. */
+  /** The query string's values; unset ones are left out. */
+  search?: Record<string, string | undefined>;
+  /**
+   * A list the console reads as an infinite query (lib/console/paged-list.ts): asked for as its hook asks
+   * (`listSearch`: `limit` of `pageSize`, default PAGE_SIZE, then `search`) and stored as its first page.
+   */
   paged?: boolean;
+  pageSize?: number;
 };
 
 /**
@@ -43,9 +49,13 @@ export async function prefetched(...reads: Read[]): Promise<{ state: DehydratedS
  * 200 gives undefined and leaves that cache alone: the browser then asks as before and shows what it gets.
  * A layout and its page asking for the same resource in one request read it once.
  */
-export async function serverRead<T = unknown>(read: Omit<Read, 'queryKey' | 'paged'>): Promise<T | undefined> {
+export async function serverRead<T = unknown>(read: Omit<Read, 'queryKey'>): Promise<T | undefined> {
   const url = new URL(read.path, 'http://127.0.0.1');
-  for (const [name, value] of Object.entries(read.search ?? {})) url.searchParams.set(name, value);
+  if (read.paged) url.search = listSearch(read.search, read.pageSize).toString();
+  else {
+    for (const [name, value] of Object.entries(read.search ?? {}))
+      if (value !== undefined) url.searchParams.set(name, value);
+  }
   return (await readOnce(read.handler, url.toString(), JSON.stringify(read.params ?? {}))) as T | undefined;
 }
 

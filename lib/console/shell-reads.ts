@@ -15,14 +15,12 @@ import { serverRead, type Read } from './server-prefetch';
  * layout's answer instead of reading again (serverRead reads each once per request).
  */
 
-const picker = { limit: String(PICKER.pageSize) };
-
 export const organizationsRead = (): Read => ({
   queryKey: orgKeys.list(),
   handler: listOrganizations,
   path: '/v1/organizations',
-  search: picker,
   paged: true,
+  pageSize: PICKER.pageSize,
 });
 
 export const projectsRead = (orgId: string): Read => ({
@@ -30,8 +28,8 @@ export const projectsRead = (orgId: string): Read => ({
   handler: listProjects,
   path: `/v1/organizations/${orgId}/projects`,
   params: { orgId },
-  search: picker,
   paged: true,
+  pageSize: PICKER.pageSize,
 });
 
 export const permissionsRead = (orgId: string): Read => ({

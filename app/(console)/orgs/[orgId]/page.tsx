@@ -4,9 +4,9 @@ import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-eve
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
 import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
 import { Prefetched } from '@/components/console/prefetched';
-import { apiKeyKeys } from '@/lib/api-keys/keys';
+import { hasGrant } from '@/lib/access/grants';
+import { apiKeyFilters, apiKeyKeys } from '@/lib/api-keys/keys';
 import { auditKeys, RECENT_EVENTS } from '@/lib/audit/keys';
-import { PAGE_SIZE } from '@/lib/console/page-size';
 import type { Read } from '@/lib/console/server-prefetch';
 import { serverPermissions, serverProjects } from '@/lib/console/shell-reads';
 import { silenceKeys } from '@/lib/silences/keys';
@@ -24,23 +24,23 @@ export default async function OrganizationHome({ params }: { params: Promise<{ o
   const base = `/v1/organizations/${orgId}`;
   const reads: Read[] = [];
   if (permissions) {
-    const owner = permissions.organization.includes('apiKeys.list') ? 'all' : 'me';
+    const owner = hasGrant(permissions, 'apiKeys.list') ? 'all' : 'me';
     reads.push({
       queryKey: apiKeyKeys.list(orgId, owner, true),
       handler: listApiKeys,
       path: `${base}/api-keys`,
       params: { orgId },
-      search: { limit: String(PAGE_SIZE), expiring: 'soon', ...(owner === 'me' ? { owner: 'me' } : {}) },
+      search: apiKeyFilters(owner, true),
       paged: true,
     });
-    if (permissions.organization.includes('auditLog.read'))
+    if (hasGrant(permissions, 'auditLog.read'))
       reads.push({
         queryKey: auditKeys.list(orgId, {}, RECENT_EVENTS),
         handler: listAuditEvents,
         path: `${base}/audit-events`,
         params: { orgId },
-        search: { limit: String(RECENT_EVENTS) },
         paged: true,
+        pageSize: RECENT_EVENTS,
       });
   }
   for (const project of projects?.items ?? []) {
@@ -50,7 +50,6 @@ export default async function OrganizationHome({ params }: { params: Promise<{ o
       handler: listSubscriptions,
       path: `${base}/projects/${project.id}/subscriptions`,
       params,
-      search: { limit: String(PAGE_SIZE) },
       paged: true,
     });
     if (project.alertingEnabled)

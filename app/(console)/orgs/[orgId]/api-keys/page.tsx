@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { GET as listLeaks } from '@/app/v1/organizations/[orgId]/api-key-leaks/route';
 import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
 import { Prefetched } from '@/components/console/prefetched';
-import { apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
-import { PAGE_SIZE } from '@/lib/console/page-size';
+import { hasGrant } from '@/lib/access/grants';
+import { apiKeyFilters, apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
 import { searchText } from '@/lib/console/search-text';
 import { serverPermissions } from '@/lib/console/shell-reads';
 import { ApiKeysView } from './_components/api-keys-view';
@@ -23,10 +23,7 @@ export default async function Page({
   // them, as the view's first render asks (the permissions are the layout's read, made once per request).
   const permissions = await serverPermissions(orgId);
   if (!permissions) return <ApiKeysView orgId={orgId} />;
-  const owner = permissions.organization.includes('apiKeys.list') ? 'all' : 'me';
-  const search: Record<string, string> = { limit: String(PAGE_SIZE) };
-  if (owner === 'me') search.owner = 'me';
-  if (q) search.q = q;
+  const owner = hasGrant(permissions, 'apiKeys.list') ? 'all' : 'me';
   return (
     <Prefetched
       reads={[
@@ -35,7 +32,7 @@ export default async function Page({
           handler: listApiKeys,
           path: `/v1/organizations/${orgId}/api-keys`,
           params: { orgId },
-          search,
+          search: apiKeyFilters(owner, false, q),
           paged: true,
         },
         {

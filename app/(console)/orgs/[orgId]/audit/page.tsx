@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
 import { Prefetched } from '@/components/console/prefetched';
 import { auditKeys } from '@/lib/audit/keys';
-import { PAGE_SIZE } from '@/lib/console/page-size';
 import { AuditLogView } from './_components/audit-log-view';
 
 export const metadata: Metadata = { title: 'Audit log' };
@@ -19,7 +18,6 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
           handler: listAuditEvents,
           path: `/v1/organizations/${orgId}/audit-events`,
           params: { orgId },
-          search: { limit: String(PAGE_SIZE) },
           paged: true,
         },
       ]}

@@ -19,8 +19,8 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
           handler: listBots,
           path: `/v1/organizations/${orgId}/bots`,
           params: { orgId },
-          search: { limit: String(PICKER.pageSize) },
           paged: true,
+          pageSize: PICKER.pageSize,
         },
       ]}
     >

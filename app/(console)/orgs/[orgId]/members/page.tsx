@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listMembers } from '@/app/v1/organizations/[orgId]/members/route';
 import { Prefetched } from '@/components/console/prefetched';
-import { PAGE_SIZE } from '@/lib/console/page-size';
 import { memberKeys } from '@/lib/members/keys';
 import { MembersView } from './_components/members-view';
 
@@ -19,7 +18,6 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
           handler: listMembers,
           path: `/v1/organizations/${orgId}/members`,
           params: { orgId },
-          search: { limit: String(PAGE_SIZE) },
           paged: true,
         },
       ]}

@@ -3,7 +3,6 @@ import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[p
 import { GET as listSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/route';
 import { Prefetched } from '@/components/console/prefetched';
 import { PageHeader } from '@/components/ui/states';
-import { PAGE_SIZE } from '@/lib/console/page-size';
 import { searchText } from '@/lib/console/search-text';
 import { silenceKeys } from '@/lib/silences/keys';
 import { SilencesView } from './_components/silences-view';
@@ -22,8 +21,6 @@ export default async function Page({
   const base = `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
   // The tab counts and the first page of the tab that opens (Active) come with the page: tabs, search and list
   // are in the server's HTML.
-  const search: Record<string, string> = { limit: String(PAGE_SIZE), state: 'active' };
-  if (q) search.q = q;
   return (
     <>
       <PageHeader title="Silences" description="Matcher-based suppressions of alerts, each with a start and an end." />
@@ -40,7 +37,7 @@ export default async function Page({
             handler: listSilences,
             path: base,
             params: { orgId, projectId },
-            search,
+            search: { state: 'active', q },
             paged: true,
           },
         ]}

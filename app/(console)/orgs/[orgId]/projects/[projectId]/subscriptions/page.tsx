@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
 import { Prefetched } from '@/components/console/prefetched';
-import { PAGE_SIZE } from '@/lib/console/page-size';
 import { subscriptionKeys } from '@/lib/subscriptions/keys';
 import { SubscriptionsView } from './_components/subscriptions-view';
 
@@ -18,7 +17,6 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
           handler: listSubscriptions,
           path: `/v1/organizations/${orgId}/projects/${projectId}/subscriptions`,
           params: { orgId, projectId },
-          search: { limit: String(PAGE_SIZE) },
           paged: true,
         },
       ]}
