@@ -10,7 +10,7 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { SYSTEM_ACTOR } from '../lib/audit/source';
 import { closeDb, getDb } from '../lib/db/client';
-import { seedDemoData } from '../lib/db/seed';
+import { seedDemoData } from '../server/demo/seed';
 import * as t from '../lib/db/schema';
 import { updateSilence } from '../lib/silences/service';
 import { updateSubscription } from '../lib/subscriptions/service';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:backup`: how long `npm run db:backup` and `db:restore` take on an installation of 100,000 audit
  * events and 10,000 keys, and what a backup does to the writes the server takes meanwhile, on the embedded
- * database and on PostgreSQL. Per database: seed (straight into the database, lib/db/bulk-seed.ts: a correct audit
+ * database and on PostgreSQL. Per database: seed (straight into the database, server/demo/bulk-seed.ts: a correct audit
  * chain), start the built server, measure the p99 of silence PATCHes (each with
  * its audit event) through HTTP for BENCH_WINDOW_MS with no backup
  * (the floor), then during each of BACKUP_RUNS backups, then stop the server and restore the last backup into an
@@ -24,10 +24,10 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-format';
-import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../lib/db/bulk-seed';
+import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../server/demo/bulk-seed';
 import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
-import { seedDemoData } from '../lib/db/seed';
+import { seedDemoData } from '../server/demo/seed';
 
 const AUDIT = Number(process.env.BENCH_AUDIT ?? 100_000);
 const KEYS = Number(process.env.BENCH_KEYS ?? 10_000);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { DEMO_PASSWORD } from '../lib/db/seed';
+import { DEMO_PASSWORD } from '../server/demo/seed';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/support/chromium';
 import { signIn, startConsole, stopConsole } from './server';
 

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-format';
 import { closeDb, getDb } from '../lib/db/client';
-import { seedDemoData } from '../lib/db/seed';
+import { seedDemoData } from '../server/demo/seed';
 import * as t from '../lib/db/schema';
 import { newSlug } from '../lib/slug';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale`: one organization at the issue's size, seeded straight into the database (lib/db/bulk-seed.ts,
+ * `npm run bench:scale`: one organization at the issue's size, seeded straight into the database (server/demo/bulk-seed.ts,
  * a correct audit chain), then each list, filter, search, the export and the verification timed in-process (the
  * services the route handlers call: what a request costs beyond the framework's floor, which `npm run bench`
  * measures). Prints a Markdown table and writes it into docs/big-organizations.md between its markers.
@@ -23,7 +23,7 @@ import { auditEventBatches, listAuditEvents } from '../lib/audit/service';
 import { SYSTEM_ACTOR } from '../lib/audit/source';
 import { getAuditVerification, startAuditVerification } from '../lib/audit/verification-service';
 import { verifyAuditChain, verifyChainInDetail } from '../lib/audit/verify';
-import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../lib/db/bulk-seed';
+import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../server/demo/bulk-seed';
 import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
 import { encodeCursor } from '../lib/http/pagination';

@@ -9,7 +9,7 @@ import {
   type APIResponse,
 } from '@playwright/test';
 import { encode } from 'next-auth/jwt';
-import type { ErrorBody } from '../lib/http/errors';
+import type { ErrorBody } from '../lib/errors';
 import { baseURL, E2E, fixturesFile } from './support/env';
 import type { SecondFactorFixtures } from './support/second-factor-seed';
 

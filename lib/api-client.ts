@@ -1,4 +1,4 @@
-import type { ErrorBody, Issue } from './http/errors';
+import type { ErrorBody, Issue } from './errors';
 
 /** An error answer of the /v1 API, as the console sees it. */
 export class ApiRequestError extends Error {

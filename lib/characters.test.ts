@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApiKeyBody } from './api-keys/schema';
 import { atMostCharacters, characterCount } from './characters';
-import { buildOpenApiDocument } from './http/openapi';
-import { allOperations } from './openapi-operations';
+import { buildOpenApiDocument } from './pipeline/openapi';
+import { allOperations } from '../server/operations';
 import { MAX_VALUE, matcherSchema } from './silences/matchers';
 import { commentSchema } from './silences/schema';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildAlertmanagerDocument, buildOpenApiDocument } from '../lib/http/openapi';
-import { allOperations } from '../lib/openapi-operations';
+import { buildAlertmanagerDocument } from '../lib/alertmanager/openapi';
+import { buildOpenApiDocument } from '../lib/pipeline/openapi';
+import { allOperations } from '../server/operations';
 import { alertmanagerOperations } from '../lib/alertmanager/operations';
 
 // Writes both generated documents into a folder, for the linters and the client generator (scripts/openapi-check.sh).

@@ -1,6 +1,6 @@
 // `npm run seed`: the demo data of PRODUCT.md on whichever database the environment names. Idempotent.
 import { closeDb, getDb } from '../lib/db/client';
-import { seedDemoData } from '../lib/db/seed';
+import { seedDemoData } from '../server/demo/seed';
 
 process.env.SEED_DEMO = '0'; // seed explicitly below, and report what happened
 const db = await getDb();

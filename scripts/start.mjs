@@ -40,7 +40,7 @@ if (!process.env.ENCRYPTION_KEY) {
 process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 process.env.DATA_DIR = dataDir;
 process.env.NODE_ENV ??= dev ? 'development' : 'production';
-// svc_build_info{version} names the build on /metrics; lib/server-start.ts leaves the signals to this server.
+// svc_build_info{version} names the build on /metrics; server/start.ts leaves the signals to this server.
 process.env.SVC_VERSION ??= JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')).version;
 process.env.SVC_CUSTOM_SERVER = '1';
 // The connection's own address reaches the app in a header only this process can sign (lib/http/public-origin.ts).

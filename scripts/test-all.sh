@@ -19,6 +19,7 @@ step() { printf '\n== %s\n' "$*" >&2; }
 step "format";      npx prettier --check .
 step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
+step "floors";      npm run --silent deps
 step "unit";        npx vitest run
 step "openapi";     bash scripts/openapi-check.sh
 step "build";       npm run build

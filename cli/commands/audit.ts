@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
-import type { AuditEvent } from '../../lib/audit/types';
+import type { AuditEvent } from '../../lib/db/audit-types';
 import { formatInstant, table } from '../format';
 import { ApiClient, ok } from '../http';
 import { resolveOrganization } from '../orgs';

@@ -29,7 +29,7 @@ export function useZone(): Zone {
 
 const ServerNow = createContext<number | null>(null);
 
-/** The server's clock when it rendered the page (components/console/prefetched.tsx): "now" until hydrated. */
+/** The server's clock when it rendered the page (server/console/prefetched.tsx): "now" until hydrated. */
 export function ServerClock({ now, children }: { now: number; children: ReactNode }) {
   return <ServerNow.Provider value={now}>{children}</ServerNow.Provider>;
 }

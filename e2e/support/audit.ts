@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import type { AuditEvent } from '../../lib/audit/types';
+import type { AuditEvent } from '../../lib/db/audit-types';
 
 export type { AuditEvent };
 

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { closeDb, getDb } from '../../lib/db/client';
-import { seedDemoData } from '../../lib/db/seed';
+import { seedDemoData } from '../../server/demo/seed';
 import * as t from '../../lib/db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { hashPassword } from '../../lib/auth/password';

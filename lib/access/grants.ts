@@ -1,6 +1,6 @@
 // Shared by the console's hooks (lib/access/queries.ts) and the server's first render, which reads the permissions
 // to choose its own reads (app/(console)/orgs/[orgId]/page.tsx) and cannot import values from a 'use client' module.
-import type { Permission } from '../auth/policies';
+import type { Permission } from '../permissions';
 import type { EffectivePermissions } from './schema';
 
 /** Whether the caller has a permission at organization scope, or in the given project. Undefined while loading. */

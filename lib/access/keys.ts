@@ -1,4 +1,4 @@
-// Shared by the console's hooks (lib/access/queries.ts) and the server's first render (lib/console/server-prefetch.ts).
+// Shared by the console's hooks (lib/access/queries.ts) and the server's first render (server/console/prefetch.ts).
 
 /** Query keys of the caller's permissions; never inline string keys. */
 export const accessKeys = {

@@ -1,4 +1,4 @@
-import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { orgParams } from '../orgs/schema';
 import { effectivePermissions } from './schema';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PERMISSIONS } from '../auth/policies';
+import { PERMISSIONS } from '../permissions';
 
 const permission = z.enum(PERMISSIONS);
 

@@ -1,4 +1,4 @@
-import { invalidRequest, type Issue } from '../http/errors';
+import { invalidRequest, type Issue } from '../errors';
 import type { Matcher } from '../silences/matchers';
 import { parseFilter } from './matchers';
 import type { PostableSilence } from './model';

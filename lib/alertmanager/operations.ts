@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, type CredentialKind } from '../http/operation';
+import { defineOperation, type CredentialKind } from '../pipeline/operation';
 import { projectParams } from '../orgs/schema';
 import { amStatus, gettableSilence, postableSilence, postSilenceAnswer } from './model';
 import type { AmOperation } from './route';

@@ -1,16 +1,16 @@
 import type { NextRequest } from 'next/server';
 import { auditSource } from '../audit/source';
-import type { AuditSource } from '../audit/types';
-import type { Principal } from '../auth/principal';
-import type { Permission } from '../auth/policies';
+import type { AuditSource } from '../db/audit-types';
+import type { Principal } from '../principal';
+import type { Permission } from '../permissions';
 import { hasPermission } from '../auth/service';
-import { admitCaller, headerCredential } from '../http/authenticate';
+import { admitCaller, headerCredential } from '../pipeline/authenticate';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
-import { ApiError, notFound, type Issue } from '../http/errors';
+import { ApiError, notFound, type Issue } from '../errors';
 import { parseJsonBody } from '../http/json-body';
-import type { Operation } from '../http/operation';
+import type { Operation } from '../pipeline/operation';
 import { answerError, serve, type Protocol } from '../http/request';
-import { resolveTenant } from '../http/route';
+import { resolveTenant } from '../pipeline/route';
 import { validateInput } from '../http/validate';
 import type { SilenceScope } from '../silences/service';
 

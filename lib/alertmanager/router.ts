@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
-import { allowHeader } from '../http/methods';
-import { ApiError, notFound } from '../http/errors';
+import { allowHeader } from '../pipeline/methods';
+import { ApiError, notFound } from '../errors';
 import { ALERTMANAGER_HANDLERS } from './handlers';
 import { alertmanagerOperations } from './operations';
 import { runAlertmanagerOperation, serveAlertmanager, type AmOperation } from './route';

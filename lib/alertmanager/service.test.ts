@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SILENCE_RETENTION_SECONDS, silenceFields, silenceRetentionSeconds } from './service';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { PostableSilence } from './model';
 
 const valid = (): PostableSilence => ({

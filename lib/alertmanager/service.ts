@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { AuditSource } from '../audit/types';
-import type { Principal } from '../auth/principal';
-import type { Permission } from '../auth/policies';
+import type { AuditSource } from '../db/audit-types';
+import type { Principal } from '../principal';
+import type { Permission } from '../permissions';
 import { getDb } from '../db/client';
-import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
+import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
 import { validateInput } from '../http/validate';
 import { createSilence, expireSilence } from '../silences/lifecycle-service';
 import { createSilenceBody, type CreateSilenceBody, type Silence } from '../silences/schema';

@@ -1,5 +1,5 @@
 // Shared by the console's hooks (lib/api-keys/queries.ts, rotation-queries.ts) and the server's first render
-// (lib/console/server-prefetch.ts), which cannot import values from a 'use client' module.
+// (server/console/prefetch.ts), which cannot import values from a 'use client' module.
 
 /** Query keys of the API keys area; never inline string keys. */
 export const apiKeyKeys = {

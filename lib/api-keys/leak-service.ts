@@ -1,7 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import type { ApiKeyLeak } from './schema';
 import type { Owner } from './service';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../pipeline/operation';
 import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import {

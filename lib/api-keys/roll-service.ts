@@ -1,14 +1,14 @@
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { recordAuditEvent, recordAuditEvents } from '../audit/record';
 import { SYSTEM_ACTOR } from '../audit/source';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError, notFound } from '../http/errors';
-import type { Principal } from '../auth/principal';
+import { ApiError, notFound } from '../errors';
+import type { Principal } from '../principal';
 import type { RolledApiKey } from './schema';
 import { toApiKey } from './service';
 

@@ -3,15 +3,15 @@ import { getDb, preparedStatement, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { containsPattern, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
-import type { Principal } from '../auth/principal';
-import { ApiError, notFound } from '../http/errors';
+import type { Principal } from '../principal';
+import { ApiError, notFound } from '../errors';
 import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import { notifyKeyRevokedByOther } from '../notifications/key-notices';
-import type { AuditEventInput, AuditSource } from '../audit/types';
+import type { AuditEventInput, AuditSource } from '../db/audit-types';
 
 export const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, canonicalJsonAround } from './canonical';
-import type { AuditEvent } from './types';
+import type { AuditEvent } from '../db/audit-types';
 
 /** The hash of the organization's first event is chained to this. */
 export const GENESIS_HASH = '';

@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical';
-import type { AuditChange } from './types';
+import type { AuditChange } from '../db/audit-types';
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

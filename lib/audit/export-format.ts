@@ -1,4 +1,4 @@
-import type { AuditEvent } from './types';
+import type { AuditEvent } from '../db/audit-types';
 
 export const CSV_COLUMNS = [
   'seq',

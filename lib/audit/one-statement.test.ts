@@ -1,14 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../db/test-database';
+import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import * as t from '../db/schema';
 import { createSilence } from '../silences/lifecycle-service';
 import { getSilence, updateSilence } from '../silences/service';
 import { updateSubscription } from '../subscriptions/service';
 import { recordAuditEvent } from './record';
 import { SYSTEM_ACTOR } from './source';
-import type { AuditSource } from './types';
+import type { AuditSource } from '../db/audit-types';
 import { verifyAuditChain } from './verify';
 
 // The hot PATCHes write their change and its event in one statement (`auditEventCtes`); these tests hold

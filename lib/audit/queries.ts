@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet, ApiRequestError } from '../api-client';
 import { usePagedList } from '../console/paged-list';
 import type { AuditVerification } from './schema';
-import type { AuditEvent } from './types';
+import type { AuditEvent } from '../db/audit-types';
 import { auditKeys, type AuditFilter } from './keys';
 
 export { auditKeys, type AuditFilter };

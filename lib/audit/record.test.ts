@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../db/client';
-import { withEmptyEmbeddedDatabase } from '../db/test-database';
+import { withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import * as t from '../db/schema';
 import { recordAuditEvent, recordAuditEvents } from './record';
 import { SYSTEM_ACTOR } from './source';
-import type { AuditEventInput } from './types';
+import type { AuditEventInput } from '../db/audit-types';
 import { pruneAuditEvents } from './retention';
 import { verifyAuditChain } from './verify';
 

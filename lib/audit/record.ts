@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { outboxInsert } from '../webhooks/outbox-sql';
+import { outboxInsert } from './outbox-sql';
 import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import type { StatementValues } from '../db/statement';
 import { eventJsonAroundSeq, GENESIS_HASH, type HashedEvent } from './chain';
-import type { AuditEventInput } from './types';
+import type { AuditEventInput } from '../db/audit-types';
 import { auditEventsWritten } from '../observability/metrics';
 
 type UserEventInput = Omit<AuditEventInput, 'organizationId'>;
@@ -68,7 +68,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
 }
 
 /**
- * The outbox insert (lib/webhooks/outbox-sql.ts) as a drizzle fragment, gated on the event's insert: its text
+ * The outbox insert (lib/audit/outbox-sql.ts) as a drizzle fragment, gated on the event's insert: its text
  * marks each value by index between NULs (no SQL text holds one), and the marks become drizzle parameters.
  */
 function outboxStatement(event: { id: string; organizationId: string; action: string }): SQL {

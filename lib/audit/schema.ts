@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, actionNoun } from './actions';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, actionNoun } from '../audit-actions';
 
 const NOUNS = new Set(AUDIT_ACTIONS.map(actionNoun));
 

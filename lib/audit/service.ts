@@ -1,12 +1,12 @@
 import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import type { Page } from '../http/pagination';
-import type { AuditAction } from './actions';
+import type { AuditAction } from '../audit-actions';
 import type { AuditEventsFilter, ListAuditEventsQuery } from './schema';
 import { credentialLabel } from './source';
-import type { AuditEvent } from './types';
+import type { AuditEvent } from '../db/audit-types';
 
 type Row = typeof t.auditEvents.$inferSelect;
 

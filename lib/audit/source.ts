@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { clientAddress } from '../http/client-address';
-import type { AuditActor, AuditContext, AuditSource } from './types';
+import type { AuditActor, AuditContext, AuditSource } from '../db/audit-types';
 
 const USER_AGENT_MAX = 512;
 

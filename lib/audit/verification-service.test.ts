@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { bulkAppendAuditEvents } from '../db/bulk-seed';
+import { bulkAppendAuditEvents } from '../../server/demo/bulk-seed';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../db/test-database';
+import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { getAuditVerification, startAuditVerification } from './verification-service';
 import { verifyAuditChain } from './verify';
 

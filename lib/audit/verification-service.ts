@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { auditVerificationsFinished } from '../observability/metrics';
 import type { AuditVerification } from './schema';
 import { verifyChainInDetail } from './verify';

@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bulkAppendAuditEvents } from '../db/bulk-seed';
+import { bulkAppendAuditEvents } from '../../server/demo/bulk-seed';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../db/test-database';
+import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { pruneAuditEvents } from './retention';
 import { verifyAuditChain, verifyChainInDetail } from './verify';
 

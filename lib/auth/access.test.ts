@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { openDemoDatabase } from '../db/test-database';
-import { PERMISSIONS, POLICIES, type Permission } from './policies';
+import { openDemoDatabase } from '../../server/testing/test-database';
+import { PERMISSIONS, POLICIES, type Permission } from '../permissions';
 import { invalidateAuthCaches } from './cache';
 import { hasPermission } from './service';
 
@@ -99,7 +99,7 @@ describe('policy evaluation from the database', () => {
   });
 
   it('seeding twice adds nothing', async () => {
-    const { seedDemoData } = await import('../db/seed');
+    const { seedDemoData } = await import('../../server/demo/seed');
     const db = await getDb();
     const before = (await db.select().from(t.subscriptions)).length;
     expect(await seedDemoData(db)).toBe(false);

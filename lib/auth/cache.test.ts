@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { insertDemoKey, openDemoDatabase } from '../db/test-database';
+import { insertDemoKey, openDemoDatabase } from '../../server/testing/test-database';
 import { authCache, invalidateAuthCaches } from './cache';
 import { principalForApiKey } from './service';
 

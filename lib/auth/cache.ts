@@ -39,7 +39,7 @@ export function authCache<V>(max = 50_000): AuthCache<V> {
 
 /**
  * Moves on every invalidation: a caller that looked up a principal before an epoch was applied compares it to
- * tell whether what it found may be stale (lib/http/authenticate.ts).
+ * tell whether what it found may be stale (lib/pipeline/authenticate.ts).
  */
 export function authCacheGeneration(): number {
   return registry.generation;

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { getPgPool, type DbOrTx } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import * as t from '../db/schema';
+import { AUTH_EPOCH_QUERY } from '../db/auth-epoch';
 import { invalidateAuthCaches } from './cache';
 
 type EpochState = { epoch: number; reads: Coalescer<null, number> };
@@ -11,9 +12,6 @@ const seen = ((globalThis as unknown as { __svcAuthEpoch?: EpochState }).__svcAu
   epoch: -1,
   reads: new Coalescer(readEpoch),
 });
-
-/** The read, as a scalar subquery: the rate-limit upsert carries it (lib/http/rate-limit.ts). */
-export const AUTH_EPOCH_QUERY = 'select epoch from auth_epoch where id = 1';
 
 async function readEpoch(): Promise<number> {
   const pool = await getPgPool();
@@ -49,7 +47,7 @@ export async function validateAuthCaches(): Promise<void> {
 /**
  * How a lookup in the authentication caches learns of bumps by other instances: `read` reads the epoch first;
  * `deferred` leaves it to the caller, which applies an epoch read issued after the request arrived and looks
- * up again if that dropped the caches (lib/http/authenticate.ts).
+ * up again if that dropped the caches (lib/pipeline/authenticate.ts).
  */
 export type EpochCheck = 'read' | 'deferred';
 

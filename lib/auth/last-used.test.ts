@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { insertDemoKey, openDemoDatabase } from '../db/test-database';
+import { insertDemoKey, openDemoDatabase } from '../../server/testing/test-database';
 import { flushApiKeyUses, recordApiKeyUse } from './last-used';
 
 // Against a real embedded database: the buffer, the once-a-minute rule and the flush of a key used once.

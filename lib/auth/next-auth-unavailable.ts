@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { newRequestId } from '../http/request';
 import { publicOrigin } from '../http/public-origin';
 

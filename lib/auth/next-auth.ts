@@ -8,9 +8,7 @@ import { clientAddress } from '../http/public-origin';
 import { noteDatabaseFailure } from '../db/errors';
 import { textProblem } from '../http/text';
 import { auditContext, userActor } from '../audit/source';
-import { secondFactorsOf, verifySecondFactorCode } from '../second-factor/service';
-import { verifyPasskeyAssertion } from '../second-factor/passkey-service';
-import { openSudoWindow } from '../second-factor/sudo-service';
+import { signInFactors } from './sign-in-factors';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG } from './sign-in-schema';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
@@ -46,12 +44,11 @@ const providers: AuthOptions['providers'] = [
         return null;
       }
       // The second step: a user with a second factor gets a session only with a code that checks out.
-      const factors = await secondFactorsOf(user.id);
-      if (factors.totp || factors.passkeys > 0) {
+      if (await signInFactors().required(user.id)) {
         const code = credentials?.code?.trim() ?? '';
         if (!code) throw new Error(SECOND_FACTOR_REQUIRED);
         const source = { actor: userActor(user, null), context };
-        if (!(await verifySecondFactorCode(user, code, source))) {
+        if (!(await signInFactors().verifyCode(user, code, source))) {
           await recordSignIn(user, 'failed', 'second_factor', context);
           throw new Error(SECOND_FACTOR_WRONG);
         }
@@ -74,7 +71,7 @@ const providers: AuthOptions['providers'] = [
       } catch {
         return null;
       }
-      const userId = await verifyPasskeyAssertion(response, null).catch(noteDatabaseFailure);
+      const userId = await signInFactors().verifyPasskey(response).catch(noteDatabaseFailure);
       const user = userId ? await findUserById(userId).catch(noteDatabaseFailure) : null;
       if (!user || user.status !== 'active') return null;
       await recordSignIn(user, 'succeeded', 'passkey', auditContext({ headers }, null));
@@ -145,7 +142,8 @@ export const authOptions: AuthOptions = {
         }
       }
       // A sign-in opens the session's sudo window: a person who just proved who they are is not asked again.
-      if (user && claims.sub && claims.sid) await openSudoWindow(claims.sub, claims.sid).catch(noteDatabaseFailure);
+      if (user && claims.sub && claims.sid)
+        await signInFactors().openSudo(claims.sub, claims.sid).catch(noteDatabaseFailure);
       return claims;
     },
     async session({ session, token }) {

@@ -2,13 +2,13 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { isWellFormedApiKey, sha256Hex } from './api-key-format';
-import type { Permission } from './policies';
-import type { Principal } from './principal';
+import type { Permission } from '../permissions';
+import type { Principal } from '../principal';
 import { authCache, invalidateAuthCaches } from './cache';
 import { bumpAuthEpoch, checkAuthEpoch, type EpochCheck } from './epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import { userActor } from '../audit/source';
-import type { AuditContext } from '../audit/types';
+import type { AuditContext } from '../db/audit-types';
 
 /**
  * The one lookup behind an API key: the key by its hash, joined to its owner, refused unless the key

@@ -1,4 +1,4 @@
-import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import { bot, botParams } from './schema';

@@ -3,11 +3,11 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsOf, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvents } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Bot } from './schema';
 

@@ -1,12 +1,12 @@
 // Shared by the console's lists (lib/console/paged-list.ts) and the server's first render of them
-// (lib/console/server-prefetch.ts), which cannot import values from a 'use client' module.
+// (server/console/prefetch.ts), which cannot import values from a 'use client' module.
 
 /** The page the console asks for, unless a list says otherwise (pickers read `PICKER`, lib/orgs/keys.ts). */
 export const PAGE_SIZE = 50;
 
 /**
  * A list page's query string, as the console's hook (usePagedList) and the server's first read of it
- * (lib/console/server-prefetch.ts) both send it: `limit`, then every filter that is set, then the cursor if any.
+ * (server/console/prefetch.ts) both send it: `limit`, then every filter that is set, then the cursor if any.
  */
 export function listSearch(
   filters: Record<string, string | undefined> = {},

@@ -3,8 +3,10 @@
 import { useMemo } from 'react';
 import { useInfiniteQuery, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
-import type { Page } from '../http/pagination';
 import { listSearch, PAGE_SIZE } from './page-size';
+
+/** Every `/v1` list's shape (lib/http/pagination.ts `pageOf`). */
+type Page<T> = { items: T[]; nextCursor: string | null };
 
 export { PAGE_SIZE };
 

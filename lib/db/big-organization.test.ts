@@ -7,12 +7,12 @@ import { encodeCursor } from '../http/pagination';
 import { listMembers } from '../members/service';
 import { countSilences, listSilences } from '../silences/service';
 import { listSubscriptions } from '../subscriptions/service';
-import { analyzeSeeded, bulkInsertApiKeys, bulkInsertSilences } from './bulk-seed';
+import { analyzeSeeded, bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';
 import { planNodes, planOf, type PlanNode } from './list-plans';
-import { subscriptionValues } from './seed';
+import { subscriptionValues } from '../../server/demo/seed';
 import * as t from './schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from './test-database';
+import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 
 // Modest sizes, big enough that the planner prefers an index and a deep page is far from the first.
 const KEYS = 3_000;

@@ -8,8 +8,14 @@ import * as schema from './schema';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
-import { reportDatabaseFigures, type DatabaseFigures } from '../observability/metrics';
 import { ensurePolicies } from './policies';
+
+export type DatabaseFigures = {
+  kind: 'pglite' | 'postgres';
+  pools: { name: string; total: number; idle: number; waiting: number }[];
+  /** Embedded database: statements sent to its thread and not yet answered. */
+  inFlight?: number;
+};
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -37,7 +43,10 @@ type Handle = {
 // Next bundles route handlers and instrumentation separately; the handle must be one per process.
 const state = globalThis as unknown as { __svcDb?: Promise<Handle>; __svcDbOpen?: Handle };
 
-reportDatabaseFigures(() => state.__svcDbOpen?.figures() ?? null);
+/** What /metrics reports of the open database (lib/observability/metrics.ts), or null before it opens. */
+export function databaseFigures(): DatabaseFigures | null {
+  return state.__svcDbOpen?.figures() ?? null;
+}
 
 export function migrationsFolder(): string {
   return path.join(/* turbopackIgnore: true */ process.cwd(), 'drizzle');
@@ -194,7 +203,7 @@ async function openPostgres(url: string): Promise<Handle> {
 async function open(): Promise<Handle> {
   const url = process.env.DATABASE_URL;
   const handle = url ? await openPostgres(url) : await openPglite();
-  // Demo data is start-up's business (lib/server-start.ts), not every query's: this module imports no domain code.
+  // Demo data is start-up's business (server/start.ts), not every query's: this module imports no domain code.
   await ensurePolicies(handle.db);
   state.__svcDbOpen = handle;
   return handle;

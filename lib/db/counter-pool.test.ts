@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { Limiter } from '../http/rate-limit';
 import { getCounterPool, getPgPool } from './client';
-import { scratchPostgres } from './test-database';
+import { scratchPostgres } from '../../server/testing/test-database';
 
 const { reachable, admin, database, use } = await scratchPostgres('counters');
 

@@ -1,4 +1,4 @@
-import { POLICIES } from '../auth/policies';
+import { POLICIES } from '../permissions';
 import type { Db } from './client';
 import * as t from './schema';
 

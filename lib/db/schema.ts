@@ -14,10 +14,12 @@ import {
   bigint,
   date,
 } from 'drizzle-orm/pg-core';
-import { API_KEY_REVOCATION_REASONS } from '../audit/actions';
-import type { AuditActor, AuditChange, AuditContext, AuditTarget } from '../audit/types';
-import type { Matcher } from '../silences/matchers';
+import { API_KEY_REVOCATION_REASONS } from '../audit-actions';
+import type { AuditActor, AuditChange, AuditContext, AuditTarget } from './audit-types';
 import { id, ts } from './columns';
+
+/** A silence's matcher as stored; lib/silences/matchers.ts validates it (RE2, the label pattern, the limits). */
+export type StoredMatcher = { label: string; op: '=' | '!=' | '=~' | '!~'; value: string };
 
 export const organizations = pgTable('organizations', {
   id: id(),
@@ -247,7 +249,7 @@ export const silences = pgTable(
       .references(() => projects.id),
     slug: text('slug').notNull().unique(),
     comment: text('comment').notNull(),
-    matchers: jsonb('matchers').$type<Matcher[]>().notNull(),
+    matchers: jsonb('matchers').$type<StoredMatcher[]>().notNull(),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at').notNull(),
     createdByType: text('created_by_type', { enum: ['user', 'bot'] }).notNull(),

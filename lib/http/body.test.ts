@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeUtf8, readBody } from './body';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 function streamed(chunks: number, size: number) {
   let sent = 0;

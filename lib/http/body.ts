@@ -1,4 +1,4 @@
-import { ApiError, invalidRequest } from './errors';
+import { ApiError, invalidRequest } from '../errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

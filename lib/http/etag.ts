@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /** A strong ETag for a version counter: `"<version>"`. */
 export const strongEtag = (version: number): string => `"${version}"`;

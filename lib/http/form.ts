@@ -1,4 +1,4 @@
-import type { Issue } from './errors';
+import type { Issue } from '../errors';
 import { textProblem } from './text';
 
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

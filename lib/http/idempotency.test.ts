@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { withEmptyEmbeddedDatabase } from '../db/test-database';
+import { withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { withIdempotency } from './idempotency';
 
 withEmptyEmbeddedDatabase('idempotency');

@@ -8,7 +8,7 @@ import {
   type IdempotencyRecord,
   type IdempotencyScope,
 } from '../db/idempotency';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** How long a claim holds before another instance may take it over (the first one crashed). */

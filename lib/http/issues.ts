@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Issue } from './errors';
+import type { Issue } from '../errors';
 
 /** Dotted path of a zod issue: `matchers.1.value`, `target.timeoutSeconds`, or "" for the body itself. */
 export function dottedPath(path: readonly PropertyKey[]): string {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody, TOO_DEEP_MESSAGE } from './json-body';
 import { inputIssues } from './text';
 import { validateInput } from './validate';

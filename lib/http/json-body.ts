@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { invalidRequest, type Issue } from './errors';
+import { invalidRequest, type Issue } from '../errors';
 
 /** How deeply arrays and objects may nest in a request body: far beyond any schema here, far below the stack. */
 export const MAX_JSON_DEPTH = 32;

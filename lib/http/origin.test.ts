@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { checkOrigin } from './origin';
 
 const req = (method: string, headers: Record<string, string>) =>

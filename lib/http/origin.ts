@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { allowedOrigins } from './public-origin';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

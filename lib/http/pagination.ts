@@ -1,7 +1,7 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /** `limit` (1..100, default 50) and an opaque `cursor`, shared by every list endpoint. */
 export const pageQuery = z.object({

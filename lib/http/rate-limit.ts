@@ -5,7 +5,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Pool, QueryConfig } from 'pg';
-import { AUTH_EPOCH_QUERY } from '../auth/epoch';
+import { AUTH_EPOCH_QUERY } from '../db/auth-epoch';
 import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import { rateLimitRefusals } from '../observability/metrics';
@@ -152,7 +152,7 @@ const envInt = (name: string, fallback: number) => () => {
 
 /**
  * Every authenticated /v1 request, per principal (user or bot, whichever credential it uses). On PostgreSQL its
- * upsert also reads the auth epoch, which `admitCaller` (lib/http/authenticate.ts) applies.
+ * upsert also reads the auth epoch, which `admitCaller` (lib/pipeline/authenticate.ts) applies.
  */
 export const apiLimiter = new Limiter(
   'api',

@@ -1,4 +1,4 @@
-import { notFound, type ApiError } from './errors';
+import { notFound, type ApiError } from '../errors';
 
 const PROTOCOLS = /^\/(v1|scim|oauth)(\/|$)/;
 

@@ -1,4 +1,4 @@
-import type { Issue } from './errors';
+import type { Issue } from '../errors';
 import { dottedPath } from './issues';
 
 // A NUL, or a UTF-16 surrogate without its partner: PostgreSQL refuses the first, and the second has no UTF-8 form.

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Issue } from './errors';
+import type { Issue } from '../errors';
 import { uniqueIssues, zodIssues } from './issues';
 import { decodeForm } from './form';
 import { inputIssues } from './text';

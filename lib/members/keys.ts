@@ -1,4 +1,4 @@
-// Shared by the console's hooks (lib/members/queries.ts) and the server's first render (lib/console/server-prefetch.ts),
+// Shared by the console's hooks (lib/members/queries.ts) and the server's first render (server/console/prefetch.ts),
 // which cannot import values from a 'use client' module.
 import { orgKeys } from '../orgs/keys';
 

@@ -3,11 +3,11 @@ import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsOf, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvents } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
 

@@ -1,9 +1,8 @@
-import { backgroundJobsStopped } from '../background-jobs';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { claimPendingEmails, recordEmailResult } from './email-service';
 import { messageHtml } from './messages';
 
-const BATCH = 20;
+export const BATCH = 20;
 
 let transporter: Transporter | null = null;
 function transport(): Transporter {
@@ -39,24 +38,4 @@ export async function sendPendingEmails(): Promise<number> {
     }),
   );
   return emails.length;
-}
-
-const state = globalThis as unknown as { __svcMailer?: boolean };
-
-/** Sends pending emails from this process when SMTP_URL is set; without it notifications stay in the console. */
-export function startMailer(): void {
-  if (!process.env.SMTP_URL || state.__svcMailer) return;
-  state.__svcMailer = true;
-  const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
-  const loop = async () => {
-    if (backgroundJobsStopped()) return;
-    let claimed = 0;
-    try {
-      claimed = await sendPendingEmails();
-    } catch (err) {
-      console.error('Email pass failed; will retry.', err);
-    }
-    setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
-  };
-  void loop();
 }

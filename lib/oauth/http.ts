@@ -1,11 +1,11 @@
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../errors';
 import { decodeForm } from '../http/form';
 import { anonymousLimiter } from '../http/rate-limit';
 import { serve, type Protocol } from '../http/request';
 import { auditContext } from '../audit/source';
-import type { AuditContext } from '../audit/types';
+import type { AuditContext } from '../db/audit-types';
 import { OAuthError } from './service';
 import { clientAddress } from '../http/public-origin';
 

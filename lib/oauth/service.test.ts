@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
-import { openDemoDatabase } from '../db/test-database';
+import { openDemoDatabase } from '../../server/testing/test-database';
 import { sha256Hex } from '../auth/api-key-format';
 import { principalForOAuthToken } from '../auth/service';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,

@@ -8,7 +8,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import { SYSTEM_ACTOR, userActor } from '../audit/source';
-import type { AuditContext, AuditSource } from '../audit/types';
+import type { AuditContext, AuditSource } from '../db/audit-types';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   DEVICE_CODE_TTL_SECONDS,

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import type { DatabaseFigures } from '../db/client';
 
 /**
  * The process's Prometheus metrics, on prom-client's default registry so other modules (webhook deliveries)
@@ -80,16 +81,9 @@ once('svc_build_info', () => {
 });
 
 /** What the database client reports at each scrape (lib/db/client.ts sets it when a database opens). */
-export type DatabaseFigures = {
-  kind: 'pglite' | 'postgres';
-  pools: { name: string; total: number; idle: number; waiting: number }[];
-  /** Embedded database: statements sent to its thread and not yet answered. */
-  inFlight?: number;
-};
-
 const figures = globalThis as unknown as { __svcDbFigures?: () => DatabaseFigures | null };
 
-/** Lets the database client report its pools without this module importing it. */
+/** Where /metrics reads the database's pools (server/hooks.ts hands it lib/db/client.ts's `databaseFigures`). */
 export function reportDatabaseFigures(read: () => DatabaseFigures | null): void {
   figures.__svcDbFigures = read;
 }

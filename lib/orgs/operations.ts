@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { orgParams, organization, project, updateOrganizationBody } from './schema';
 

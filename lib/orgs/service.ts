@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Organization, Project } from './schema';
 

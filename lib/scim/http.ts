@@ -1,9 +1,9 @@
 import { templateOf } from '../observability/metrics';
 import type { NextRequest } from 'next/server';
 import { readBody } from '../http/body';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { serve, type Protocol } from '../http/request';
-import { authenticationFailure } from '../http/authenticate';
+import { authenticationFailure } from '../pipeline/authenticate';
 import { decodeForm } from '../http/form';
 import { depthIssue } from '../http/json-body';
 import { inputIssues } from '../http/text';
@@ -12,7 +12,7 @@ import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
 import { publicOrigin } from '../http/public-origin';
 import { auditContext, identityProviderActor } from '../audit/source';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 
 const SCIM_MAX_BODY = 256 * 1024;
 

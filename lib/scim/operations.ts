@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOT_API_KEYS, defineOperation } from '../http/operation';
+import { NOT_API_KEYS, defineOperation } from '../pipeline/operation';
 import { orgParams } from '../orgs/schema';
 
 export const scimToken = z

@@ -5,7 +5,7 @@ import * as t from '../db/schema';
 import { sha256Hex } from '../auth/api-key-format';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { organizationsOfUser, recordAuditEvent, recordAuditEvents } from '../audit/record';
-import type { AuditEventInput, AuditSource } from '../audit/types';
+import type { AuditEventInput, AuditSource } from '../db/audit-types';
 import type { ScimUserRow } from './resource';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';

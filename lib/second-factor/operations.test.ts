@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allOperations } from '../openapi-operations';
-import { buildOpenApiDocument } from '../http/openapi';
+import { allOperations } from '../../server/operations';
+import { buildOpenApiDocument } from '../pipeline/openapi';
 
 // PRODUCT.md, "Second factor and sudo": exactly these need a recent authentication of the console session.
 const GUARDED = [

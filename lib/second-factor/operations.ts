@@ -1,4 +1,4 @@
-import { CONSOLE_SESSION, defineOperation } from '../http/operation';
+import { CONSOLE_SESSION, defineOperation } from '../pipeline/operation';
 import {
   addPasskeyBody,
   confirmTotpBody,

@@ -11,13 +11,13 @@ import {
 } from '@simplewebauthn/server';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { invalidRequest, notFound } from '../http/errors';
+import { invalidRequest, notFound } from '../errors';
 import { configuredOrigin } from '../http/public-origin';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { hasSecondFactor, replaceRecoveryCodes } from './service';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;

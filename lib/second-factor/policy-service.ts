@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError, notFound } from '../http/errors';
-import type { Principal } from '../auth/principal';
+import { ApiError, notFound } from '../errors';
+import type { Principal } from '../principal';
 import { authCache, invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import type { Organization } from '../orgs/schema';
 import { hasSecondFactor } from './service';
 
@@ -30,10 +30,6 @@ export async function refusedForMissingSecondFactor(principal: Principal, organi
       where o.id = ${organizationId} and u.id = ${principal.id}`);
     return Boolean(rows[0]?.refused);
   });
-}
-
-export function twoFactorRequired(): ApiError {
-  return new ApiError('two_factor_required');
 }
 
 /**

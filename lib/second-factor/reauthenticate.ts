@@ -1,10 +1,10 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { signInLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
 import { verifyPassword } from '../auth/password';
 import { recordSignIn } from '../auth/service';
-import type { Principal } from '../auth/principal';
-import type { AuditSource } from '../audit/types';
+import type { Principal } from '../principal';
+import type { AuditSource } from '../db/audit-types';
 import { verifyPasskeyAssertion } from './passkey-service';
 import type { SudoBody } from './schema';
 import { userForSecondFactor, verifySecondFactorCode } from './service';

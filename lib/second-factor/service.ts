@@ -1,13 +1,13 @@
 import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { openSecret } from '../crypto/secret-box';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { looksLikeTotp, newRecoveryCodes, recoveryCodeHash, totpStepOf } from './codes';
 import { sudoExpiresAt } from './sudo-service';
 import type { Security } from './schema';

@@ -1,10 +1,10 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError } from '../http/errors';
-import type { Principal } from '../auth/principal';
+import { ApiError } from '../errors';
+import type { Principal } from '../principal';
 import { recordUserAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 
 /** How long a sign-in or re-authentication lets a console session do guarded things: SUDO_WINDOW_SECONDS, default 900. */
 export function sudoWindowSeconds(): number {
@@ -43,10 +43,9 @@ export async function sudoExpiresAt(principal: Pick<Principal, 'id' | 'via' | 's
   return expiresAt > new Date() ? expiresAt : null;
 }
 
-/** The check `route()` runs for operations marked `sudo`: console sessions only, bearer credentials pass. */
-export async function requireSudo(principal: Principal): Promise<void> {
-  if (principal.via !== 'session') return;
-  if (!(await sudoExpiresAt(principal))) throw new ApiError('reauthentication_required');
+/** The check `route()` runs for operations marked `sudo` (server/hooks.ts): console sessions only, bearer credentials pass. */
+export async function outsideSudo(principal: Principal): Promise<boolean> {
+  return principal.via === 'session' && !(await sudoExpiresAt(principal));
 }
 
 /** A re-authentication that checked out: the window opens and `sudo.granted` goes to each of the user's organizations. */

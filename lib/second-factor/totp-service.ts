@@ -1,13 +1,13 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError, invalidRequest } from '../http/errors';
+import { ApiError, invalidRequest } from '../errors';
 import { openSecret, sealSecret } from '../crypto/secret-box';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { newTotpSecret, totpStepOf } from './codes';
 import { hasSecondFactor, replaceRecoveryCodes, totpContext } from './service';
 

@@ -1,14 +1,14 @@
 import type { NextRequest } from 'next/server';
 import type { z } from 'zod';
 import { auditContext, secretScannerActor } from '../audit/source';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
-import { ApiError, invalidRequest } from '../http/errors';
+import { ApiError, invalidRequest } from '../errors';
 import { parseJsonBody } from '../http/json-body';
 import { validateInput } from '../http/validate';
-import type { Operation } from '../http/operation';
+import type { Operation } from '../pipeline/operation';
 import { apiLimiter } from '../http/rate-limit';
-import { json, labelOf, serveV1 } from '../http/route';
+import { json, labelOf, serveV1 } from '../pipeline/route';
 import { signatureHeaders, trustedKeys, verifyReportSignature } from './signature';
 
 type SignedContext<B> = { body: B; source: AuditSource };

@@ -1,4 +1,4 @@
-import { defineOperation } from '../http/operation';
+import { defineOperation } from '../pipeline/operation';
 import { leakReport, leakReportAnswer } from './schema';
 
 export const reportLeaksOp = defineOperation({

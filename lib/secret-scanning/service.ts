@@ -1,7 +1,7 @@
 import { and, inArray, isNull, sql } from 'drizzle-orm';
 import { recordAuditEvents } from '../audit/record';
 import { credentialLabel } from '../audit/source';
-import type { AuditEventInput, AuditSource } from '../audit/types';
+import type { AuditEventInput, AuditSource } from '../db/audit-types';
 import { sha256Hex } from '../auth/api-key-format';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../db/test-database';
+import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { silenceState } from './schema';
 import { countSilences } from './service';
 

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../db/test-database';
+import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import * as t from '../db/schema';
 import { SYSTEM_ACTOR } from '../audit/source';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { setSubscriptionState } from '../subscriptions/service';
 import { createSilence, expireSilence } from './lifecycle-service';
 

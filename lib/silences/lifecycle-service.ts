@@ -1,9 +1,9 @@
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { recordAuditEvent } from '../audit/record';
-import type { AuditChange, AuditSource } from '../audit/types';
-import { ApiError, invalidRequest } from '../http/errors';
+import type { AuditChange, AuditSource } from '../db/audit-types';
+import { ApiError, invalidRequest } from '../errors';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
 import {

@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../http/errors';
-import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import type { ErrorCode } from '../errors';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import {

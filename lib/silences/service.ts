@@ -1,13 +1,13 @@
 import { and, desc, eq, getTableColumns, gt, ilike, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
+import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { PLANNER_FENCE, projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern } from '../db/search';
-import type { Principal } from '../auth/principal';
-import { ApiError, invalidRequest, notFound, type Issue } from '../http/errors';
+import type { Principal } from '../principal';
+import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
 import { ifMatchVersions, requireIfMatch, strongEtag } from '../http/etag';
 import { afterCursor, toPage, type Page } from '../http/pagination';
 import {

@@ -1,4 +1,4 @@
-import { ANY_CREDENTIAL, defineOperation } from '../http/operation';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { subscription, subscriptionParams, updateSubscriptionBody } from './schema';

@@ -1,11 +1,11 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
+import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
-import { invalidRequest, notFound, type Issue } from '../http/errors';
+import { invalidRequest, notFound, type Issue } from '../errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
 import { mergeTarget } from './target';

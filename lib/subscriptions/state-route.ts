@@ -1,5 +1,5 @@
 import { auditSource } from '../audit/source';
-import { json, route } from '../http/route';
+import { json, route } from '../pipeline/route';
 import { pauseSubscriptionOp, resumeSubscriptionOp } from './operations';
 import { setSubscriptionState } from './service';
 

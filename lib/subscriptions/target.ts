@@ -1,5 +1,5 @@
 import type { SubscriptionTarget } from '../db/schema';
-import type { Issue } from '../http/errors';
+import type { Issue } from '../errors';
 import { zodIssues } from '../http/issues';
 import { httpsTarget, workflowTarget, type SubscriptionTargetPatch } from './schema';
 

@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { recordAuditEvent } from '../audit/record';
-import type { AuditSource } from '../audit/types';
+import type { AuditSource } from '../db/audit-types';
 import { sealSecret } from '../crypto/secret-box';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { notFound } from '../http/errors';
+import { notFound } from '../errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookAttempt } from './schema';
 

@@ -1,4 +1,3 @@
-import { backgroundJobsStopped } from '../background-jobs';
 import { Webhook } from 'standardwebhooks';
 import { claimDueDeliveries, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
@@ -6,7 +5,7 @@ import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retr
 import { sendWebhook, type SendResult } from './send';
 import { webhookUrlProblem } from './target';
 
-const BATCH = 20;
+export const BATCH = 20;
 const RECORD_TRIES = 3;
 
 /** The Standard Webhooks headers; after a rotation both secrets sign, as two space-separated signatures. */
@@ -75,28 +74,4 @@ export async function deliverDue(schedule = retrySchedule()): Promise<number> {
     if (outcome.status === 'rejected')
       console.error(`Webhook delivery ${claimed[i].id}: attempt ${claimed[i].attempt} not recorded.`, outcome.reason);
   return claimed.length;
-}
-
-const state = globalThis as unknown as { __svcWebhookWorker?: boolean };
-
-/**
- * Runs the delivery loop in this process, off every request's path: each instance runs one, and the claim keeps
- * them from sending the same attempt. A full batch goes again at once; otherwise it waits WEBHOOK_POLL_MS.
- */
-export function startWebhookWorker(): void {
-  if (state.__svcWebhookWorker) return;
-  state.__svcWebhookWorker = true;
-  const schedule = retrySchedule();
-  const pollMs = Number(process.env.WEBHOOK_POLL_MS ?? 1000);
-  const loop = async () => {
-    if (backgroundJobsStopped()) return;
-    let claimed = 0;
-    try {
-      claimed = await deliverDue(schedule);
-    } catch (err) {
-      console.error('Webhook delivery pass failed; will retry.', err);
-    }
-    setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
-  };
-  void loop();
 }

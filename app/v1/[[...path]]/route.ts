@@ -1,3 +1,3 @@
-import { unknownPath } from '@/lib/http/methods';
+import { unknownPath } from '@/lib/pipeline/methods';
 
 export const { GET, POST, PUT, PATCH, DELETE } = unknownPath();

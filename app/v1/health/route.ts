@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
-import { json, publicRoute } from '@/lib/http/route';
+import { ApiError } from '@/lib/errors';
+import { json, publicRoute } from '@/lib/pipeline/route';
 import { healthOp } from '@/lib/orgs/operations';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = publicRoute(healthOp, async () => {
   // From SIGTERM on (scripts/start.mjs), so a load balancer stops sending before the process exits.

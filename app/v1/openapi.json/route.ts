@@ -1,7 +1,7 @@
-import { buildOpenApiDocument } from '@/lib/http/openapi';
-import { json, publicRoute } from '@/lib/http/route';
-import { allOperations, openApiOp } from '@/lib/openapi-operations';
-import { otherMethods } from '@/lib/http/methods';
+import { buildOpenApiDocument } from '@/lib/pipeline/openapi';
+import { json, publicRoute } from '@/lib/pipeline/route';
+import { allOperations, openApiOp } from '@/server/operations';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 let document: unknown;
 

@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { listOrganizationsOp } from '@/lib/orgs/operations';
 import { listOrganizations } from '@/lib/orgs/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(listOrganizationsOp, async ({ principal, query }) =>
   json(await listOrganizations(principal, query)),

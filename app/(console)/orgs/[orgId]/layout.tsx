@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ConsoleShell } from '@/components/console/shell';
-import { Prefetched } from '@/components/console/prefetched';
-import { organizationsRead, permissionsRead, projectsRead } from '@/lib/console/shell-reads';
+import { Prefetched } from '@/server/console/prefetched';
+import { organizationsRead, permissionsRead, projectsRead } from '@/server/console/shell-reads';
 
 /**
  * Every page of an organization: the shell, rendered on the server with what it and most pages read first (the

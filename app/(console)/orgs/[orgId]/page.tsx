@@ -3,12 +3,12 @@ import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/rout
 import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
 import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { hasGrant } from '@/lib/access/grants';
 import { apiKeyFilters, apiKeyKeys } from '@/lib/api-keys/keys';
 import { auditKeys, RECENT_EVENTS } from '@/lib/audit/keys';
-import type { Read } from '@/lib/console/server-prefetch';
-import { serverPermissions, serverProjects } from '@/lib/console/shell-reads';
+import type { Read } from '@/server/console/prefetch';
+import { serverPermissions, serverProjects } from '@/server/console/shell-reads';
 import { silenceKeys } from '@/lib/silences/keys';
 import { subscriptionKeys } from '@/lib/subscriptions/keys';
 import { Overview } from './_components/overview';

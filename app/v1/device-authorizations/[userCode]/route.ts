@@ -1,8 +1,8 @@
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { deviceCodeGone } from '@/lib/oauth/http';
 import { getDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { findPendingDeviceAuthorization } from '@/lib/oauth/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(getDeviceAuthorizationOp, async ({ params }) => {
   const authorization = await findPendingDeviceAuthorization(params.userCode);

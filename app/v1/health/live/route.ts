@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, publicRoute } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, publicRoute } from '@/lib/pipeline/route';
 import { livenessOp } from '@/lib/orgs/operations';
 
 // Liveness touches no dependency: a database outage must not make an orchestrator restart healthy processes.

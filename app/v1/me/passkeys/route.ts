@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 import { addPasskeyOp } from '@/lib/second-factor/operations';
 import { addPasskey } from '@/lib/second-factor/passkey-service';
 

@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 import { grantSudoOp } from '@/lib/second-factor/operations';
 import { reauthenticate } from '@/lib/second-factor/reauthenticate';
 

@@ -1,9 +1,9 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, noContent, route } from '@/lib/pipeline/route';
 import { disableTotpOp, startTotpOp } from '@/lib/second-factor/operations';
 import { userForSecondFactor } from '@/lib/second-factor/service';
 import { disableTotp, startTotpEnrolment } from '@/lib/second-factor/totp-service';
-import { notFound } from '@/lib/http/errors';
+import { notFound } from '@/lib/errors';
 
 export const POST = route(startTotpOp, async ({ principal }) => {
   const user = await userForSecondFactor(principal.id);

@@ -1,8 +1,8 @@
 import { alertmanagerOperations } from '@/lib/alertmanager/operations';
-import { buildAlertmanagerDocument } from '@/lib/http/openapi';
-import { json, publicRoute } from '@/lib/http/route';
-import { alertmanagerOpenApiOp } from '@/lib/openapi-operations';
-import { otherMethods } from '@/lib/http/methods';
+import { buildAlertmanagerDocument } from '@/lib/alertmanager/openapi';
+import { json, publicRoute } from '@/lib/pipeline/route';
+import { alertmanagerOpenApiOp } from '@/server/operations';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 let document: unknown;
 

@@ -1,4 +1,4 @@
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 import { reportLeaksOp } from '@/lib/secret-scanning/operations';
 import { signedRoute } from '@/lib/secret-scanning/http';
 import { handleLeakReport } from '@/lib/secret-scanning/service';

@@ -1,7 +1,7 @@
-import { endAllSessionsOp } from '@/lib/auth/operations';
+import { endAllSessionsOp } from '@/lib/sessions/operations';
 import { endAllSessions } from '@/lib/auth/service';
-import { otherMethods } from '@/lib/http/methods';
-import { noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { noContent, route } from '@/lib/pipeline/route';
 
 export const POST = route(endAllSessionsOp, async ({ principal }) => {
   await endAllSessions(principal.id);

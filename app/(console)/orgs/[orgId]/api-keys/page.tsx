@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { GET as listLeaks } from '@/app/v1/organizations/[orgId]/api-key-leaks/route';
 import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { hasGrant } from '@/lib/access/grants';
 import { apiKeyFilters, apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
 import { searchText } from '@/lib/console/search-text';
-import { serverPermissions } from '@/lib/console/shell-reads';
+import { serverPermissions } from '@/server/console/shell-reads';
 import { ApiKeysView } from './_components/api-keys-view';
 
 export const metadata: Metadata = { title: 'API keys' };

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { auditKeys } from '@/lib/audit/keys';
 import { AuditLogView } from './_components/audit-log-view';
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listBots } from '@/app/v1/organizations/[orgId]/bots/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { botKeys } from '@/lib/bots/keys';
 import { PICKER } from '@/lib/orgs/keys';
 import { BotsView } from './_components/bots-view';

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listMembers } from '@/app/v1/organizations/[orgId]/members/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { memberKeys } from '@/lib/members/keys';
 import { MembersView } from './_components/members-view';
 

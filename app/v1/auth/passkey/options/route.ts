@@ -1,8 +1,8 @@
-import { ApiError } from '@/lib/http/errors';
-import { otherMethods } from '@/lib/http/methods';
+import { ApiError } from '@/lib/errors';
+import { otherMethods } from '@/lib/pipeline/methods';
 import { clientAddress } from '@/lib/http/public-origin';
 import { anonymousLimiter } from '@/lib/http/rate-limit';
-import { json, publicRoute } from '@/lib/http/route';
+import { json, publicRoute } from '@/lib/pipeline/route';
 import { passkeySignInOptionsOp } from '@/lib/second-factor/operations';
 import { passkeyRequestOptions } from '@/lib/second-factor/passkey-service';
 

@@ -1,8 +1,8 @@
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { deviceCodeGone } from '@/lib/oauth/http';
 import { approveDeviceAuthorizationOp } from '@/lib/oauth/operations';
 import { decideDeviceAuthorization } from '@/lib/oauth/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const POST = route(approveDeviceAuthorizationOp, async ({ params, principal, audit }) => {
   const authorization = await decideDeviceAuthorization(params.userCode, principal.id, 'approved', audit);

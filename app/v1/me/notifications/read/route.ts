@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { noContent, route } from '@/lib/pipeline/route';
 import { markNotificationsReadOp } from '@/lib/notifications/operations';
 import { markNotificationsRead } from '@/lib/notifications/service';
 

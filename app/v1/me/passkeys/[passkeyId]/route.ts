@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { noContent, route } from '@/lib/pipeline/route';
 import { removePasskeyOp } from '@/lib/second-factor/operations';
 import { removePasskey } from '@/lib/second-factor/passkey-service';
 

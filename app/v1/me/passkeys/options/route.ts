@@ -1,6 +1,6 @@
-import { otherMethods } from '@/lib/http/methods';
-import { notFound } from '@/lib/http/errors';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { notFound } from '@/lib/errors';
+import { json, route } from '@/lib/pipeline/route';
 import { passkeyOptionsOp } from '@/lib/second-factor/operations';
 import { passkeyCreationOptions } from '@/lib/second-factor/passkey-service';
 import { userForSecondFactor } from '@/lib/second-factor/service';

@@ -1,7 +1,7 @@
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 import { listLeakNotices } from '@/lib/api-keys/leak-service';
 import { listApiKeyLeaksOp } from '@/lib/api-keys/operations';
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 
 export const GET = route(listApiKeyLeaksOp, async ({ params, principal, can }) => {
   const everyone = await can('apiKeys.list');

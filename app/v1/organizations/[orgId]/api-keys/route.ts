@@ -1,7 +1,7 @@
 import { createApiKeyOp, listApiKeysOp } from '@/lib/api-keys/operations';
 import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
-import { json, route } from '@/lib/http/route';
-import { otherMethods } from '@/lib/http/methods';
+import { json, route } from '@/lib/pipeline/route';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize, audit }) => {
   await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');

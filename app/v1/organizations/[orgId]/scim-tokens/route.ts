@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { createScimTokenOp } from '@/lib/scim/operations';
 import { createScimToken } from '@/lib/scim/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const POST = route(createScimTokenOp, async ({ params, principal, audit }) => {
   const created = await createScimToken(params.orgId, principal.type === 'user' ? principal.id : null, audit);

@@ -7,9 +7,9 @@ import { DataTable } from '@/components/ui/data-table';
 import { Select } from '@/components/ui/select';
 import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { AUDIT_ACTIONS, actionNoun } from '@/lib/audit/actions';
+import { AUDIT_ACTIONS, actionNoun } from '@/lib/audit-actions';
 import { auditQuery, useAuditEvents, type AuditFilter } from '@/lib/audit/queries';
-import type { AuditEvent } from '@/lib/audit/types';
+import type { AuditEvent } from '@/lib/db/audit-types';
 import { EventDetails } from './event-details';
 import { VerifyWholeLog } from './verify-whole-log';
 

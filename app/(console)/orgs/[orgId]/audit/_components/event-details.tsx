@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { AuditEvent } from '@/lib/audit/types';
+import type { AuditEvent } from '@/lib/db/audit-types';
 
 const VIA: Record<string, string> = {
   session: 'console session',

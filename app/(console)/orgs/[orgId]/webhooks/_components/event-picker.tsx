@@ -1,6 +1,6 @@
 'use client';
 
-import { actionNoun, AUDIT_ACTIONS } from '@/lib/audit/actions';
+import { actionNoun, AUDIT_ACTIONS } from '@/lib/audit-actions';
 
 /** The audit actions grouped by noun, in the list's order: one fieldset per noun. */
 const GROUPS: { noun: string; actions: string[] }[] = [];

@@ -1,8 +1,8 @@
 import { revokeApiKeyOp } from '@/lib/api-keys/operations';
 import { findApiKeyOwner, revokeApiKey } from '@/lib/api-keys/service';
-import { notFound } from '@/lib/http/errors';
-import { noContent, route } from '@/lib/http/route';
-import { otherMethods } from '@/lib/http/methods';
+import { notFound } from '@/lib/errors';
+import { noContent, route } from '@/lib/pipeline/route';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const DELETE = route(revokeApiKeyOp, async ({ params, principal, authorize, audit }) => {
   const owner = await findApiKeyOwner(params.orgId, params.keyId);

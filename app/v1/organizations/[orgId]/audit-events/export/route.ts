@@ -1,8 +1,8 @@
 import { exportStream } from '@/lib/audit/export-format';
-import { exportAuditEventsOp } from '@/lib/audit/operations';
+import { exportAuditEventsOp } from '@/lib/audit-log/operations';
 import { auditEventBatches } from '@/lib/audit/service';
-import { otherMethods } from '@/lib/http/methods';
-import { route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { route } from '@/lib/pipeline/route';
 
 const TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' };
 

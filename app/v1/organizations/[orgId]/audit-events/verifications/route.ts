@@ -1,7 +1,7 @@
-import { startAuditVerificationOp } from '@/lib/audit/operations';
+import { startAuditVerificationOp } from '@/lib/audit-log/operations';
 import { startAuditVerification } from '@/lib/audit/verification-service';
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 
 export const POST = route(startAuditVerificationOp, async ({ params }) =>
   json(await startAuditVerification(params.orgId), { status: 202 }),

@@ -1,7 +1,7 @@
-import { verifyAuditEventsOp } from '@/lib/audit/operations';
+import { verifyAuditEventsOp } from '@/lib/audit-log/operations';
 import { verifyAuditChain } from '@/lib/audit/verify';
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 
 export const GET = route(verifyAuditEventsOp, async ({ params }) => json(await verifyAuditChain(params.orgId)));
 

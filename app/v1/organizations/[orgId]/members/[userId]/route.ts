@@ -1,7 +1,7 @@
-import { noContent, route } from '@/lib/http/route';
+import { noContent, route } from '@/lib/pipeline/route';
 import { removeMemberOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const DELETE = route(removeMemberOp, async ({ params, audit }) => {
   await endMembership(params.orgId, params.userId, 'member_removed', audit);

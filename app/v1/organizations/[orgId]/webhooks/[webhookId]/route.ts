@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, noContent, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, noContent, route } from '@/lib/pipeline/route';
 import { deleteWebhookOp, getWebhookOp, updateWebhookOp } from '@/lib/webhooks/operations';
 import { deleteWebhook, getWebhook, updateWebhook } from '@/lib/webhooks/service';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
 import { GET as listSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { PageHeader } from '@/components/ui/states';
 import { searchText } from '@/lib/console/search-text';
 import { silenceKeys } from '@/lib/silences/keys';

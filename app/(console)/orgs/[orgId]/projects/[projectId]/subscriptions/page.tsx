@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
-import { Prefetched } from '@/components/console/prefetched';
+import { Prefetched } from '@/server/console/prefetched';
 import { subscriptionKeys } from '@/lib/subscriptions/keys';
 import { SubscriptionsView } from './_components/subscriptions-view';
 

@@ -1,11 +1,11 @@
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 import { rollApiKeyOp } from '@/lib/api-keys/operations';
 import { isOwner } from '@/lib/api-keys/ownership';
 import { rollApiKey } from '@/lib/api-keys/roll-service';
 import { findApiKeyOwner } from '@/lib/api-keys/service';
 import { auditSource } from '@/lib/audit/source';
-import { ApiError, notFound } from '@/lib/http/errors';
-import { json, route } from '@/lib/http/route';
+import { ApiError, notFound } from '@/lib/errors';
+import { json, route } from '@/lib/pipeline/route';
 
 export const POST = route(rollApiKeyOp, async (ctx) => {
   const { params, body, principal, authorize } = ctx;

@@ -1,7 +1,7 @@
-import { getAuditVerificationOp } from '@/lib/audit/operations';
+import { getAuditVerificationOp } from '@/lib/audit-log/operations';
 import { getAuditVerification } from '@/lib/audit/verification-service';
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 
 export const GET = route(getAuditVerificationOp, async ({ params }) =>
   json(await getAuditVerification(params.orgId, params.verificationId)),

@@ -1,8 +1,8 @@
-import { ApiError } from '@/lib/http/errors';
-import { noContent, route } from '@/lib/http/route';
+import { ApiError } from '@/lib/errors';
+import { noContent, route } from '@/lib/pipeline/route';
 import { leaveOrganizationOp } from '@/lib/members/operations';
 import { endMembership } from '@/lib/members/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const POST = route(leaveOrganizationOp, async ({ params, principal, audit }) => {
   if (principal.type !== 'user')

@@ -1,5 +1,5 @@
-import { otherMethods } from '@/lib/http/methods';
-import { json, route } from '@/lib/http/route';
+import { otherMethods } from '@/lib/pipeline/methods';
+import { json, route } from '@/lib/pipeline/route';
 import { rotateWebhookSecretOp } from '@/lib/webhooks/operations';
 import { rotateWebhookSecret } from '@/lib/webhooks/service';
 

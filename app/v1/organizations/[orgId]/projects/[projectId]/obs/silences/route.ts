@@ -1,9 +1,9 @@
 import { auditSource } from '@/lib/audit/source';
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { createSilence } from '@/lib/silences/lifecycle-service';
 import { createSilenceOp, listSilencesOp } from '@/lib/silences/operations';
 import { listSilences, silenceEtag } from '@/lib/silences/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(listSilencesOp, async ({ params, query }) =>
   json(await listSilences({ organizationId: params.orgId, projectId: params.projectId }, query)),

@@ -1,7 +1,7 @@
-import { json, route } from '@/lib/http/route';
+import { json, route } from '@/lib/pipeline/route';
 import { getSubscriptionOp, updateSubscriptionOp } from '@/lib/subscriptions/operations';
 import { getSubscription, updateSubscription } from '@/lib/subscriptions/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(getSubscriptionOp, async ({ params }) =>
   json(await getSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId)),

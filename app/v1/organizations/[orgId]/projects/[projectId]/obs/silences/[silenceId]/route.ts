@@ -1,10 +1,10 @@
 import { auditSource } from '@/lib/audit/source';
-import { notFound } from '@/lib/http/errors';
-import { json, route } from '@/lib/http/route';
+import { notFound } from '@/lib/errors';
+import { json, route } from '@/lib/pipeline/route';
 import { expireSilence } from '@/lib/silences/lifecycle-service';
 import { expireSilenceOp, getSilenceOp, updateSilenceOp } from '@/lib/silences/operations';
 import { getSilence, silenceEtag, updateSilence } from '@/lib/silences/service';
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(getSilenceOp, async ({ params }) => {
   const silence = await getSilence({ organizationId: params.orgId, projectId: params.projectId }, params.silenceId);

@@ -1,4 +1,4 @@
-import { otherMethods } from '@/lib/http/methods';
+import { otherMethods } from '@/lib/pipeline/methods';
 import { resumeSubscriptionOp } from '@/lib/subscriptions/operations';
 import { subscriptionStateRoute } from '@/lib/subscriptions/state-route';
 

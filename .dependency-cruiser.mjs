@@ -1,0 +1,104 @@
+/*
+ * The floors of the house (docs/architecture.md draws the same picture). An import points down a floor, never up:
+ *
+ *   app       app/ (pages, route files), components/, server/ (start-up, background jobs, the operation list,
+ *             the demo seed), cli/, scripts/, bench/, e2e/, proxy.ts, instrumentation.ts
+ *   features  lib/<feature>/: api-keys, bots, members, orgs, subscriptions, silences, alertmanager, notifications,
+ *             oauth, scim, second-factor, secret-scanning, webhooks, backup
+ *   platform  lib/observability < lib/http < lib/audit < lib/auth < lib/access < lib/pipeline, and lib/jobs
+ *   ground    lib/db, lib/crypto, lib/format, lib/console (the browser's list kit), lib/*.ts (ids, characters,
+ *             the API client and its generated types)
+ *
+ * Where a lower floor needs what a feature knows, the feature registers a hook (lib/pipeline/hooks.ts,
+ * lib/jobs/registry.ts, lib/auth/sign-in-factors.ts) and server/ wires it at start-up.
+ * Browser code (components/, a page's _components/, lib/<x>/queries.ts, lib/<x>/keys.ts) reads only what a
+ * browser may: never the database, a service, the pipeline or the server's wiring.
+ *
+ * `npm run deps` checks it (npm test runs it); `npm run deps:graph` writes the folder graph as Graphviz dot.
+ */
+const GROUND = '^lib/(db|crypto|format|console)/|^lib/[^/]+\\.ts$';
+const PLATFORM = '^lib/(jobs|observability|http|audit|auth|pipeline)/';
+const FEATURE =
+  '^lib/(access|audit-log|sessions|api-keys|bots|members|orgs|subscriptions|silences|alertmanager|notifications|oauth|scim|second-factor|secret-scanning|webhooks|backup)/';
+const APP = '^(app|components|server|cli|scripts|bench|e2e)/|^(proxy|instrumentation)\\.ts$';
+
+// Within the platform, each folder may use the ones before it only.
+const PLATFORM_ORDER = ['jobs', 'observability', 'http', 'audit', 'auth', 'pipeline'];
+const platformOrder = PLATFORM_ORDER.slice(0, -1).map((folder, i) => ({
+  name: `platform-order-${folder}`,
+  comment: `lib/${folder} sits below lib/${PLATFORM_ORDER.slice(i + 1).join(', lib/')} in the platform floor`,
+  severity: 'error',
+  from: { path: `^lib/${folder}/` },
+  to: { path: `^lib/(${PLATFORM_ORDER.slice(i + 1).join('|')})/` },
+}));
+
+const BROWSER = '^components/|^app/.*/_components/|^lib/[^/]+/(queries|keys)\\.ts$|^lib/console/';
+const SERVER =
+  '^lib/(db|pipeline|jobs|observability|crypto)/|^lib/[^/]+/[a-z-]*service\\.ts$|^lib/http/(request|rate-limit|idempotency|body|authenticate)\\.ts$|^lib/auth/(service|session|next-auth|epoch|cache|last-used|password)\\.ts$|^server/|^app/v1/|(^|/)node_modules/(server-only|pg|@electric-sql/pglite|drizzle-orm|pino|prom-client|nodemailer)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+const config = {
+  forbidden: [
+    {
+      name: 'ground-imports-nothing-above',
+      comment:
+        'The ground floor (database, crypto, ids, time, the browser list kit) imports nothing of the project above it',
+      severity: 'error',
+      from: { path: GROUND },
+      to: { path: `${PLATFORM}|${FEATURE}|${APP}` },
+    },
+    {
+      name: 'platform-never-imports-a-feature',
+      comment: 'The platform (pipeline, auth, access, audit, jobs) knows features only through the hooks they register',
+      severity: 'error',
+      from: { path: PLATFORM },
+      to: { path: `${FEATURE}|${APP}` },
+    },
+    ...platformOrder,
+    {
+      name: 'features-never-import-the-app',
+      comment: 'A feature never imports a page, a route file, a component or the server wiring',
+      severity: 'error',
+      from: { path: FEATURE },
+      to: { path: APP },
+    },
+    {
+      name: 'browser-never-imports-server',
+      comment: 'Browser code (components, queries, query keys) never imports server code',
+      severity: 'error',
+      from: { path: BROWSER },
+      to: { path: SERVER, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No two folders import each other, however far round',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^(lib|app|components|server|cli)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-unplaced-lib-folder',
+      comment: 'Every folder under lib/ has its floor here: add a new one to the picture before using it',
+      severity: 'error',
+      from: { path: '^lib/[^/]+/', pathNot: `${GROUND}|${PLATFORM}|${FEATURE}` },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(\\.next|node_modules|data|test-results)/|\\.test\\.tsx?$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'],
+    },
+    reporterOptions: {
+      dot: { collapsePattern: '^(lib|app|server)/[^/]+|^[^/]+' },
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,15 @@
+import { lt } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import type { BackgroundJob } from '../jobs/runner';
+import { HOUSEKEEPING_EVERY_MS } from '../jobs/schedule';
+
+/** A signed-out session past its own expiry is refused anyway: its record is no longer needed. */
+export async function purgeEndedSessions(now = new Date()): Promise<void> {
+  const db = await getDb();
+  await db.delete(t.endedSessions).where(lt(t.endedSessions.expiresAt, now));
+}
+
+export const authJobs: BackgroundJob[] = [
+  { name: 'purge-ended-sessions', everyMs: HOUSEKEEPING_EVERY_MS, run: () => purgeEndedSessions() },
+];

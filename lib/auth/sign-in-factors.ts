@@ -1,0 +1,29 @@
+import type { AuditSource } from '../db/audit-types';
+
+/**
+ * What sign-in asks of the second factor without importing it (docs/architecture.md, "Floors"): server/hooks.ts
+ * registers the second-factor feature's answers at start-up. A sign-in that finds none fails, never skips a factor.
+ */
+export type SignInFactors = {
+  /** Whether the user must give a second factor (a confirmed TOTP or a passkey) to get a session. */
+  required: (userId: string) => Promise<boolean>;
+  /** A TOTP or recovery code, used once; a wrong one is recorded by the caller. */
+  verifyCode: (user: { id: string; name: string }, code: string, source: AuditSource) => Promise<boolean>;
+  /** A passkey assertion (JSON): the user it signs in, or null. */
+  verifyPasskey: (response: unknown) => Promise<string | null>;
+  /** Opens a new session's sudo window: a person who just proved who they are is not asked again. */
+  openSudo: (userId: string, sessionId: string) => Promise<unknown>;
+};
+
+// On globalThis: next-auth's route and the pipeline may each load their own copy of this module.
+const slot = globalThis as unknown as { __svcSignInFactors?: SignInFactors };
+
+export function registerSignInFactors(factors: SignInFactors): void {
+  slot.__svcSignInFactors = factors;
+}
+
+export function signInFactors(): SignInFactors {
+  const factors = slot.__svcSignInFactors;
+  if (!factors) throw new Error('The sign-in factors are not registered (server/hooks.ts runs at start-up).');
+  return factors;
+}

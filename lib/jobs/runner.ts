@@ -1,0 +1,67 @@
+/**
+ * Background work, off every request's path. Each floor and feature exports its own jobs (a `jobs.ts` beside its
+ * code); server/jobs.ts lists them and start-up runs them here. Nothing in this module knows a feature.
+ */
+export type BackgroundJob = {
+  /** Names the job in the log line of a failed pass. */
+  name: string;
+  /** One pass: what it found due and handled. */
+  run: () => Promise<unknown>;
+  /** The wait after a pass; the first pass runs at start. */
+  everyMs: number;
+  /** Whether a pass's result means more is due at once (a full batch): then the next pass starts without waiting. */
+  again?: (result: unknown) => boolean;
+  /** Whether this process runs the job at all (email only with SMTP_URL); read at start. */
+  enabled?: () => boolean;
+  /** Lets go of what this instance holds (claims, leases) at shutdown, so another instance takes it over at once. */
+  release?: () => Promise<void>;
+};
+
+type State = { started: Set<string>; stopped: boolean; jobs: BackgroundJob[] };
+// On globalThis: start-up and shutdown may load their own copies of this module, and every copy must agree.
+const state = ((globalThis as unknown as { __svcBackgroundJobs?: State }).__svcBackgroundJobs ??= {
+  started: new Set(),
+  stopped: false,
+  jobs: [],
+});
+
+/**
+ * Runs each job in this process: a pass, then the job's wait, then the next pass; never two passes of one job at
+ * once. On several instances each runs them all; the jobs' own claims keep them from doing the same work twice.
+ */
+export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
+  for (const job of jobs) {
+    if (state.started.has(job.name) || job.enabled?.() === false) continue;
+    state.started.add(job.name);
+    state.jobs.push(job);
+    const pass = async () => {
+      if (state.stopped) return;
+      let result: unknown;
+      try {
+        result = await job.run();
+      } catch (err) {
+        console.error(`Background job ${job.name} failed; will retry.`, err);
+      }
+      setTimeout(() => void pass(), job.again?.(result) ? 0 : job.everyMs).unref();
+    };
+    void pass();
+  }
+}
+
+/**
+ * Called by the server's shutdown before it closes the database: no pass starts after this, and each job lets go
+ * of what it holds.
+ */
+export async function stopBackgroundJobs(): Promise<void> {
+  state.stopped = true;
+  await Promise.all(
+    state.jobs.map((job) =>
+      job.release?.().catch((err: unknown) => console.error(`Background job ${job.name}: release failed.`, err)),
+    ),
+  );
+}
+
+/** Whether shutdown has begun: a pass already running checks it before opening the database again. */
+export function backgroundJobsStopped(): boolean {
+  return state.stopped;
+}

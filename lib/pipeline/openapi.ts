@@ -1,0 +1,185 @@
+import { bodyIsOptional } from '../http/json-body';
+import {
+  createDocument,
+  type ZodOpenApiObject,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+} from 'zod-openapi';
+import type { z } from 'zod';
+import { ERROR_CODES, errorEnvelope, type ErrorCode } from '../errors';
+import type { CredentialKind, Operation } from './operation';
+import { OPENAPI_TAGS } from './openapi-tags';
+
+/** Codes every authenticated route can answer, in the order the pipeline checks them. */
+const COMMON_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'access_denied',
+  'forbidden_origin',
+  'not_found',
+  'payload_too_large',
+  'too_many_requests',
+  'internal_error',
+  'unavailable',
+];
+
+/** Codes of an operation authenticated by a signature: no principal, so no origin, tenant or permission. */
+const SIGNED_ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'unauthenticated',
+  'payload_too_large',
+  'too_many_requests',
+  'internal_error',
+  'unavailable',
+];
+
+/** A public route still refuses a body over the limit (publicRoute), so it has a 4xx too. */
+const PUBLIC_ERRORS: ErrorCode[] = ['payload_too_large', 'internal_error'];
+
+/** How one family of operations documents itself: its error body and the schemes its credentials are. */
+export type Family = {
+  info: { title: string; description: string };
+  errorSchema: z.ZodType;
+  securitySchemes: NonNullable<ZodOpenApiObject['components']>['securitySchemes'];
+  /** The security scheme(s) each credential kind is, one requirement each. */
+  schemesOf: Record<CredentialKind, string[]>;
+};
+
+function errorResponses(op: Operation, family: Family) {
+  const common =
+    op.credentials === 'public' ? PUBLIC_ERRORS : op.credentials === 'signed' ? SIGNED_ERRORS : COMMON_ERRORS;
+  const codes: ErrorCode[] = [...common, ...(op.errors ?? [])];
+  // Declared on the operation, enforced by route(): the document says so without each operation repeating it.
+  if (op.sudo) codes.push('reauthentication_required');
+  if (Array.isArray(op.credentials) && op.scope !== 'none') codes.push('two_factor_required');
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    if (code === 'forbidden_origin' && Array.isArray(op.credentials) && !op.credentials.includes('session')) continue;
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      {
+        description: `Error: ${list.map((c) => `\`${c}\``).join(', ')}.`,
+        content: { 'application/json': { schema: family.errorSchema } },
+      },
+    ]),
+  );
+}
+
+const operationId = (summary: string) =>
+  summary
+    .replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))
+    .replace(/^./, (c) => c.toLowerCase());
+
+function security(op: Operation, family: Family) {
+  if (op.credentials === 'public') return [];
+  if (op.credentials === 'signed') return [{ secretScanningSignature: [] }];
+  return op.credentials.flatMap((kind) => family.schemesOf[kind].map((scheme) => ({ [scheme]: [] })));
+}
+
+function documentOperation(op: Operation, family: Family): ZodOpenApiOperationObject {
+  return {
+    operationId: operationId(op.summary),
+    summary: op.summary,
+    description:
+      [
+        op.description,
+        op.permission ? `Permission: \`${op.permission}\`.` : undefined,
+        op.sudo
+          ? 'Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).'
+          : undefined,
+        op.scope === 'none' ? undefined : `Tenant: the ${op.scope} in the path; one the caller is not in is 404.`,
+      ]
+        .filter(Boolean)
+        .join('\n\n') || undefined,
+    tags: op.tags,
+    security: security(op, family),
+    'x-tenant-scope': op.scope,
+    // zod-openapi reads every key it is given, so absent schemas must be absent keys.
+    requestParams: Object.fromEntries(
+      Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(
+        ([, schema]) => schema !== undefined,
+      ),
+    ) as ZodOpenApiOperationObject['requestParams'],
+    requestBody: op.body
+      ? { required: !bodyIsOptional(op.body), content: { 'application/json': { schema: op.body } } }
+      : undefined,
+    responses: {
+      [String(op.success.status)]: {
+        description: op.success.description,
+        content: op.success.schema ? { 'application/json': { schema: op.success.schema } } : undefined,
+      },
+      ...errorResponses(op, family),
+    },
+  };
+}
+
+/** One document: the conventions the linters hold every operation to (tags declared, servers, license, contact). */
+export function buildDocument(operations: Operation[], family: Family) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations)
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: documentOperation(op, family) };
+  const used = [...new Set(operations.flatMap((op) => op.tags))];
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      ...family.info,
+      version: '1',
+      contact: { name: 'svc-console maintainers' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [
+      {
+        url: '{origin}',
+        description: "The console's public origin (`NEXTAUTH_URL`); the API is served from the same origin.",
+        variables: { origin: { default: 'http://localhost:3000', description: 'Scheme, host and port.' } },
+      },
+    ],
+    tags: used.map((name) => ({ name, description: OPENAPI_TAGS[name] ?? name })),
+    components: { securitySchemes: family.securitySchemes },
+    paths,
+  });
+}
+
+export const apiKeyScheme = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'An API key: `Authorization: Bearer svc_…`.',
+} as const;
+export const oauthScheme = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'An OAuth access token from the device login (`svc login`).',
+} as const;
+
+const V1: Family = {
+  info: {
+    title: 'Service API',
+    description:
+      'API keys, queue subscriptions and alert silences. Every error answers `{ error: { code, message, issues?, quota? } }`.',
+  },
+  errorSchema: errorEnvelope,
+  schemesOf: { session: ['session'], api_key: ['apiKey'], oauth: ['oauth'] },
+  securitySchemes: {
+    apiKey: apiKeyScheme,
+    oauth: oauthScheme,
+    secretScanningSignature: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Secret-Scanning-Signature',
+      description:
+        'ECDSA P-256/SHA-256 over the raw body, base64 DER, with `Secret-Scanning-Key-Identifier` naming a key of `SECRET_SCANNING_PUBLIC_KEYS`.',
+    },
+    session: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'next-auth.session-token',
+      description: "The console's session cookie.",
+    },
+  },
+};
+
+export const buildOpenApiDocument = (operations: Operation[]) => buildDocument(operations, V1);

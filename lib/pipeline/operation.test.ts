@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { allOperations } from '../../server/operations';
+import { SCOPE_PARAMS } from './operation';
+
+const TENANT_PARAMS = ['orgId', 'projectId'];
+
+describe('operation declarations', () => {
+  it.each(allOperations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    '%s names exactly the tenant parameters of its declared scope',
+    (_, op) => {
+      const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(inPath.filter((name) => TENANT_PARAMS.includes(name))).toEqual(SCOPE_PARAMS[op.scope]);
+      const schemaKeys = op.params ? Object.keys((op.params as z.ZodObject).shape) : [];
+      expect(schemaKeys.sort()).toEqual([...inPath].sort());
+    },
+  );
+
+  it('keeps idempotency records inside an organization', () => {
+    for (const op of allOperations.filter((o) => o.idempotent)) expect(op.scope, op.path).not.toBe('none');
+  });
+
+  it('declares the credentials of every operation, and only public ones take none', () => {
+    for (const op of allOperations) {
+      // Anonymous writes: only the passkey sign-in's options, which come before there is any credential.
+      if (op.credentials === 'public' && op.method !== 'GET') expect(op.path).toBe('/v1/auth/passkey/options');
+      else if (op.credentials === 'signed') expect(op.path).toMatch(/^\/v1\/secret-scanning\//);
+      else expect(op.credentials.length, op.path).toBeGreaterThan(0);
+      if (op.credentialRefusal) expect(op.credentials, op.path).not.toBe('public');
+    }
+  });
+});

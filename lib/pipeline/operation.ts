@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import type { Permission } from '../permissions';
+import type { Principal } from '../principal';
+import type { ErrorCode } from '../errors';
+
+type AnyZod = z.ZodType;
+
+export type CredentialKind = Principal['via'];
+
+/** Every credential the spec names: session cookie, API key, OAuth bearer token. */
+export const ANY_CREDENTIAL = ['session', 'api_key', 'oauth'] as const satisfies readonly CredentialKind[];
+/** Operations that would mint a credential: an API key may not, so a leaked key cannot multiply itself. */
+export const NOT_API_KEYS = ['session', 'oauth'] as const satisfies readonly CredentialKind[];
+/** Decisions a person makes in the console, never a token a device holds. */
+export const CONSOLE_SESSION = ['session'] as const satisfies readonly CredentialKind[];
+
+/**
+ * The tenant a path names, checked by the wrapper before any permission: `organization` needs `{orgId}`,
+ * `project` needs `{orgId}` and `{projectId}` (the project must be in the organization), `none` names neither.
+ * An unknown tenant, or one the caller is not in, is 404.
+ */
+export type Scope = 'organization' | 'project' | 'none';
+
+/**
+ * One /v1 operation as data: what the route wrapper enforces and what the OpenAPI document shows.
+ * Route files pair an operation with its handler: `export const PATCH = route(updateSubscription, handler)`.
+ */
+export type Operation<
+  P extends AnyZod | undefined = AnyZod | undefined,
+  Q extends AnyZod | undefined = AnyZod | undefined,
+  B extends AnyZod | undefined = AnyZod | undefined,
+  H extends AnyZod | undefined = AnyZod | undefined,
+> = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** OpenAPI form: `/v1/organizations/{orgId}/…`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  scope: Scope;
+  /**
+   * `public` takes no credential (health, the document); `signed` is authenticated by a signature over the
+   * body instead (secret scanning reports); otherwise the kinds accepted, any other is 403.
+   */
+  credentials: 'public' | 'signed' | readonly CredentialKind[];
+  /** The 403 `access_denied` message for a credential kind not in `credentials`. */
+  credentialRefusal?: string;
+  /** Path parameters; any that fails (a malformed id) is 404, as the spec orders. */
+  params?: P;
+  query?: Q;
+  /** The request body schema; a body is required unless the schema accepts none (`.optional()`). */
+  body?: B;
+  /** Request headers the operation reads (If-Match, Idempotency-Key): validated like the body, issues at the header name. */
+  headers?: H;
+  /** Honours `Idempotency-Key` (lib/http/idempotency.ts): retries get the stored response. Needs a tenant scope. */
+  idempotent?: boolean;
+  /** Checked at the path's scope (the project when the path names one) before the body is validated. */
+  permission?: Permission;
+  /** Passes when the caller has any one of these (the body then decides which one is needed). */
+  anyPermission?: Permission[];
+  /**
+   * Needs a recent authentication of this console session (`SUDO_WINDOW_SECONDS`), else 403
+   * `reauthentication_required`: checked after `access_denied`, before the body. Bearer credentials are not asked.
+   */
+  sudo?: boolean;
+  /** Silence routes: the project must have alerting switched on, else 404. */
+  requireAlerting?: boolean;
+  maxBodyBytes?: number;
+  success: { status: number; description: string; schema?: AnyZod; headers?: Record<string, string> };
+  /** Endpoint-specific error codes beyond the ones every authenticated route can answer. */
+  errors?: ErrorCode[];
+};
+
+/** Keeps the literal `credentials`, so `route()` and `publicRoute()` can each take only their kind. */
+export function defineOperation<
+  P extends AnyZod | undefined = undefined,
+  Q extends AnyZod | undefined = undefined,
+  B extends AnyZod | undefined = undefined,
+  H extends AnyZod | undefined = undefined,
+  C extends Operation['credentials'] = Operation['credentials'],
+>(op: Operation<P, Q, B, H> & { credentials: C }): Operation<P, Q, B, H> & { credentials: C } {
+  return op;
+}
+
+/** The path parameters a scope requires, so a test can hold every operation's path to its declared scope. */
+export const SCOPE_PARAMS: Record<Scope, string[]> = {
+  organization: ['orgId'],
+  project: ['orgId', 'projectId'],
+  none: [],
+};

@@ -1,0 +1,18 @@
+import type { BackgroundJob } from '../jobs/runner';
+import { retrySchedule } from './retry';
+import { BATCH, deliverDue } from './worker';
+
+let schedule: ReturnType<typeof retrySchedule> | undefined;
+
+/**
+ * The delivery loop, in every instance: the claim keeps them from sending the same attempt. A full batch goes again
+ * at once; otherwise it waits WEBHOOK_POLL_MS.
+ */
+export const webhookJobs: BackgroundJob[] = [
+  {
+    name: 'deliver-webhooks',
+    everyMs: Number(process.env.WEBHOOK_POLL_MS ?? 1000),
+    run: () => deliverDue((schedule ??= retrySchedule())),
+    again: (claimed) => typeof claimed === 'number' && claimed >= BATCH,
+  },
+];

@@ -1,0 +1,44 @@
+import { closeDb, DataDirLockedError, getDb } from '../lib/db/client';
+import { flushApiKeyUses } from '../lib/auth/last-used';
+import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/runner';
+import { demoSeedWanted, seedDemoData } from './demo/seed';
+import { registerHooks } from './hooks';
+import { BACKGROUND_JOBS } from './jobs';
+
+async function start() {
+  try {
+    const db = await getDb();
+    if (demoSeedWanted()) await seedDemoData(db);
+    // Not while Next is still loading its routes: a first pass whose connect waits out DATABASE_CONNECT_TIMEOUT_MS
+    // behind a busy event loop would trip the breaker, and the first requests would get 503 from a healthy database.
+    setTimeout(
+      () => startBackgroundJobs(BACKGROUND_JOBS),
+      Number(process.env.BACKGROUND_START_DELAY_MS ?? 5000),
+    ).unref();
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(`\n${err.message}\n`);
+      process.exit(1);
+    }
+    // Anything else (PostgreSQL not up yet): keep serving; /v1/health answers 503 until it is.
+    console.error('Database not ready at start:', err);
+  }
+  const close = async () => {
+    await stopBackgroundJobs();
+    await flushApiKeyUses().catch(() => {});
+    await closeDb().catch(() => {});
+  };
+  // Under scripts/start.mjs the server drains its requests first, then calls this; under bare `next start`, exit here.
+  (globalThis as { __svcCloseApp?: () => Promise<void> }).__svcCloseApp = close;
+  if (process.env.SVC_CUSTOM_SERVER === '1') return;
+  const shutdown = async () => {
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+// Before any request: the pipeline and sign-in refuse to run without the features' answers.
+registerHooks();
+if (process.env.NEXT_PHASE !== 'phase-production-build') await start();
