@@ -1,6 +1,7 @@
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
+  RateLimiterRedis,
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
@@ -9,6 +10,7 @@ import { AUTH_EPOCH_QUERY } from '../auth/epoch';
 import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import { rateLimitRefusals } from '../observability/metrics';
+import { readyRedisCounters } from './redis-counters';
 
 /**
  * A verdict on one point: `retryAfter` null when allowed, else the seconds to wait; `read` the value of the
@@ -18,10 +20,11 @@ export type Verdict = { retryAfter: number | null; read: unknown };
 type Consume = (key: string) => Promise<Verdict>;
 
 /**
- * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
- * the shared `rate_limits` table, written through the pool whose commits do not wait for the disk
- * (`getCounterPool`), with a per-instance memory limiter as insurance if the database hiccups;
- * on the embedded database (one process) they live in memory. RATE_LIMIT_STORE=memory forces memory.
+ * Fixed-window limiter over rate-limiter-flexible. With RATE_LIMIT_REDIS_URL the counters live in Redis, shared by
+ * every instance; else on PostgreSQL (several instances) in the shared `rate_limits` table, written through the
+ * pool whose commits do not wait for the disk (`getCounterPool`); either way with a per-instance memory limiter
+ * as insurance if the store hiccups. On the embedded database (one process) they live in memory.
+ * RATE_LIMIT_STORE=memory forces memory.
  */
 export class Limiter {
   private store?: Promise<Consume>;
@@ -41,7 +44,20 @@ export class Limiter {
       points: this.points(),
       duration: this.durationSeconds(),
     };
-    const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getCounterPool();
+    if (process.env.RATE_LIMIT_STORE === 'memory') return consumeOne(new RateLimiterMemory(options));
+    const redisUrl = process.env.RATE_LIMIT_REDIS_URL;
+    // In Redis, the upsert reads no epoch: `admitCaller` reads it on its own (lib/http/authenticate.ts).
+    if (redisUrl)
+      return consumeBatched(
+        new RateLimiterRedis({
+          ...options,
+          storeClient: await readyRedisCounters(redisUrl),
+          rejectIfRedisNotReady: true,
+          inMemoryBlockOnConsumed: options.points,
+          insuranceLimiter: new RateLimiterMemory(options),
+        }),
+      );
+    const pool = await getCounterPool();
     if (!pool) return consumeOne(new RateLimiterMemory(options));
     // Only a limiter with a read keeps what its upserts read.
     const reads = this.read ? new Map<string, unknown>() : undefined;
