@@ -3,7 +3,8 @@
 // and tried on the other's next request, webhooks delivered from either, and what each kind of request asks of
 // PostgreSQL (docs/operations.md "Capacity"). Exits 1 when a target is missed: any non-2xx, any revoked key
 // accepted, any webhook message not delivered. Environment: PGURL_BASE (postgres://postgres@127.0.0.1:5432),
-// DRILL_PORT (5270: PgBouncer, then the two instances and the receiver), DRILL_REQUESTS (2000).
+// DRILL_PORT (5270: PgBouncer, then the two instances and the receiver), DRILL_REQUESTS (2000); the instances
+// inherit the rest (RATE_LIMIT_REDIS_URL: the same drill with the counters in Redis).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -49,6 +50,8 @@ try {
     DATABASE_POOLER: process.env.DRILL_DATABASE_POOLER ?? 'transaction',
     SEED_DEMO: '1',
     RATE_LIMIT_REQUESTS: '1000000',
+    // With RATE_LIMIT_REDIS_URL in the environment the instances count in Redis: a namespace of this run's own.
+    RATE_LIMIT_NAMESPACE: `drill-${process.pid}-`,
     WEBHOOK_ALLOW_LOOPBACK: '1',
     WEBHOOK_POLL_MS: '200',
     BACKGROUND_START_DELAY_MS: '0',
