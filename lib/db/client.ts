@@ -252,8 +252,9 @@ export async function closeDb(): Promise<void> {
 
 /**
  * A statement built once per process instead of on every request. Build it with `.prepare(name)` and
- * `sql.placeholder`: it is then parsed and planned once per PostgreSQL connection (node-postgres names it),
- * or once on PGlite (lib/db/pglite-worker.mjs), and drizzle does not build its SQL again.
+ * `sql.placeholder`: it is then parsed and planned once per PostgreSQL connection (node-postgres names it;
+ * behind a transaction pooler it goes unnamed, parsed on each call), or once on PGlite
+ * (lib/db/pglite-worker.mjs), and drizzle does not build its SQL again.
  */
 export function preparedStatement<T extends { getQuery: () => { sql: string } }>(
   build: (db: Db) => T,
@@ -275,7 +276,8 @@ const statementNames = new Map<string, string>();
 
 /**
  * Runs a hot statement given as SQL text with `$n` parameters, without drizzle, as a named statement
- * (named after its text): parsed and planned once per PostgreSQL connection, or once on PGlite
+ * (named after its text; unnamed behind a transaction pooler): parsed and planned once per PostgreSQL
+ * connection, or once on PGlite
  * (lib/db/pglite-worker.mjs). Rows come back by column name, with the drivers' own types (timestamps as
  * Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build the text from constants only:
  * every value goes in `values`. It runs on its own, never inside a transaction.
