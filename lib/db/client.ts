@@ -277,9 +277,9 @@ const statementNames = new Map<string, string>();
 /**
  * Runs a hot statement given as SQL text with `$n` parameters, without drizzle, as a named statement
  * (named after its text; unnamed behind a transaction pooler): parsed and planned once per PostgreSQL
- * connection, or once on PGlite (lib/db/pglite-worker.mjs). Rows come back by column name, with the drivers' own types (timestamps as
- * Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build the text from constants only:
- * every value goes in `values`. It runs on its own, never inside a transaction.
+ * connection, or once on PGlite (lib/db/pglite-worker.mjs). Rows come back by column name, with the
+ * drivers' own types (timestamps as Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build
+ * the text from constants only: every value goes in `values`. It runs on its own, never inside a transaction.
  */
 export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
   const { rows } = await (await handle()).raw.query(text, values, statementName(text));
