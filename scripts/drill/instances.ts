@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -10,14 +10,10 @@ export type Instance = { name: string; url: string; child: ChildProcess; stop: (
 
 /** `npm start`'s script on 127.0.0.1:`port`, waiting until /v1/health answers 200. */
 export async function startInstance(name: string, port: number, env: Record<string, string>): Promise<Instance> {
+  // On PostgreSQL DATA_DIR holds only the admin socket: a temporary one per instance, removed after.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-drill-'));
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'svc-drill-')),
-      ...env,
-    },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -25,10 +21,12 @@ export async function startInstance(name: string, port: number, env: Record<stri
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   };
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`instance ${name} exited ${child.exitCode}:\n${output}`);
