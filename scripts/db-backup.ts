@@ -1,6 +1,8 @@
-// npm run db:backup -- FILE: a consistent backup of the database DATABASE_URL or DATA_DIR names (docs/operations.md).
+// npm run db:backup -- FILE: a consistent backup of the database DATABASE_URL or DATA_DIR names (DATABASE_DIRECT_URL
+// first; docs/operations.md).
 import path from 'node:path';
 import { backup } from '../lib/backup/commands';
+import { directDatabaseUrl } from '../lib/db/pooler';
 
 const file = process.argv[2];
 if (!file) {
@@ -10,7 +12,8 @@ if (!file) {
 const started = performance.now();
 try {
   const header = await backup(path.resolve(file), {
-    databaseUrl: process.env.DATABASE_URL,
+    // One server session throughout (a snapshot, a restore's transaction): never through a transaction pooler.
+    databaseUrl: directDatabaseUrl(),
     dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
     migrationsFolder: path.join(process.cwd(), 'drizzle'),
   });

@@ -1,6 +1,7 @@
 // npm run db:restore -- FILE: loads a backup into the empty database DATABASE_URL or DATA_DIR names.
 import path from 'node:path';
 import { restore } from '../lib/backup/commands';
+import { directDatabaseUrl } from '../lib/db/pooler';
 
 const file = process.argv[2];
 if (!file) {
@@ -10,7 +11,8 @@ if (!file) {
 const started = performance.now();
 try {
   const { rows, header } = await restore(path.resolve(file), {
-    databaseUrl: process.env.DATABASE_URL,
+    // One server session throughout (a snapshot, a restore's transaction): never through a transaction pooler.
+    databaseUrl: directDatabaseUrl(),
     dataDir: path.resolve(process.env.DATA_DIR ?? './data'),
     migrationsFolder: path.join(process.cwd(), 'drizzle'),
   });

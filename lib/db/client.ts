@@ -9,6 +9,7 @@ import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker'
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
 import { ensurePolicies } from './policies';
+import { postgresUrls, sessionFreeClient, type PostgresUrls } from './pooler';
 
 export type DatabaseFigures = {
   kind: 'pglite' | 'postgres';
@@ -136,7 +137,7 @@ const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2_0
 // A query on a connection whose peer went silent (network partition) fails after this instead of hanging.
 const QUERY_TIMEOUT_MS = Number(process.env.DATABASE_QUERY_TIMEOUT_MS ?? 4_000);
 
-async function openPostgres(url: string): Promise<Handle> {
+async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls): Promise<Handle> {
   const [pg, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
@@ -144,8 +145,9 @@ async function openPostgres(url: string): Promise<Handle> {
   ]);
   assertDatabaseMayBeUp();
   // Several instances may start together: one migrates while the others wait on the lock. Its own
-  // connection, without the query timeout: a migration or the wait for the lock may take long.
-  const migrator = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // connection, without the query timeout: a migration or the wait for the lock may take long. A session lock
+  // and a migration's statements need one server session throughout: the direct URL, never a pooler.
+  const migrator = new pg.Client({ connectionString: directUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   try {
     await migrator.connect();
   } catch (err) {
@@ -160,13 +162,15 @@ async function openPostgres(url: string): Promise<Handle> {
     await migrator.query('select pg_advisory_unlock(727274)').catch(() => {});
     await migrator.end().catch(() => {});
   }
+  // Behind a transaction pooler, no statement may count on the session it ran on (lib/db/pooler.ts).
+  const Client = transactionPooler ? sessionFreeClient(pg.Client) : pg.Client;
   // Each pool names its sessions, so pg_stat_activity tells the durable writes from the counters.
-  const newPool = (application_name: string, max: number, options?: string) => {
+  const newPool = (application_name: string, max: number) => {
     const pool = new pg.Pool({
+      Client,
       connectionString: url,
       application_name,
       max,
-      options,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS || undefined,
     });
@@ -176,11 +180,9 @@ async function openPostgres(url: string): Promise<Handle> {
     return pool;
   };
   const pool = newPool('svc', Number(process.env.DATABASE_POOL_SIZE ?? 10));
-  const counterPool = newPool(
-    'svc-counters',
-    Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 4),
-    '-c synchronous_commit=off',
-  );
+  // Its statements commit without waiting for the disk, each by itself (lib/http/rate-limit.ts `counterStore`),
+  // not by a session setting a pooler would carry to other clients' transactions or lose.
+  const counterPool = newPool('svc-counters', Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 4));
   return {
     db: drizzle({ client: pool, schema, logger: statementLogger }),
     kind: 'postgres',
@@ -201,8 +203,8 @@ async function openPostgres(url: string): Promise<Handle> {
 }
 
 async function open(): Promise<Handle> {
-  const url = process.env.DATABASE_URL;
-  const handle = url ? await openPostgres(url) : await openPglite();
+  const urls = postgresUrls();
+  const handle = urls ? await openPostgres(urls) : await openPglite();
   // Demo data is start-up's business (server/start.ts), not every query's: this module imports no domain code.
   await ensurePolicies(handle.db);
   state.__svcDbOpen = handle;
@@ -232,10 +234,11 @@ export async function getPgPool(): Promise<Pool | null> {
 
 /**
  * The PostgreSQL pool for writes that a crash of the database may lose without harm: the rate-limit
- * counters. Its sessions commit without waiting for the WAL flush (`synchronous_commit=off`), so a request
- * does not wait for a disk flush before its rate limit is known; the counters are still shared and exact
- * across instances, since a commit is visible at once either way. Everything else, the audit log included,
- * goes through `getDb()` and `getPgPool()`, whose commits are durable when acknowledged. Null on the
+ * counters. Their statements commit without waiting for the WAL flush (each sets `synchronous_commit=off` for
+ * its own transaction, lib/http/rate-limit.ts), so a request does not wait for a disk flush before its rate
+ * limit is known; the counters are still shared and exact across instances, since a commit is visible at once
+ * either way. A pool of its own, so counters never queue behind durable writes. Everything else, the audit log
+ * included, goes through `getDb()` and `getPgPool()`, whose commits are durable when acknowledged. Null on the
  * embedded database.
  */
 export async function getCounterPool(): Promise<Pool | null> {
@@ -258,8 +261,9 @@ export async function closeDb(): Promise<void> {
 
 /**
  * A statement built once per process instead of on every request. Build it with `.prepare(name)` and
- * `sql.placeholder`: it is then parsed and planned once per PostgreSQL connection (node-postgres names it),
- * or once on PGlite (lib/db/pglite-worker.mjs), and drizzle does not build its SQL again.
+ * `sql.placeholder`: it is then parsed and planned once per PostgreSQL connection (node-postgres names it;
+ * behind a transaction pooler it goes unnamed, parsed on each call), or once on PGlite
+ * (lib/db/pglite-worker.mjs), and drizzle does not build its SQL again.
  */
 export function preparedStatement<T extends { getQuery: () => { sql: string } }>(
   build: (db: Db) => T,
@@ -281,10 +285,10 @@ const statementNames = new Map<string, string>();
 
 /**
  * Runs a hot statement given as SQL text with `$n` parameters, without drizzle, as a named statement
- * (named after its text): parsed and planned once per PostgreSQL connection, or once on PGlite
- * (lib/db/pglite-worker.mjs). Rows come back by column name, with the drivers' own types (timestamps as
- * Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build the text from constants only:
- * every value goes in `values`. It runs on its own, never inside a transaction.
+ * (named after its text; unnamed behind a transaction pooler): parsed and planned once per PostgreSQL
+ * connection, or once on PGlite (lib/db/pglite-worker.mjs). Rows come back by column name, with the
+ * drivers' own types (timestamps as Date, jsonb parsed); map them with `rowOf` (lib/db/statement.ts). Build
+ * the text from constants only: every value goes in `values`. It runs on its own, never inside a transaction.
  */
 export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
   const { rows } = await (await handle()).raw.query(text, values, statementName(text));

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { Limiter } from '../http/rate-limit';
+import { counterStore, Limiter } from '../http/rate-limit';
 import { getCounterPool, getPgPool } from './client';
 import { scratchPostgres } from '../../server/testing/test-database';
 
@@ -12,8 +12,15 @@ describe.skipIf(!reachable)('the counter pool (PostgreSQL)', () => {
   const setting = async (pool: pg.Pool | null) =>
     (await pool!.query<{ synchronous_commit: string }>('show synchronous_commit')).rows[0].synchronous_commit;
 
-  it('commits counters without waiting for the disk, and everything else durably', async () => {
-    expect(await setting(await getCounterPool())).toBe('off');
+  it('commits counters without waiting for the disk, each in its own transaction, and everything else durably', async () => {
+    const store = counterStore((await getCounterPool())!);
+    const { rows } = await store.query({
+      text: `insert into rate_limits values ($1, 1, null) on conflict (key) do update set points = 2 returning points, expire`,
+      values: ['unit-counters:async'],
+    });
+    expect(rows).toEqual([{ points: 1, expire: null, synchronous_commit: 'off' }]);
+    // A setting of the statement's transaction, which no session keeps (a transaction pooler hands sessions on).
+    expect(await setting(await getCounterPool())).toBe('on');
     expect(await setting(await getPgPool())).toBe('on');
   });
 

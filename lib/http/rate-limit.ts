@@ -1,6 +1,7 @@
 import {
   RateLimiterMemory,
   RateLimiterPostgres,
+  RateLimiterRedis,
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
@@ -9,6 +10,7 @@ import { AUTH_EPOCH_QUERY } from '../db/auth-epoch';
 import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import { rateLimitRefusals } from '../observability/metrics';
+import { readyRedisCounters } from './redis-counters';
 
 /**
  * A verdict on one point: `retryAfter` null when allowed, else the seconds to wait; `read` the value of the
@@ -18,10 +20,11 @@ export type Verdict = { retryAfter: number | null; read: unknown };
 type Consume = (key: string) => Promise<Verdict>;
 
 /**
- * Fixed-window limiter over rate-limiter-flexible. On PostgreSQL (several instances) the counters live in
- * the shared `rate_limits` table, written through the pool whose commits do not wait for the disk
- * (`getCounterPool`), with a per-instance memory limiter as insurance if the database hiccups;
- * on the embedded database (one process) they live in memory. RATE_LIMIT_STORE=memory forces memory.
+ * Fixed-window limiter over rate-limiter-flexible. With RATE_LIMIT_REDIS_URL the counters live in Redis, shared by
+ * every instance; else on PostgreSQL (several instances) in the shared `rate_limits` table, written through the
+ * pool whose commits do not wait for the disk (`getCounterPool`); either way with a per-instance memory limiter
+ * as insurance if the store hiccups. On the embedded database (one process) they live in memory.
+ * RATE_LIMIT_STORE=memory forces memory.
  */
 export class Limiter {
   private store?: Promise<Consume>;
@@ -41,15 +44,28 @@ export class Limiter {
       points: this.points(),
       duration: this.durationSeconds(),
     };
-    const pool = process.env.RATE_LIMIT_STORE === 'memory' ? null : await getCounterPool();
+    if (process.env.RATE_LIMIT_STORE === 'memory') return consumeOne(new RateLimiterMemory(options));
+    const redisUrl = process.env.RATE_LIMIT_REDIS_URL;
+    // In Redis, the upsert reads no epoch: `admitCaller` reads it on its own (lib/pipeline/authenticate.ts).
+    if (redisUrl)
+      return consumeBatched(
+        new RateLimiterRedis({
+          ...options,
+          storeClient: await readyRedisCounters(redisUrl),
+          rejectIfRedisNotReady: true,
+          inMemoryBlockOnConsumed: options.points,
+          insuranceLimiter: new RateLimiterMemory(options),
+        }),
+      );
+    const pool = await getCounterPool();
     if (!pool) return consumeOne(new RateLimiterMemory(options));
-    // Only a limiter with a read keeps what its upserts read; the others pass the pool as it is.
+    // Only a limiter with a read keeps what its upserts read.
     const reads = this.read ? new Map<string, unknown>() : undefined;
     // Concurrent requests of one key take their points in one upsert, not one each.
     return consumeBatched(
       new RateLimiterPostgres({
         ...options,
-        storeClient: this.read && reads ? readingStore(pool, this.read, reads) : pool,
+        storeClient: counterStore(pool, this.read, reads),
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true, // created by the drizzle migrations
@@ -105,7 +121,7 @@ export function consumeOne(limiter: RateLimiterAbstract): Consume {
 /**
  * Callers of one key that arrive while its previous call is in flight take their points together in the
  * next call (lib/db/coalesce.ts): n points, one round trip, and a verdict each. `reads` holds what the store's
- * upsert read besides, by the limiter's key (see `readingStore`): one call per key runs at a time, so the entry
+ * upsert read besides, by the limiter's key (see `counterStore`): one call per key runs at a time, so the entry
  * a call finds is its own.
  */
 export function consumeBatched(limiter: RateLimiterAbstract, reads?: Map<string, unknown>): Consume {
@@ -125,21 +141,24 @@ export function consumeBatched(limiter: RateLimiterAbstract, reads?: Map<string,
 }
 
 /**
- * The pool as rate-limiter-flexible's store client, with one scalar query more in its upsert: the statement
- * becomes `with taken as (<upsert … returning points, expire>) select taken.*, (<read>) as read from taken`, so
- * the read costs no round trip of its own and sees the same snapshot. Its value goes to `reads` under the
- * limiter's key (the upsert's first value); the limiter reads only `points` and `expire`, as before.
+ * The counter pool as rate-limiter-flexible's store client. Its upsert becomes
+ * `with taken as (<upsert … returning points, expire>) select taken.*, set_config('synchronous_commit', 'off', true)
+ * [, (<read>) as read] from taken`: the statement's own transaction commits without waiting for the disk (a
+ * setting that ends with it, so no session of a transaction pooler keeps it), and the read, if any, costs no
+ * round trip of its own and sees the same snapshot. Its value goes to `reads` under the limiter's key (the
+ * upsert's first value); the limiter reads only `points` and `expire`, as before.
  */
-export function readingStore(pool: Pool, read: string, reads: Map<string, unknown>): Pick<Pool, 'query'> {
+export function counterStore(pool: Pool, read?: string, reads?: Map<string, unknown>): Pick<Pool, 'query'> {
   const query = async (config: QueryConfig) => {
     if (!/^\s*insert\b/i.test(config.text)) return pool.query(config);
     const upsert = config.text.trim().replace(/;$/, '');
+    const extra = read ? `, (${read}) as read` : '';
     const result = await pool.query({
       ...config,
-      name: config.name && `${config.name}+read`,
-      text: `with taken as (${upsert}) select taken.*, (${read}) as read from taken`,
+      name: config.name && `${config.name}+${read ? 'read' : 'async'}`,
+      text: `with taken as (${upsert}) select taken.*, set_config('synchronous_commit', 'off', true) as synchronous_commit${extra} from taken`,
     });
-    reads.set(String(config.values?.[0]), result.rows[0]?.read);
+    if (reads) reads.set(String(config.values?.[0]), result.rows[0]?.read);
     return result;
   };
   return { query } as unknown as Pick<Pool, 'query'>;
