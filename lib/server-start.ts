@@ -1,10 +1,12 @@
-import { closeDb, DataDirLockedError, getDb } from './db/client';
+import { closeDb, DataDirLockedError, getDb, SchemaFloorError } from './db/client';
 import { flushApiKeyUses } from './auth/last-used';
 import { stopBackgroundJobs } from './background-jobs';
 import { startHousekeeping } from './db/housekeeping';
 import { demoSeedWanted, seedDemoData } from './db/seed';
 import { startMailer } from './notifications/mailer';
-import { startWebhookWorker } from './webhooks/worker';
+import { releaseWebhookLeases, startWebhookWorker } from './webhooks/worker';
+import { releaseEmailLeases } from './notifications/mailer';
+import { releaseAuditVerifications } from './audit/verification-service';
 
 async function start() {
   try {
@@ -19,7 +21,7 @@ async function start() {
     };
     setTimeout(startBackgroundJobs, Number(process.env.BACKGROUND_START_DELAY_MS ?? 5000)).unref();
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    if (err instanceof DataDirLockedError || err instanceof SchemaFloorError) {
       console.error(`\n${err.message}\n`);
       process.exit(1);
     }
@@ -28,6 +30,8 @@ async function start() {
   }
   const close = async () => {
     stopBackgroundJobs();
+    // What this instance still holds goes back now, for the instances that stay (docs/operations.md).
+    await Promise.allSettled([releaseWebhookLeases(), releaseEmailLeases(), releaseAuditVerifications()]);
     await flushApiKeyUses().catch(() => {});
     await closeDb().catch(() => {});
   };

@@ -1,9 +1,11 @@
 import { backgroundJobsStopped } from '../background-jobs';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { claimPendingEmails, recordEmailResult } from './email-service';
+import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
 import { messageHtml } from './messages';
 
 const BATCH = 20;
+/** Emails this process claimed and has not sent yet: what a shutdown hands back. */
+const held = new Set<PendingEmail>();
 
 let transporter: Transporter | null = null;
 function transport(): Transporter {
@@ -19,6 +21,7 @@ export function mailFrom(): string {
 /** One pass: claims pending emails and sends each as plain text and HTML. Returns how many were claimed. */
 export async function sendPendingEmails(): Promise<number> {
   const emails = await claimPendingEmails(BATCH);
+  for (const email of emails) held.add(email);
   await Promise.all(
     emails.map(async (email) => {
       let sent = false;
@@ -35,6 +38,7 @@ export async function sendPendingEmails(): Promise<number> {
         // The server's answer, never the message: a body could one day carry something private.
         console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, (err as Error).message);
       }
+      held.delete(email);
       await recordEmailResult(email, sent);
     }),
   );
@@ -59,4 +63,12 @@ export function startMailer(): void {
     setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
   };
   void loop();
+}
+
+/** At shutdown, after the drain: gives back the emails claimed here and not sent, for another instance at once. */
+export async function releaseEmailLeases(): Promise<number> {
+  const claims = [...held];
+  held.clear();
+  await Promise.all(claims.map((email) => releaseEmailClaim(email)));
+  return claims.length;
 }

@@ -1,6 +1,12 @@
 import { backgroundJobsStopped } from '../background-jobs';
 import { Webhook } from 'standardwebhooks';
-import { claimDueDeliveries, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './delivery-service';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  releaseClaim,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
 import { sendWebhook, type SendResult } from './send';
@@ -64,13 +70,17 @@ async function recordWithRetries(delivery: ClaimedDelivery, outcome: AttemptOutc
   }
 }
 
+/** Deliveries this process claimed and has not recorded yet: what a shutdown hands back. */
+const held = new Map<string, number>();
+
 /** One pass: claims what is due and sends it, concurrently. Returns how many were claimed. */
 export async function deliverDue(schedule = retrySchedule()): Promise<number> {
   const claimed = await claimDueDeliveries(BATCH);
   const now = Date.now();
   queueAge.set(claimed.reduce((oldest, d) => Math.max(oldest, (now - d.dueSince.getTime()) / 1000), 0));
+  for (const d of claimed) held.set(d.id, d.attempt);
   // Every attempt runs to its end even when another fails; each failure is logged on its own.
-  const outcomes = await Promise.allSettled(claimed.map((d) => attempt(d, schedule)));
+  const outcomes = await Promise.allSettled(claimed.map((d) => attempt(d, schedule).finally(() => held.delete(d.id))));
   for (const [i, outcome] of outcomes.entries())
     if (outcome.status === 'rejected')
       console.error(`Webhook delivery ${claimed[i].id}: attempt ${claimed[i].attempt} not recorded.`, outcome.reason);
@@ -99,4 +109,15 @@ export function startWebhookWorker(): void {
     setTimeout(() => void loop(), claimed >= BATCH ? 0 : pollMs).unref();
   };
   void loop();
+}
+
+/**
+ * At shutdown, after the drain: gives back every delivery still claimed here (a send that outlived the drain), so
+ * another instance sends it at once instead of after the lease. Returns how many were given back.
+ */
+export async function releaseWebhookLeases(): Promise<number> {
+  const claims = [...held];
+  held.clear();
+  await Promise.all(claims.map(([id, attempt]) => releaseClaim(id, attempt)));
+  return claims.length;
 }
