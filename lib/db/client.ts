@@ -10,6 +10,7 @@ import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
 import { reportDatabaseFigures, type DatabaseFigures } from '../observability/metrics';
 import { ensurePolicies } from './policies';
+import { assertBuildCanServe } from './schema-floor';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -48,6 +49,7 @@ export function dataDir(): string {
 }
 
 export { DataDirLockedError } from './data-dir-lock';
+export { SchemaFloorError } from './schema-floor';
 
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
@@ -101,6 +103,13 @@ async function openPglite(): Promise<Handle> {
     transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
   };
   const db = drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db;
+  try {
+    await assertBuildCanServe((text) => thread.query(text), migrationsFolder());
+  } catch (err) {
+    await thread.close().catch(() => {});
+    await release();
+    throw err;
+  }
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
@@ -146,6 +155,7 @@ async function openPostgres(url: string): Promise<Handle> {
   }
   try {
     await migrator.query('select pg_advisory_lock(727274)');
+    await assertBuildCanServe((text) => migrator.query(text), migrationsFolder());
     await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: migrationsFolder() });
   } finally {
     await migrator.query('select pg_advisory_unlock(727274)').catch(() => {});
