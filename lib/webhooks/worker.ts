@@ -26,6 +26,9 @@ export function signedHeaders(delivery: ClaimedDelivery, at: Date): Record<strin
   };
 }
 
+/** Deliveries this process claimed and has not recorded yet: what a shutdown hands back. */
+const held = new Map<string, number>();
+
 async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<void> {
   const at = new Date();
   // The URL was checked when saved; the switch for loopback targets may have been turned off since.
@@ -41,6 +44,8 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
   (delivered ? deliveriesSent : deliveriesFailed).inc();
   if (retry !== null) deliveriesRetried.inc();
   const error = result.error ?? (delivered ? null : `The receiver answered ${result.status}.`);
+  // Handed back at shutdown while it was sent: another instance may own this attempt number now.
+  if (!held.has(delivery.id)) return;
   await recordWithRetries(delivery, {
     status: result.status,
     error,
@@ -69,9 +74,6 @@ async function recordWithRetries(delivery: ClaimedDelivery, outcome: AttemptOutc
     }
   }
 }
-
-/** Deliveries this process claimed and has not recorded yet: what a shutdown hands back. */
-const held = new Map<string, number>();
 
 /** One pass: claims what is due and sends it, concurrently. Returns how many were claimed. */
 export async function deliverDue(schedule = retrySchedule()): Promise<number> {
