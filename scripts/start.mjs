@@ -98,8 +98,9 @@ const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || (process.env.DATABASE_U
 const DRAIN_MS = 10_000;
 const signalled = { count: 0, skipGrace: () => {} };
 /**
- * SIGTERM (or SIGINT): /v1/health answers 503 at once; after SHUTDOWN_GRACE_MS (a second signal skips it) the
- * server stops accepting, finishes what is in flight (up to 10 s), closes the database and exits 0.
+ * SIGTERM (or SIGINT): /v1/health answers 503 at once and every answer closes its connection; after
+ * SHUTDOWN_GRACE_MS (a second signal skips it) the server stops accepting, finishes what is in flight (up to 10 s),
+ * hands back what its background jobs hold, closes the database and exits 0.
  */
 async function shutdown() {
   if (signalled.count++ > 0) return signalled.skipGrace();
