@@ -38,8 +38,8 @@ export async function sendPendingEmails(): Promise<number> {
         // The server's answer, never the message: a body could one day carry something private.
         console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, (err as Error).message);
       }
-      held.delete(email);
-      await recordEmailResult(email, sent);
+      // Handed back at shutdown while it was sent: another instance may own this attempt now.
+      if (held.delete(email)) await recordEmailResult(email, sent);
     }),
   );
   return emails.length;
