@@ -3,9 +3,8 @@ import { flushApiKeyUses } from './auth/last-used';
 import { stopBackgroundJobs } from './background-jobs';
 import { startHousekeeping } from './db/housekeeping';
 import { demoSeedWanted, seedDemoData } from './db/seed';
-import { startMailer } from './notifications/mailer';
+import { releaseEmailLeases, startMailer } from './notifications/mailer';
 import { releaseWebhookLeases, startWebhookWorker } from './webhooks/worker';
-import { releaseEmailLeases } from './notifications/mailer';
 import { releaseAuditVerifications } from './audit/verification-service';
 
 async function start() {
