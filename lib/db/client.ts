@@ -103,13 +103,11 @@ async function openPglite(): Promise<Handle> {
     transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
   };
   const db = drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db;
-  try {
-    await assertBuildCanServe((text) => thread.query(text), migrationsFolder());
-  } catch (err) {
+  await assertBuildCanServe((text) => thread.query(text), migrationsFolder()).catch(async (err: unknown) => {
     await thread.close().catch(() => {});
     await release();
     throw err;
-  }
+  });
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
