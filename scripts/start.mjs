@@ -66,6 +66,9 @@ const server = createServer((req, res) => {
   req.headers['x-svc-peer'] = `${peerNonce} ${req.socket.remoteAddress ?? 'unknown'}`;
   delete req.headers['x-svc-admin'];
   if (hsts) res.setHeader('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  // Once shutting down, each keep-alive connection closes after its answer: the balancer opens its next one
+  // to an instance that is staying, instead of sending into a socket this one is about to close.
+  if (globalThis.__svcShuttingDown) res.setHeader('connection', 'close');
   inFlight++;
   res.once('close', () => inFlight--);
   void handle(req, res);
@@ -88,12 +91,16 @@ if (admin) {
   admin.listen(adminSocket, () => chmodSync(adminSocket, 0o600));
 }
 
-const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 0);
+// On PostgreSQL other instances take over, so stay until a balancer has seen the 503s: HAProxy's default checks
+// (inter 2s, fall 3) take up to 6 s, and 10 s plus the drain stays inside Kubernetes' 30 s termination grace.
+// The embedded database has one instance, nothing to hand over to: no wait.
+const GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || (process.env.DATABASE_URL ? 10_000 : 0));
 const DRAIN_MS = 10_000;
 const signalled = { count: 0, skipGrace: () => {} };
 /**
- * SIGTERM (or SIGINT): /v1/health answers 503 at once; after SHUTDOWN_GRACE_MS (a second signal skips it) the
- * server stops accepting, finishes what is in flight (up to 10 s), closes the database and exits 0.
+ * SIGTERM (or SIGINT): /v1/health answers 503 at once and every answer closes its connection; after
+ * SHUTDOWN_GRACE_MS (a second signal skips it) the server stops accepting, finishes what is in flight (up to 10 s),
+ * hands back what its background jobs hold, closes the database and exits 0.
  */
 async function shutdown() {
   if (signalled.count++ > 0) return signalled.skipGrace();

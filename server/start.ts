@@ -1,4 +1,4 @@
-import { closeDb, DataDirLockedError, getDb } from '../lib/db/client';
+import { closeDb, DataDirLockedError, getDb, SchemaFloorError } from '../lib/db/client';
 import { flushApiKeyUses } from '../lib/auth/last-used';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/runner';
 import { demoSeedWanted, seedDemoData } from './demo/seed';
@@ -16,7 +16,7 @@ async function start() {
       Number(process.env.BACKGROUND_START_DELAY_MS ?? 5000),
     ).unref();
   } catch (err) {
-    if (err instanceof DataDirLockedError) {
+    if (err instanceof DataDirLockedError || err instanceof SchemaFloorError) {
       console.error(`\n${err.message}\n`);
       process.exit(1);
     }
@@ -24,6 +24,7 @@ async function start() {
     console.error('Database not ready at start:', err);
   }
   const close = async () => {
+    // Each job hands back what this instance still holds, for the instances that stay (docs/operations.md).
     await stopBackgroundJobs();
     await flushApiKeyUses().catch(() => {});
     await closeDb().catch(() => {});

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { get } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,14 @@ import { E2E } from '../support/env';
 import { spawnServer } from '../support/spawn-server';
 
 const health = (url: string) => fetch(`${url}/v1/health`);
+/** The answer's status and Connection header, as the socket carried them (fetch hides hop-by-hop headers). */
+const connectionOf = (url: string) =>
+  new Promise<{ status: number; connection: string | undefined }>((resolve, reject) =>
+    get(url, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode!, connection: res.headers.connection });
+    }).on('error', reject),
+  );
 const exited = (child: { once: (e: 'exit', f: (code: number | null) => void) => void }) =>
   new Promise<number | null>((resolve) => child.once('exit', resolve));
 
@@ -28,13 +37,41 @@ test.describe('signals and log readers', () => {
       expect(await res.json()).toEqual({
         error: { code: 'unavailable', message: 'The server is shutting down.' },
       });
-      expect((await fetch(`${server.url}/v1/health/live`)).status).toBe(200);
+      // Still serving, and each connection closes after its answer, so a balancer's next one goes elsewhere.
+      expect(await connectionOf(`${server.url}/v1/health/live`)).toEqual({ status: 200, connection: 'close' });
       server.child.kill('SIGTERM'); // a second signal ends the grace period
       expect(await exit).toBe(0);
       expect(server.output()).not.toMatch(/error/i);
     } finally {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('before SIGTERM a connection is kept alive', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-alive-'));
+    const server = await spawnServer(E2E.port + 41, { DATA_DIR: dir });
+    try {
+      expect(await connectionOf(`${server.url}/v1/health/live`)).toEqual({ status: 200, connection: 'keep-alive' });
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('on PostgreSQL the default grace keeps serving after SIGTERM, with /v1/health at 503; a second signal ends it', async () => {
+    test.skip(!process.env.DATABASE_URL, 'the default grace is 0 on the embedded database');
+    const server = await spawnServer(E2E.port + 41, { DATABASE_URL: process.env.DATABASE_URL!, SHUTDOWN_GRACE_MS: '' });
+    try {
+      const exit = exited(server.child);
+      server.child.kill('SIGTERM');
+      let res = await health(server.url);
+      for (let i = 0; i < 50 && res.status === 200; i++) res = await health(server.url);
+      expect(res.status).toBe(503);
+      server.child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+    } finally {
+      await server.stop();
     }
   });
 

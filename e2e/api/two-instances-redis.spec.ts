@@ -54,9 +54,7 @@ test.describe('two instances counting in Redis', () => {
     expect((await onB.get('/v1/organizations')).status()).toBe(429);
   });
 
-  test("a key revoked through one instance is refused on the other's next request, 6 times of 6", async ({
-    demo,
-  }) => {
+  test("a key revoked through one instance is refused on the other's next request, 6 times of 6", async ({ demo }) => {
     const bob = await ctx(sessionFor('bob', a.url));
     const bobOnB = await ctx(sessionFor('bob', b.url));
     // Six trials: bob's keys count in bob's window of 30, four requests a trial.

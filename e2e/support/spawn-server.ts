@@ -13,6 +13,8 @@ export async function spawnServer(port: number, env: Record<string, string>): Pr
       HOST: '127.0.0.1',
       PORT: String(port),
       SEED_DEMO: '0',
+      // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
+      SHUTDOWN_GRACE_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import { bulkAppendAuditEvents } from '../../server/demo/bulk-seed';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { getAuditVerification, startAuditVerification } from './verification-service';
+import { getAuditVerification, releaseAuditVerifications, startAuditVerification } from './verification-service';
 import { verifyAuditChain } from './verify';
 
 async function chainOf(count: number) {
@@ -74,6 +74,22 @@ function jobSuite() {
     expect(fresh.id).not.toBe(dead.id);
     expect(await finished(org, fresh.id)).toMatchObject({ state: 'succeeded', verified: 10 });
     expect(await getAuditVerification(org, dead.id)).toMatchObject({ state: 'failed' });
+  });
+
+  it('a job released at shutdown is failed at once, and a new one starts without waiting for its lease', async () => {
+    const org = await chainOf(2_500);
+    const started = await startAuditVerification(org);
+    expect(await releaseAuditVerifications()).toBe(1);
+    expect(await getAuditVerification(org, started.id)).toMatchObject({
+      state: 'failed',
+      error: 'The instance running it stopped before it finished.',
+      finishedAt: expect.any(String),
+    });
+    const fresh = await startAuditVerification(org);
+    expect(fresh.id).not.toBe(started.id);
+    expect(await finished(org, fresh.id)).toMatchObject({ state: 'succeeded', verified: 2_500 });
+    // The released walk, had it gone on, writes nothing over its ending.
+    expect(await getAuditVerification(org, started.id)).toMatchObject({ state: 'failed' });
   });
 
   it('another organization’s job, or none, is not found', async () => {

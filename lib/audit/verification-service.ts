@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { notFound } from '../errors';
@@ -66,15 +66,29 @@ export async function startAuditVerification(organizationId: string): Promise<Au
   return toVerification(row);
 }
 
+/** Jobs this process runs: a shutdown ends them as failed at once instead of leaving them to their lease. */
+const running = new Set<string>();
+
 /** Walks the whole chain, writing progress (and renewing the lease) as it goes, then the result. */
 async function runAuditVerification(id: string, organizationId: string): Promise<void> {
+  running.add(id);
+  try {
+    await walk(id, organizationId);
+  } finally {
+    running.delete(id);
+  }
+}
+
+async function walk(id: string, organizationId: string): Promise<void> {
   const db = await getDb();
-  const byId = eq(t.auditVerifications.id, id);
+  // A job a shutdown already ended keeps that ending.
+  const byId = and(eq(t.auditVerifications.id, id), eq(t.auditVerifications.state, 'running'));
   let written = Date.now();
   try {
     const outcome = await verifyChainInDetail(organizationId, {
       full: true,
       onProgress: async (checked) => {
+        if (!running.has(id)) throw new Error('Released at shutdown.');
         if (Date.now() - written < PROGRESS_EVERY_MS) return;
         written = Date.now();
         await db.update(t.auditVerifications).set({ verified: checked, leaseUntil: leaseFromNow() }).where(byId);
@@ -93,6 +107,7 @@ async function runAuditVerification(id: string, organizationId: string): Promise
       .where(byId);
     auditVerificationsFinished.inc({ result: outcome.firstBrokenSeq === null ? 'intact' : 'broken' });
   } catch (err) {
+    if (!running.has(id)) return; // released at shutdown, already recorded as failed
     console.error('Audit re-verification failed.', err);
     auditVerificationsFinished.inc({ result: 'failed' });
     await db
@@ -119,4 +134,21 @@ export async function getAuditVerification(organizationId: string, id: string): 
     .limit(1);
   if (!row) throw notFound('No such verification.');
   return toVerification(row);
+}
+
+/**
+ * At shutdown: the jobs running here end as failed (the instance stopped) now rather than when their lease runs
+ * out, so the organization can start another at once, on any instance. Returns how many were ended.
+ */
+export async function releaseAuditVerifications(): Promise<number> {
+  const ids = [...running];
+  running.clear();
+  if (ids.length === 0) return 0;
+  const db = await getDb();
+  const now = new Date();
+  await db
+    .update(t.auditVerifications)
+    .set({ state: 'failed', error: STALE, leaseUntil: now, finishedAt: now })
+    .where(and(inArray(t.auditVerifications.id, ids), eq(t.auditVerifications.state, 'running')));
+  return ids.length;
 }

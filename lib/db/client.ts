@@ -17,6 +17,7 @@ export type DatabaseFigures = {
   /** Embedded database: statements sent to its thread and not yet answered. */
   inFlight?: number;
 };
+import { assertBuildCanServe } from './schema-floor';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** The transaction handle drizzle passes to `db.transaction(tx => …)`. */
@@ -58,6 +59,7 @@ export function dataDir(): string {
 }
 
 export { DataDirLockedError } from './data-dir-lock';
+export { SchemaFloorError } from './schema-floor';
 
 const ANALYZE_EVERY_MS = 5 * 60_000;
 
@@ -111,6 +113,11 @@ async function openPglite(): Promise<Handle> {
     transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
   };
   const db = drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db;
+  await assertBuildCanServe((text) => thread.query(text), migrationsFolder()).catch(async (err: unknown) => {
+    await thread.close().catch(() => {});
+    await release();
+    throw err;
+  });
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
@@ -157,6 +164,7 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
   }
   try {
     await migrator.query('select pg_advisory_lock(727274)');
+    await assertBuildCanServe((text) => migrator.query(text), migrationsFolder());
     await migrate(drizzle({ client: migrator, schema }), { migrationsFolder: migrationsFolder() });
   } finally {
     await migrator.query('select pg_advisory_unlock(727274)').catch(() => {});

@@ -5,10 +5,10 @@
 export type BackgroundJob = {
   /** Names the job in the log line of a failed pass. */
   name: string;
-  /** One pass: what it found due and handled. */
-  run: () => Promise<unknown>;
+  /** One pass: what it found due and handled. A job without one only holds work to release at shutdown. */
+  run?: () => Promise<unknown>;
   /** The wait after a pass; the first pass runs at start. */
-  everyMs: number;
+  everyMs?: number;
   /** Whether a pass's result means more is due at once (a full batch): then the next pass starts without waiting. */
   again?: (result: unknown) => boolean;
   /** Whether this process runs the job at all (email only with SMTP_URL); read at start. */
@@ -34,15 +34,17 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
     if (state.started.has(job.name) || job.enabled?.() === false) continue;
     state.started.add(job.name);
     state.jobs.push(job);
+    const { run, everyMs = 0 } = job;
+    if (!run) continue;
     const pass = async () => {
-      if (state.stopped) return;
+      if (backgroundJobsStopped()) return;
       let result: unknown;
       try {
-        result = await job.run();
+        result = await run();
       } catch (err) {
         console.error(`Background job ${job.name} failed; will retry.`, err);
       }
-      setTimeout(() => void pass(), job.again?.(result) ? 0 : job.everyMs).unref();
+      setTimeout(() => void pass(), job.again?.(result) ? 0 : everyMs).unref();
     };
     void pass();
   }
@@ -61,7 +63,10 @@ export async function stopBackgroundJobs(): Promise<void> {
   );
 }
 
-/** Whether shutdown has begun: a pass already running checks it before opening the database again. */
+/**
+ * Whether shutdown has begun: a pass already running checks it before opening the database again. From SIGTERM on
+ * (scripts/start.mjs sets `__svcShuttingDown`) nothing new is claimed: what is left is for the instances that stay.
+ */
 export function backgroundJobsStopped(): boolean {
-  return state.stopped;
+  return state.stopped || (globalThis as { __svcShuttingDown?: boolean }).__svcShuttingDown === true;
 }

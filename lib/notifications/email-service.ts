@@ -38,3 +38,11 @@ export async function recordEmailResult(email: PendingEmail, sent: boolean): Pro
       email_locked_until = case when ${state} = 'pending' then now() + make_interval(mins => ${email.attempts}) else null end
     where id = ${email.id}::uuid and email_attempts = ${email.attempts}`);
 }
+
+/** Undoes a claim not yet recorded (shutdown): the email is due again for any instance at once. */
+export async function releaseEmailClaim(email: PendingEmail): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    update notifications set email_attempts = email_attempts - 1, email_locked_until = null
+    where id = ${email.id}::uuid and email_attempts = ${email.attempts} and email_state = 'pending'`);
+}

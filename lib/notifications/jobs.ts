@@ -1,5 +1,5 @@
 import type { BackgroundJob } from '../jobs/runner';
-import { BATCH, sendPendingEmails } from './mailer';
+import { BATCH, releaseEmailLeases, sendPendingEmails } from './mailer';
 import { sendExpiryReminders } from './reminder-service';
 
 // Expiry reminders (7 days and 1 day before) need no finer clock than this; tests shorten it.
@@ -15,5 +15,6 @@ export const notificationJobs: BackgroundJob[] = [
     run: () => sendPendingEmails(),
     again: (sent) => typeof sent === 'number' && sent >= BATCH,
     enabled: () => Boolean(process.env.SMTP_URL),
+    release: async () => void (await releaseEmailLeases()),
   },
 ];

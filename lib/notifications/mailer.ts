@@ -1,8 +1,10 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { claimPendingEmails, recordEmailResult } from './email-service';
+import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
 import { messageHtml } from './messages';
 
 export const BATCH = 20;
+/** Emails this process claimed and has not sent yet: what a shutdown hands back. */
+const held = new Set<PendingEmail>();
 
 let transporter: Transporter | null = null;
 function transport(): Transporter {
@@ -18,6 +20,7 @@ export function mailFrom(): string {
 /** One pass: claims pending emails and sends each as plain text and HTML. Returns how many were claimed. */
 export async function sendPendingEmails(): Promise<number> {
   const emails = await claimPendingEmails(BATCH);
+  for (const email of emails) held.add(email);
   await Promise.all(
     emails.map(async (email) => {
       let sent = false;
@@ -34,8 +37,17 @@ export async function sendPendingEmails(): Promise<number> {
         // The server's answer, never the message: a body could one day carry something private.
         console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, (err as Error).message);
       }
-      await recordEmailResult(email, sent);
+      // Handed back at shutdown while it was sent: another instance may own this attempt now.
+      if (held.delete(email)) await recordEmailResult(email, sent);
     }),
   );
   return emails.length;
+}
+
+/** At shutdown, after the drain: gives back the emails claimed here and not sent, for another instance at once. */
+export async function releaseEmailLeases(): Promise<number> {
+  const claims = [...held];
+  held.clear();
+  await Promise.all(claims.map((email) => releaseEmailClaim(email)));
+  return claims.length;
 }

@@ -83,11 +83,19 @@ export async function claimDueDeliveries(limit: number, now = new Date()): Promi
   }
   // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease, nor burn an
   // attempt number it never sent: the claim is undone at once.
-  for (const row of unsignable)
-    await db.execute(sql`
-      update webhook_deliveries set attempts = attempts - 1, locked_until = null
-      where id = ${row.id}::uuid and attempts = ${row.attempts} and locked_until is not null`);
+  for (const row of unsignable) await releaseClaim(row.id, row.attempts);
   return claimed;
+}
+
+/**
+ * Undoes a claim not yet recorded: the delivery is due again for any instance at once, under the same attempt
+ * number. A send of it still under way here records nothing afterwards (its attempt number no longer matches).
+ */
+export async function releaseClaim(id: string, attempt: number): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    update webhook_deliveries set attempts = attempts - 1, locked_until = null
+    where id = ${id}::uuid and attempts = ${attempt} and locked_until is not null`);
 }
 
 function claimedDelivery(r: ClaimRow, now: Date): ClaimedDelivery {

@@ -1,6 +1,6 @@
 import type { BackgroundJob } from '../jobs/runner';
 import { retrySchedule } from './retry';
-import { BATCH, deliverDue } from './worker';
+import { BATCH, deliverDue, releaseWebhookLeases } from './worker';
 
 let schedule: ReturnType<typeof retrySchedule> | undefined;
 
@@ -14,5 +14,7 @@ export const webhookJobs: BackgroundJob[] = [
     everyMs: Number(process.env.WEBHOOK_POLL_MS ?? 1000),
     run: () => deliverDue((schedule ??= retrySchedule())),
     again: (claimed) => typeof claimed === 'number' && claimed >= BATCH,
+    // A send still running at exit goes back to the queue, due at once for another instance.
+    release: async () => void (await releaseWebhookLeases()),
   },
 ];

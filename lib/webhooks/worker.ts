@@ -1,5 +1,11 @@
 import { Webhook } from 'standardwebhooks';
-import { claimDueDeliveries, recordAttempt, type AttemptOutcome, type ClaimedDelivery } from './delivery-service';
+import {
+  claimDueDeliveries,
+  recordAttempt,
+  releaseClaim,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
 import { sendWebhook, type SendResult } from './send';
@@ -19,6 +25,9 @@ export function signedHeaders(delivery: ClaimedDelivery, at: Date): Record<strin
   };
 }
 
+/** Deliveries this process claimed and has not recorded yet: what a shutdown hands back. */
+const held = new Map<string, number>();
+
 async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<void> {
   const at = new Date();
   // The URL was checked when saved; the switch for loopback targets may have been turned off since.
@@ -34,6 +43,8 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
   (delivered ? deliveriesSent : deliveriesFailed).inc();
   if (retry !== null) deliveriesRetried.inc();
   const error = result.error ?? (delivered ? null : `The receiver answered ${result.status}.`);
+  // Handed back at shutdown while it was sent: another instance may own this attempt number now.
+  if (!held.has(delivery.id)) return;
   await recordWithRetries(delivery, {
     status: result.status,
     error,
@@ -68,10 +79,22 @@ export async function deliverDue(schedule = retrySchedule()): Promise<number> {
   const claimed = await claimDueDeliveries(BATCH);
   const now = Date.now();
   queueAge.set(claimed.reduce((oldest, d) => Math.max(oldest, (now - d.dueSince.getTime()) / 1000), 0));
+  for (const d of claimed) held.set(d.id, d.attempt);
   // Every attempt runs to its end even when another fails; each failure is logged on its own.
-  const outcomes = await Promise.allSettled(claimed.map((d) => attempt(d, schedule)));
+  const outcomes = await Promise.allSettled(claimed.map((d) => attempt(d, schedule).finally(() => held.delete(d.id))));
   for (const [i, outcome] of outcomes.entries())
     if (outcome.status === 'rejected')
       console.error(`Webhook delivery ${claimed[i].id}: attempt ${claimed[i].attempt} not recorded.`, outcome.reason);
   return claimed.length;
+}
+
+/**
+ * At shutdown, after the drain: gives back every delivery still claimed here (a send that outlived the drain), so
+ * another instance sends it at once instead of after the lease. Returns how many were given back.
+ */
+export async function releaseWebhookLeases(): Promise<number> {
+  const claims = [...held];
+  held.clear();
+  await Promise.all(claims.map(([id, attempt]) => releaseClaim(id, attempt)));
+  return claims.length;
 }

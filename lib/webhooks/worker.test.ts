@@ -1,0 +1,73 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealSecret } from '../crypto/secret-box';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { claimDueDeliveries } from './delivery-service';
+import { secretContext } from './service';
+import { deliverDue, releaseWebhookLeases } from './worker';
+
+process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
+process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
+
+/** A receiver that holds every request until told to answer. */
+const held: ServerResponse[] = [];
+const receiver = createServer((req, res) => void req.resume().once('end', () => held.push(res)));
+beforeAll(() => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)));
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+async function dueDelivery() {
+  const { db, scope } = await newTestProject('Webhook release');
+  const webhookId = randomUUID();
+  await db.insert(t.webhooks).values({
+    id: webhookId,
+    organizationId: scope.organizationId,
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    events: ['*'],
+    secretBox: sealSecret(`whsec_${randomBytes(32).toString('base64')}`, secretContext(webhookId)),
+  });
+  const [delivery] = await db
+    .insert(t.webhookDeliveries)
+    .values({
+      organizationId: scope.organizationId,
+      webhookId,
+      messageId: randomUUID(),
+      eventType: 'webhook.test',
+      payload: { test: true },
+      nextAttemptAt: new Date(Date.now() - 1_000),
+    })
+    .returning();
+  return delivery;
+}
+
+describe('webhook deliveries at shutdown', () => {
+  withEmptyEmbeddedDatabase('webhook-release');
+
+  it('a delivery being sent is handed back: due at once under the same attempt, and the late send records nothing', async () => {
+    const delivery = await dueDelivery();
+    const pass = deliverDue();
+    while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await releaseWebhookLeases()).toBe(1);
+    const row = async () =>
+      (await (await getDb()).select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.id, delivery.id)))[0];
+    expect(await row()).toMatchObject({ state: 'pending', attempts: 0, lockedUntil: null });
+    // Another instance claims it at once, as attempt 1 again.
+    expect((await claimDueDeliveries(20)).map((d) => [d.id, d.attempt])).toEqual([[delivery.id, 1]]);
+    // The first send is answered after all: it records nothing over the other instance's claim.
+    held.shift()!.writeHead(200).end();
+    expect(await pass).toBe(1);
+    expect(await row()).toMatchObject({ state: 'pending', attempts: 1, lockedUntil: expect.any(Date) });
+    const attempts = await (
+      await getDb()
+    )
+      .select()
+      .from(t.webhookAttempts)
+      .where(eq(t.webhookAttempts.deliveryId, delivery.id));
+    expect(attempts).toEqual([]);
+    expect(await releaseWebhookLeases()).toBe(0);
+  });
+});
