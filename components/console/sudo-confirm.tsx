@@ -1,8 +1,7 @@
 'use client';
 
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, Input } from '@/components/ui/field';
 import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import { passkeyAssertion, passkeyFailure, useSecurity } from '@/lib/second-factor/queries';
@@ -120,20 +119,14 @@ export function SudoDialog({ open, onDone }: { open: boolean; onDone: (confirmed
             </button>
           )}
         </div>
-        <DialogFooter>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              reset();
-              onDone(false);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Confirm
-          </Button>
-        </DialogFooter>
+        <FormFooter
+          onCancel={() => {
+            reset();
+            onDone(false);
+          }}
+          pending={pending}
+          submitLabel="Confirm"
+        />
       </form>
     </Dialog>
   );

@@ -7,7 +7,7 @@ import { exactTime, shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, Input } from '@/components/ui/field';
 import { EmptyState } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
@@ -174,14 +174,7 @@ function AddPasskeyDialog({
             {...describedBy('passkey-name', { error })}
           />
         </Field>
-        <DialogFooter>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Create passkey
-          </Button>
-        </DialogFooter>
+        <FormFooter onCancel={() => onOpenChange(false)} pending={pending} submitLabel="Create passkey" />
       </form>
     </Dialog>
   );

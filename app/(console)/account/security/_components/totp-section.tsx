@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { runMutation } from '@/components/console/feedback';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, Input } from '@/components/ui/field';
 import { Badge } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
@@ -237,14 +237,7 @@ function EnrolTotpDialog({
             {...describedBy('totp-code', { error })}
           />
         </Field>
-        <DialogFooter>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Turn on
-          </Button>
-        </DialogFooter>
+        <FormFooter onCancel={close} pending={pending} submitLabel="Turn on" />
       </form>
     </Dialog>
   );

@@ -2,8 +2,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
@@ -122,20 +121,14 @@ export function CreateApiKeyDialog({
             </div>
           )}
         />
-        <DialogFooter>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              reset();
-              onOpenChange(false);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button type="submit" pending={isSubmitting}>
-            Create key
-          </Button>
-        </DialogFooter>
+        <FormFooter
+          onCancel={() => {
+            reset();
+            onOpenChange(false);
+          }}
+          pending={isSubmitting}
+          submitLabel="Create key"
+        />
       </form>
     </Dialog>
   );

@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
@@ -149,14 +148,11 @@ export function WebhookFormDialog({
           </p>
         )}
         {guard.prompt ?? (
-          <DialogFooter>
-            <Button variant="secondary" onClick={guard.requestClose}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={isSubmitting}>
-              {editing ? 'Save' : 'Add webhook'}
-            </Button>
-          </DialogFooter>
+          <FormFooter
+            onCancel={guard.requestClose}
+            pending={isSubmitting}
+            submitLabel={editing ? 'Save' : 'Add webhook'}
+          />
         )}
       </form>
     </Dialog>

@@ -4,8 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/dialog';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
 import { Field, Input, describedBy } from '@/components/ui/field';
@@ -172,18 +171,12 @@ export function SubscriptionForm({
           This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.
         </p>
       )}
-      <DialogFooter>
-        {discardPrompt ?? (
-          <>
-            <Button variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={form.formState.isSubmitting}>
-              Save changes
-            </Button>
-          </>
-        )}
-      </DialogFooter>
+      <FormFooter
+        onCancel={onCancel}
+        pending={form.formState.isSubmitting}
+        submitLabel="Save changes"
+        prompt={discardPrompt}
+      />
     </form>
   );
 }
