@@ -3,6 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { describedBy, Field, Input } from '@/components/ui/field';
+import { FormAlert } from './form-alert';
 
 /** Where a refused code's message goes: at the field (a wrong code), or above the form (anything else). */
 export type StepProblem = { field: string } | { form: string } | null;
@@ -56,13 +57,7 @@ export function SecondStep({
         Your account has a second factor. Enter the 6-digit code your authenticator app shows, or one of your recovery
         codes.
       </p>
-      <div
-        role="alert"
-        aria-live="assertive"
-        className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}
-      >
-        {formError}
-      </div>
+      <FormAlert message={formError} />
       <Field id="second-factor-code" label="Authentication code" error={fieldError ?? undefined}>
         <Input
           ref={input}

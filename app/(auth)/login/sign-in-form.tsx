@@ -10,6 +10,7 @@ import { Button } from '@/components/ui/button';
 import { describedBy, Field, Input } from '@/components/ui/field';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG, signInSchema, type SignInInput } from '@/lib/auth/sign-in-schema';
 import { passkeyAssertion, passkeyFailure } from '@/lib/second-factor/queries';
+import { FormAlert } from './form-alert';
 import { SecondStep } from './second-step';
 
 const noSubscription = () => () => {};
@@ -89,13 +90,7 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
-      <div
-        role="alert"
-        aria-live="assertive"
-        className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}
-      >
-        {formError}
-      </div>
+      <FormAlert message={formError} />
       <Field id="email" label="Email" error={errors.email?.message}>
         <Input
           type="email"
