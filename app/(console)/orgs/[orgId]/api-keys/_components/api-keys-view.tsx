@@ -2,7 +2,7 @@
 
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { LocalDate, RelativeTime } from '@/components/console/time';
+import { LocalDate, TimeAgo } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -171,11 +171,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   <Expiry apiKey={key} />
                 </td>
                 <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                  {key.lastUsedAt ? (
-                    <RelativeTime iso={key.lastUsedAt} />
-                  ) : (
-                    <span className="text-slate-500">Never</span>
-                  )}
+                  <TimeAgo iso={key.lastUsedAt} />
                 </td>
                 <ActionsCell>
                   <Button
