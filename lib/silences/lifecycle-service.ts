@@ -1,19 +1,13 @@
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
+import { projectResourceEvent } from '../audit/project-event';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource } from '../audit/types';
 import { ApiError, invalidRequest } from '../http/errors';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
-import {
-  lockMatchingSilence,
-  silenceColumns,
-  silenceTarget,
-  toSilence,
-  writeNextVersion,
-  type SilenceScope,
-} from './service';
+import { lockMatchingSilence, silenceColumns, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
 
 /** Runs `work` in the caller's transaction when there is one, else in a new one. */
@@ -68,18 +62,8 @@ export async function createSilence(input: {
       .returning(silenceColumns);
     const silence = toSilence(row, now);
     const fields = ['comment', 'matchers', 'startsAt', 'endsAt'] as const;
-    await recordAuditEvent(
-      tx,
-      {
-        ...input.source,
-        organizationId: input.scope.organizationId,
-        projectId: input.scope.projectId,
-        action: 'silence.created',
-        target: silenceTarget(row),
-        changes: fields.map((field) => ({ field, from: null, to: silence[field] })),
-      },
-      now,
-    );
+    const changes = fields.map((field) => ({ field, from: null, to: silence[field] }));
+    await recordAuditEvent(tx, projectResourceEvent(input.source, 'silence.created', row, changes), now);
     return silence;
   });
 }
@@ -114,18 +98,7 @@ export async function expireSilence(input: {
       to: formatInstant(to),
     }));
     const updated = await writeNextVersion(tx, row, window, input.principal, now);
-    await recordAuditEvent(
-      tx,
-      {
-        ...input.source,
-        organizationId: input.scope.organizationId,
-        projectId: input.scope.projectId,
-        action: 'silence.expired',
-        target: silenceTarget(row),
-        changes,
-      },
-      now,
-    );
+    await recordAuditEvent(tx, projectResourceEvent(input.source, 'silence.expired', row, changes), now);
     return toSilence(updated, now);
   });
 }

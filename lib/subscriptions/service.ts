@@ -1,7 +1,8 @@
 import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
+import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../audit/types';
+import type { AuditChange, AuditSource } from '../audit/types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
@@ -112,7 +113,10 @@ export async function updateSubscription(
       .set({ ...changes, updatedAt })
       .where(inScope(scope, id))
       .returning();
-    await recordAuditEvent(tx, updatedEvent(source, updated, rowChanges(row, updated, CHANGE_FIELDS)));
+    await recordAuditEvent(
+      tx,
+      projectResourceEvent(source, 'subscription.updated', updated, rowChanges(row, updated, CHANGE_FIELDS)),
+    );
     return toSubscription(updated);
   });
 }
@@ -123,28 +127,6 @@ const CHANGE_FIELDS = ['batchSize', 'maxConcurrency', 'target'] as const;
 function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): AuditChange[] {
   const pick = (row: Row) => Object.fromEntries(fields.map((f) => [f, row[f]]));
   return changesBetween(pick(before), pick(after));
-}
-
-/** A subscription as every event about it names it. */
-const subscriptionTarget = (row: Pick<Row, 'id' | 'slug'>): AuditTarget => ({
-  type: 'subscription',
-  id: row.id,
-  name: row.slug,
-});
-
-function updatedEvent(
-  source: AuditSource,
-  row: Pick<Row, 'organizationId' | 'projectId' | 'id' | 'slug'>,
-  changes: AuditChange[],
-): AuditEventInput {
-  return {
-    ...source,
-    organizationId: row.organizationId,
-    projectId: row.projectId,
-    action: 'subscription.updated',
-    target: subscriptionTarget(row),
-    changes,
-  };
 }
 
 /** The fields a PATCH may change as numbers, by their column in `subscriptions`. */
@@ -174,8 +156,9 @@ async function changeNumbers(
     column: NUMBER_COLUMNS[field],
     value: v.add(update[field], 'integer'),
   }));
-  const event = updatedEvent(
+  const event = projectResourceEvent(
     source,
+    'subscription.updated',
     { organizationId: scope.organizationId, projectId: scope.projectId, id, slug: statementValue('updated.slug') },
     fields.map((field) => ({
       field,
@@ -247,7 +230,8 @@ async function updateNumbers(
     const { previousBatchSize, previousMaxConcurrency, ...row } = updated;
     const before = { batchSize: previousBatchSize, maxConcurrency: previousMaxConcurrency };
     const changes = changesBetween(before, { batchSize: row.batchSize, maxConcurrency: row.maxConcurrency });
-    if (changes.length > 0) await recordAuditEvent(tx, updatedEvent(source, row, changes));
+    if (changes.length > 0)
+      await recordAuditEvent(tx, projectResourceEvent(source, 'subscription.updated', row, changes));
     return toSubscription(row);
   });
 }
@@ -269,18 +253,9 @@ export async function setSubscriptionState(
     if (row.state === state) return toSubscription(row);
     const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
     const [updated] = await tx.update(t.subscriptions).set({ state, updatedAt }).where(inScope(scope, id)).returning();
-    await recordAuditEvent(
-      tx,
-      {
-        ...source,
-        organizationId: scope.organizationId,
-        projectId: scope.projectId,
-        action: state === 'paused' ? 'subscription.paused' : 'subscription.resumed',
-        target: subscriptionTarget(row),
-        changes: [{ field: 'state', from: row.state, to: state }],
-      },
-      updatedAt,
-    );
+    const action = state === 'paused' ? 'subscription.paused' : 'subscription.resumed';
+    const changes = [{ field: 'state', from: row.state, to: state }];
+    await recordAuditEvent(tx, projectResourceEvent(source, action, row, changes), updatedAt);
     return toSubscription(updated);
   });
 }
