@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
@@ -7,7 +7,8 @@ import { getDb, preparedStatement, runStatement } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../http/errors';
-import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { mapPage, pageInCreationOrder } from '../http/page-rows';
+import type { Page, PageQuery } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
 import { mergeTarget } from './target';
 import { auditEventsWritten } from '../observability/metrics';
@@ -49,20 +50,11 @@ const inScope = (scope: SubscriptionScope, id: string) =>
   );
 
 export async function listSubscriptions(scope: SubscriptionScope, page: PageQuery): Promise<Page<Subscription>> {
-  const db = await getDb();
-  const rows = await db
-    .select()
-    .from(t.subscriptions)
-    .where(
-      and(
-        eq(t.subscriptions.organizationId, scope.organizationId),
-        eq(t.subscriptions.projectId, scope.projectId),
-        afterCursor(page.cursor, t.subscriptions.createdAt, t.subscriptions.id, 'asc'),
-      ),
-    )
-    .orderBy(asc(t.subscriptions.createdAt), asc(t.subscriptions.id))
-    .limit(page.limit + 1);
-  return toPage(rows, page.limit, (r) => r.createdAt, toSubscription);
+  const inProject = and(
+    eq(t.subscriptions.organizationId, scope.organizationId),
+    eq(t.subscriptions.projectId, scope.projectId),
+  );
+  return mapPage(await pageInCreationOrder(t.subscriptions, inProject, page), toSubscription);
 }
 
 // The read behind every GET of one subscription: built once, a named statement on both databases.
