@@ -2,7 +2,7 @@
 
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { FormAlert } from './form-alert';
 
 /** Where a refused code's message goes: at the field (a wrong code), or above the form (anything else). */
@@ -58,18 +58,17 @@ export function SecondStep({
         codes.
       </p>
       <FormAlert message={formError} />
-      <Field id="second-factor-code" label="Authentication code" error={fieldError ?? undefined}>
-        <Input
-          ref={input}
-          autoFocus
-          autoComplete="one-time-code"
-          spellCheck={false}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          invalid={!!fieldError}
-          {...describedBy('second-factor-code', { error: fieldError })}
-        />
-      </Field>
+      <TextField
+        id="second-factor-code"
+        label="Authentication code"
+        error={fieldError}
+        ref={input}
+        autoFocus
+        autoComplete="one-time-code"
+        spellCheck={false}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
       <Button type="submit" className="w-full" pending={pending === 'code'} disabled={pending === 'passkey'}>
         Verify
       </Button>

@@ -7,7 +7,7 @@ import { useRouter } from 'next/navigation';
 import { useState, useSyncExternalStore } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG, signInSchema, type SignInInput } from '@/lib/auth/sign-in-schema';
 import { passkeyAssertion, passkeyFailure } from '@/lib/second-factor/queries';
 import { FormAlert } from './form-alert';
@@ -91,25 +91,23 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormAlert message={formError} />
-      <Field id="email" label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="username"
-          autoFocus
-          invalid={!!errors.email}
-          {...describedBy('email', { error: errors.email })}
-          {...register('email')}
-        />
-      </Field>
-      <Field id="password" label="Password" error={errors.password?.message}>
-        <Input
-          type="password"
-          autoComplete="current-password"
-          invalid={!!errors.password}
-          {...describedBy('password', { error: errors.password })}
-          {...register('password')}
-        />
-      </Field>
+      <TextField
+        id="email"
+        label="Email"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        autoFocus
+        {...register('email')}
+      />
+      <TextField
+        id="password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...register('password')}
+      />
       <Button type="submit" className="w-full" pending={isSubmitting}>
         Sign in
       </Button>

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { EmptyState } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
 import { passkeyFailure, useSecurityActions } from '@/lib/second-factor/queries';
@@ -163,17 +163,16 @@ function AddPasskeyDialog({
       description="Name it after the device or password manager that keeps it; your browser then asks to create it."
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-2">
-        <Field id="passkey-name" label="Name" error={error ?? undefined}>
-          <Input
-            autoFocus
-            autoComplete="off"
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            invalid={!!error}
-            {...describedBy('passkey-name', { error })}
-          />
-        </Field>
+        <TextField
+          id="passkey-name"
+          label="Name"
+          error={error}
+          autoFocus
+          autoComplete="off"
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <FormFooter onCancel={() => onOpenChange(false)} pending={pending} submitLabel="Create passkey" />
       </form>
     </Dialog>

@@ -6,7 +6,7 @@ import { runMutation } from '@/components/console/feedback';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { Badge } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
 import { useSecurityActions, type TotpEnrolment } from '@/lib/second-factor/queries';
@@ -225,18 +225,17 @@ function EnrolTotpDialog({
             <p className="text-xs text-slate-500">Time-based, 6 digits, every 30 seconds.</p>
           </div>
         </div>
-        <Field id="totp-code" label="Code from the app" error={error ?? undefined}>
-          <Input
-            autoFocus
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            invalid={!!error}
-            {...describedBy('totp-code', { error })}
-          />
-        </Field>
+        <TextField
+          id="totp-code"
+          label="Code from the app"
+          error={error}
+          autoFocus
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
         <FormFooter onCancel={close} pending={pending} submitLabel="Turn on" />
       </form>
     </Dialog>

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { FormFooter } from '@/components/ui/dialog';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Field, Input, describedBy } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { useUpdateSubscription } from '@/lib/subscriptions/queries';
 import {
   BATCH_SIZE,
@@ -103,18 +103,18 @@ export function SubscriptionForm({
     const id = `subscription-${name.replace('.', '-')}`;
     const error = errorOf(name);
     return (
-      <Field id={id} label={label} hint={hint} error={error}>
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={bounds.min}
-          max={bounds.max}
-          step={1}
-          invalid={!!error}
-          {...describedBy(id, { hint, error })}
-          {...form.register(name, { valueAsNumber: true })}
-        />
-      </Field>
+      <TextField
+        id={id}
+        label={label}
+        hint={hint}
+        error={error}
+        type="number"
+        inputMode="numeric"
+        min={bounds.min}
+        max={bounds.max}
+        step={1}
+        {...form.register(name, { valueAsNumber: true })}
+      />
     );
   };
 
@@ -141,21 +141,16 @@ export function SubscriptionForm({
       </div>
       {target.kind === 'https' && (
         <>
-          <Field
+          <TextField
             id="subscription-target-url"
             label="Target URL"
             hint="An https:// address on the public internet."
             error={errorOf('target.url')}
-          >
-            <Input
-              type="url"
-              spellCheck={false}
-              autoComplete="off"
-              invalid={!!errorOf('target.url')}
-              {...describedBy('subscription-target-url', { hint: true, error: errorOf('target.url') })}
-              {...form.register('target.url')}
-            />
-          </Field>
+            type="url"
+            spellCheck={false}
+            autoComplete="off"
+            {...form.register('target.url')}
+          />
           <div className="sm:w-1/2 sm:pr-2">
             {numberField(
               'target.timeoutSeconds',
