@@ -10,6 +10,16 @@ import { silenceState, type CreateSilenceBody, type Silence } from './schema';
 import { lockMatchingSilence, silenceColumns, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
 
+/** What every silence write is told: where, by whom, from where, at what clock reading. */
+type SilenceWrite = {
+  scope: SilenceScope;
+  principal: Pick<Principal, 'type' | 'id'>;
+  source: AuditSource;
+  now?: Date;
+  /** A caller's transaction to join (the Alertmanager API replaces a silence in one). */
+  tx?: Tx;
+};
+
 /** Runs `work` in the caller's transaction when there is one, else in a new one. */
 async function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
   return tx ? work(tx) : (await getDb()).transaction(work);
@@ -19,15 +29,7 @@ async function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>
  * Creates a silence and its `silence.created` event in one transaction. A startsAt absent or in the past
  * starts it now; an endsAt in the past is now, which is then not after the start (400 at endsAt).
  */
-export async function createSilence(input: {
-  scope: SilenceScope;
-  body: CreateSilenceBody;
-  principal: Pick<Principal, 'type' | 'id'>;
-  source: AuditSource;
-  now?: Date;
-  /** A caller's transaction to join (the Alertmanager API replaces a silence in one). */
-  tx?: Tx;
-}): Promise<Silence> {
+export async function createSilence(input: SilenceWrite & { body: CreateSilenceBody }): Promise<Silence> {
   const now = input.now ?? new Date();
   const notBeforeNow = (text: string | undefined) => {
     const at = text === undefined ? null : parseUtcInstant(text);
@@ -72,15 +74,9 @@ export async function createSilence(input: {
  * Ends a silence now, with its `silence.expired` event, in one transaction: an active one gets
  * `endsAt = now`, a scheduled one `startsAt = endsAt = now`; an expired one is 409. Order: 404 → 412 → 409.
  */
-export async function expireSilence(input: {
-  scope: SilenceScope;
-  silenceId: string;
-  ifMatch: string | null;
-  principal: Pick<Principal, 'type' | 'id'>;
-  source: AuditSource;
-  now?: Date;
-  tx?: Tx;
-}): Promise<Silence> {
+export async function expireSilence(
+  input: SilenceWrite & { silenceId: string; ifMatch: string | null },
+): Promise<Silence> {
   const now = input.now ?? new Date();
   return inTransaction(input.tx, async (tx) => {
     const row = await lockMatchingSilence(tx, input);
