@@ -23,6 +23,6 @@ export function unsharedSecretsMessage(names) {
   return (
     `${names.join(' and ')} ${many ? 'are' : 'is'} not set. On PostgreSQL (DATABASE_URL) every instance, db:backup ` +
     `and db:restore must use the same ${many ? 'values' : 'value'}, so none is generated: set ${many ? 'each' : 'it'} ` +
-    'to 32 random bytes in base64 (`openssl rand -base64 32`), the same everywhere (docs/operations.md).'
+    'to 32 random bytes in base64 (`openssl rand -base64 32`), the same on every instance (docs/operations.md).'
   );
 }
