@@ -26,6 +26,7 @@ import { verifyAuditChain, verifyChainInDetail } from '../lib/audit/verify';
 import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../server/demo/bulk-seed';
 import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
+import { insertScratchProject } from '../lib/db/scratch-project';
 import { encodeCursor } from '../lib/http/pagination';
 import { countSilences, listSilences } from '../lib/silences/service';
 import { timeConsolePages } from './console-pages';
@@ -66,19 +67,11 @@ async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
 }
 
 const db = await getDb();
-const [org] = await db
-  .insert(t.organizations)
-  .values({ name: `Scale ${Date.now()}` })
-  .returning();
-const [project] = await db
-  .insert(t.projects)
-  .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
-  .returning();
-const scope = { organizationId: org.id, projectId: project.id };
+const scope = await insertScratchProject(db, `Scale ${Date.now()}`);
 const owner = { type: 'bot' as const, id: crypto.randomUUID() };
 
 const [, seedKeys] = await timed(() =>
-  bulkInsertApiKeys(db, org.id, owner, KEYS, (i) =>
+  bulkInsertApiKeys(db, scope.organizationId, owner, KEYS, (i) =>
     i === Math.floor(KEYS / 2) ? 'Leaked deploy key' : `ci pipeline ${i}`,
   ),
 );
@@ -89,29 +82,35 @@ const [, seedSilences] = await timed(() =>
     ended: i < SILENCES - 10,
   })),
 );
-const [, seedAudit] = await timed(() => bulkAppendAuditEvents(db, org.id, AUDIT));
+const [, seedAudit] = await timed(() => bulkAppendAuditEvents(db, scope.organizationId, AUDIT));
 await analyzeSeeded(db);
 note(
   'seed (keys, silences, audit events)',
   `${(seedKeys / 1000).toFixed(0)} s, ${(seedSilences / 1000).toFixed(0)} s, ${(seedAudit / 1000).toFixed(0)} s`,
 );
 
-const [leaked] = (await listApiKeys(org.id, null, { limit: 1, q: 'leaked deploy' })).items;
+const [leaked] = (await listApiKeys(scope.organizationId, null, { limit: 1, q: 'leaked deploy' })).items;
 const nearEnd = (count: number) =>
   encodeCursor({
     at: new Date(Date.now() - (count - 60) * 1000),
     id: 'f'.repeat(8) + '-ffff-4fff-bfff-' + 'f'.repeat(12),
   });
 
-const keysFirst = await median(() => listApiKeys(org.id, null, { limit: 50 }));
-const keysLast = await median(() => listApiKeys(org.id, null, { limit: 50, cursor: nearEnd(KEYS) }));
+const keysFirst = await median(() => listApiKeys(scope.organizationId, null, { limit: 50 }));
+const keysLast = await median(() => listApiKeys(scope.organizationId, null, { limit: 50, cursor: nearEnd(KEYS) }));
 note('keys: first page', ms(keysFirst));
 note('keys: a page near the end', `${ms(keysLast)} (${(keysLast / keysFirst).toFixed(2)}x the first)`);
-note('keys: q, a part of one name', ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: 'leaked dep' }))));
-note('keys: q, one prefix', ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: leaked.prefix }))));
+note(
+  'keys: q, a part of one name',
+  ms(await median(() => listApiKeys(scope.organizationId, null, { limit: 50, q: 'leaked dep' }))),
+);
+note(
+  'keys: q, one prefix',
+  ms(await median(() => listApiKeys(scope.organizationId, null, { limit: 50, q: leaked.prefix }))),
+);
 note(
   'keys: q matching thousands (`pipeline 1`)',
-  ms(await median(() => listApiKeys(org.id, null, { limit: 50, q: 'pipeline 1' }))),
+  ms(await median(() => listApiKeys(scope.organizationId, null, { limit: 50, q: 'pipeline 1' }))),
 );
 
 const silencesFirst = await median(() => listSilences(scope, { limit: 50 }));
@@ -128,12 +127,15 @@ note('silences: the counts per state', ms(await median(() => countSilences(scope
 note('silences: q, a comment part', ms(await median(() => listSilences(scope, { limit: 50, q: 'checkout-7' }))));
 note('silences: q, a matcher value', ms(await median(() => listSilences(scope, { limit: 50, q: 'payments-db' }))));
 
-note('audit: first page', ms(await median(() => listAuditEvents(org.id, { limit: 50 }))));
+note('audit: first page', ms(await median(() => listAuditEvents(scope.organizationId, { limit: 50 }))));
 note(
   'audit: a page near the end',
   ms(
     await median(() =>
-      listAuditEvents(org.id, { limit: 50, cursor: Buffer.from(JSON.stringify({ seq: 100 })).toString('base64url') }),
+      listAuditEvents(scope.organizationId, {
+        limit: 50,
+        cursor: Buffer.from(JSON.stringify({ seq: 100 })).toString('base64url'),
+      }),
     ),
   ),
 );
@@ -145,7 +147,7 @@ let firstByte = 0;
 let bytes = 0;
 const [, exportMs] = await timed(async () => {
   const start = performance.now();
-  const reader = exportStream(auditEventBatches(org.id, {}), 'ndjson').getReader();
+  const reader = exportStream(auditEventBatches(scope.organizationId, {}), 'ndjson').getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -161,9 +163,9 @@ note(
 
 // The job as POST …/audit-events/verifications runs it, polled as GET …/verifications/{id} reads it.
 const [job, fullVerify] = await timed(async () => {
-  const { id } = await startAuditVerification(org.id);
+  const { id } = await startAuditVerification(scope.organizationId);
   for (;;) {
-    const state = await getAuditVerification(org.id, id);
+    const state = await getAuditVerification(scope.organizationId, id);
     if (state.state !== 'running') return state;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -172,8 +174,8 @@ note(
   'audit: full re-verification (the job)',
   `${(fullVerify / 1000).toFixed(1)} s, ${job.state}, ${job.verified.toLocaleString('en')} events`,
 );
-await verifyAuditChain(org.id);
-note('audit: verify with a checkpoint, nothing new', ms(await median(() => verifyAuditChain(org.id))));
+await verifyAuditChain(scope.organizationId);
+note('audit: verify with a checkpoint, nothing new', ms(await median(() => verifyAuditChain(scope.organizationId))));
 
 // The chain head's hold per write: from the event's statement (which takes the head) to the commit.
 const holds: number[] = [];
@@ -182,7 +184,7 @@ for (let i = 0; i < RUNS * 4; i++) {
   await db.transaction(async (tx) => {
     taken = performance.now();
     await recordAuditEvent(tx, {
-      organizationId: org.id,
+      organizationId: scope.organizationId,
       action: 'silence.updated',
       actor: SYSTEM_ACTOR,
       target: { type: 'silence', id: crypto.randomUUID(), name: 'sil_bench' },
@@ -196,10 +198,10 @@ note(
   'chain head held per write (event statement + commit)',
   `${ms(hold)}: at most ~${Math.floor(1000 / hold)} writes/s per organization`,
 );
-const { rehashed } = await verifyChainInDetail(org.id);
+const { rehashed } = await verifyChainInDetail(scope.organizationId);
 note(
   `verify after those ${holds.length} writes (re-hashed ${rehashed})`,
-  ms(await median(() => verifyAuditChain(org.id))),
+  ms(await median(() => verifyAuditChain(scope.organizationId))),
 );
 
 // The console's keys and silences pages, against the same pages of a small organization, through the built app.
@@ -223,7 +225,7 @@ const [viewer] = await db
   .insert(t.users)
   .values({ email: `scale-${Date.now()}@bench.test`, name: 'Bench Viewer', passwordHash: await hashPassword(password) })
   .returning();
-for (const organizationId of [org.id, small.id]) {
+for (const organizationId of [scope.organizationId, small.id]) {
   await db.insert(t.memberships).values({ organizationId, userId: viewer.id });
   await db.insert(t.policyBindings).values({
     organizationId,
@@ -241,10 +243,10 @@ const pageTimes = await timeConsolePages({
   password,
   runs: Math.max(3, Math.round(RUNS / 3)),
   pages: [
-    { name: 'API keys', big: `/orgs/${org.id}/api-keys`, small: `/orgs/${small.id}/api-keys` },
+    { name: 'API keys', big: `/orgs/${scope.organizationId}/api-keys`, small: `/orgs/${small.id}/api-keys` },
     {
       name: 'Silences (the counts, then the active tab)',
-      big: `/orgs/${org.id}/projects/${project.id}/silences`,
+      big: `/orgs/${scope.organizationId}/projects/${scope.projectId}/silences`,
       small: `/orgs/${small.id}/projects/${smallProject.id}/silences`,
     },
   ],

@@ -1,5 +1,6 @@
 // What the benches share: starting the built console for a measurement, and signing a user in to it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { postCredentials } from '../e2e/support/credentials';
 
 /** The environment of a bench's server: fixed secrets, limits out of the way, no demo data unless asked for. */
 export const BENCH_SERVER_ENV = {
@@ -57,20 +58,7 @@ export async function stopConsole(child: ChildProcess): Promise<void> {
 
 /** The session cookie (`name`, `value`) of `email`, from next-auth's credentials callback. */
 export async function signIn(base: string, email: string, password: string): Promise<{ name: string; value: string }> {
-  const csrf = await fetch(`${base}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: csrf.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; '),
-    },
-    body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
-  });
+  const res = await postCredentials(base, { email, password });
   const session = res.headers.getSetCookie().find((c) => c.includes('session-token='));
   if (!session) throw new Error(`sign-in failed: ${res.status}`);
   const [name, value] = session.split(';')[0].split('=');

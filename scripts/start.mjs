@@ -4,6 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import {
+  generatedSecretFile,
+  SHARED_SECRETS,
+  unsharedSecrets,
+  unsharedSecretsMessage,
+} from '../lib/crypto/shared-secrets.mjs';
 
 // A log reader that goes away (EPIPE) must never stop the server: without a listener the error would be
 // uncaught, and Next's error reporting would write it again, a loop that pins a core (next.js #96216).
@@ -15,27 +21,20 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = path.resolve(process.env.DATA_DIR ?? './data');
 mkdirSync(dataDir, { recursive: true });
 
-// On PostgreSQL, instances share the database and must share these secrets too: a secret generated into each
-// instance's own DATA_DIR would sign sessions that only it accepts and seal TOTP secrets that only it can open
-// (lib/crypto/secret-box.ts refuses the same for db:backup and db:restore).
-const unshared = ['NEXTAUTH_SECRET', 'ENCRYPTION_KEY'].filter((name) => !process.env[name]);
-if (process.env.DATABASE_URL && unshared.length > 0) {
-  console.error(
-    `${unshared.join(' and ')} ${unshared.length > 1 ? 'are' : 'is'} not set. On PostgreSQL (DATABASE_URL) every ` +
-      'instance must use the same values, so none is generated: set each to 32 random bytes in base64 ' +
-      '(`openssl rand -base64 32`), the same on every instance (docs/operations.md).',
-  );
+// On PostgreSQL the instances share these secrets, so none is generated (lib/crypto/shared-secrets.mjs, the rule
+// lib/crypto/secret-box.ts applies to db:backup and db:restore too).
+const unshared = unsharedSecrets();
+if (unshared.length > 0) {
+  console.error(unsharedSecretsMessage(unshared));
   process.exit(1);
 }
-if (!process.env.NEXTAUTH_SECRET) {
-  const file = path.join(dataDir, 'nextauth-secret');
+// On the embedded database they are generated into DATA_DIR on first start; lib/crypto/secret-box.ts reads the key
+// from its file, next-auth its secret from the environment.
+for (const name of SHARED_SECRETS) {
+  if (process.env[name]) continue;
+  const file = generatedSecretFile(name, dataDir);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  process.env.NEXTAUTH_SECRET = readFileSync(file, 'utf8').trim();
-}
-// Likewise the key that seals secrets which must stay readable (lib/crypto/secret-box.ts).
-if (!process.env.ENCRYPTION_KEY) {
-  const file = path.join(dataDir, 'encryption-key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  if (name === 'NEXTAUTH_SECRET') process.env.NEXTAUTH_SECRET = readFileSync(file, 'utf8').trim();
 }
 process.env.NEXTAUTH_URL ??= `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 process.env.DATA_DIR = dataDir;

@@ -1,9 +1,8 @@
 'use client';
 
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
 import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import { passkeyAssertion, passkeyFailure, useSecurity } from '@/lib/second-factor/queries';
 
@@ -79,24 +78,19 @@ export function SudoDialog({ open, onDone }: { open: boolean; onDone: (confirmed
       description="This change needs a recent sign-in. Confirm, and it carries on with what you entered."
     >
       <form onSubmit={submit} noValidate className="space-y-2">
-        <Field
+        <TextField
           id={id}
           label={method === 'password' ? 'Password' : 'Authenticator or recovery code'}
-          error={error ?? undefined}
-        >
-          <Input
-            ref={input}
-            autoFocus
-            type={method === 'password' ? 'password' : 'text'}
-            autoComplete={method === 'password' ? 'current-password' : 'one-time-code'}
-            inputMode={method === 'code' ? 'text' : undefined}
-            spellCheck={false}
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            invalid={!!error}
-            {...describedBy(id, { error })}
-          />
-        </Field>
+          error={error}
+          ref={input}
+          autoFocus
+          type={method === 'password' ? 'password' : 'text'}
+          autoComplete={method === 'password' ? 'current-password' : 'one-time-code'}
+          inputMode={method === 'code' ? 'text' : undefined}
+          spellCheck={false}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
         <div className="flex flex-wrap gap-x-4 gap-y-1">
           {hasTotp && (
             <button
@@ -120,20 +114,14 @@ export function SudoDialog({ open, onDone }: { open: boolean; onDone: (confirmed
             </button>
           )}
         </div>
-        <DialogFooter>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              reset();
-              onDone(false);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Confirm
-          </Button>
-        </DialogFooter>
+        <FormFooter
+          onCancel={() => {
+            reset();
+            onDone(false);
+          }}
+          pending={pending}
+          submitLabel="Confirm"
+        />
       </form>
     </Dialog>
   );

@@ -59,6 +59,12 @@ export function RelativeTime({ iso }: { iso: string }) {
   );
 }
 
+/** `RelativeTime` of something that may not have happened yet: a key never used, a subscription never delivered. */
+export function TimeAgo({ iso }: { iso: string | null }) {
+  if (!iso) return <span className="text-slate-500">Never</span>;
+  return <RelativeTime iso={iso} />;
+}
+
 /** A day ("Nov 25, 2026") in the reader's time zone, with the exact instant on hover if `exact`. */
 export function LocalDate({ iso, exact = false }: { iso: string; exact?: boolean }) {
   const zone = useZone();

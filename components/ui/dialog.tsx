@@ -2,6 +2,7 @@
 
 import { Dialog as D } from 'radix-ui';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
+import { Button } from './button';
 import { useFocusReturn } from './focus-return';
 
 /*
@@ -110,6 +111,37 @@ export function DialogFooter({ children }: { children: ReactNode }) {
     >
       {children}
     </div>
+  );
+}
+
+/**
+ * A form dialog's footer: Cancel and the form's submit button, which shows `pending` while the submit runs.
+ * `prompt` (the discard question of components/console/discard-guard) takes the buttons' place while it asks.
+ */
+export function FormFooter({
+  onCancel,
+  pending,
+  submitLabel,
+  prompt,
+}: {
+  onCancel: () => void;
+  pending: boolean;
+  submitLabel: ReactNode;
+  prompt?: ReactNode;
+}) {
+  return (
+    <DialogFooter>
+      {prompt ?? (
+        <>
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" pending={pending}>
+            {submitLabel}
+          </Button>
+        </>
+      )}
+    </DialogFooter>
   );
 }
 

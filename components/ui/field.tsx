@@ -72,6 +72,21 @@ export function Field({
   );
 }
 
+/**
+ * The usual text field: `Field` around an `Input`, with the ids, the invalid state and the descriptions wired from
+ * `error` and `hint`. Every other prop (react-hook-form's `register(…)`, its ref too) goes to the input.
+ */
+export const TextField = forwardRef<
+  HTMLInputElement,
+  Omit<InputProps, 'id'> & { id: string; label: ReactNode; hint?: ReactNode; error?: string | null }
+>(function TextField({ id, label, hint, error, ...input }, ref) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error ?? undefined}>
+      <Input ref={ref} invalid={!!error} {...describedBy(id, { hint, error })} {...input} />
+    </Field>
+  );
+});
+
 /** The aria attributes a control inside `Field` needs. */
 export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
   return {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,46 +7,24 @@ import { auditEventsAbout } from '../support/audit';
 import { alertmanagerBase, amtool } from '../support/amtool';
 import { E2E } from '../support/env';
 import { productionSilences, type Silence } from '../support/silences';
+import { startProcess, untilReady, type Spawned } from '../support/spawn-server';
 
 type Exported = { id: string; comment: string; matchers: { name: string; value: string; isRegex: boolean }[] };
 
 /** Debian's real Alertmanager on 127.0.0.1, alone (no cluster), with a storage folder of its own. */
-async function startAlertmanager(
-  port: number,
-): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+async function startAlertmanager(port: number): Promise<Spawned> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'alertmanager-'));
   const config = path.join(dir, 'alertmanager.yml');
   writeFileSync(config, 'route:\n  receiver: "null"\nreceivers:\n  - name: "null"\n');
-  const child = spawn(
-    'prometheus-alertmanager',
-    [
-      `--config.file=${config}`,
-      `--storage.path=${path.join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--cluster.listen-address=',
-    ],
-    { stdio: 'ignore' },
-  );
+  const running = startProcess('prometheus-alertmanager', [
+    `--config.file=${config}`,
+    `--storage.path=${path.join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--cluster.listen-address=',
+  ]);
   const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-  };
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`alertmanager exited ${child.exitCode}`);
-    if (
-      await fetch(`${url}/-/ready`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, child, stop };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  await stop();
-  throw new Error(`alertmanager on ${port} never became ready`);
+  await untilReady(running, `${url}/-/ready`, `alertmanager on ${port}`);
+  return { url, ...running };
 }
 
 test.describe('migrating from a real Alertmanager', () => {

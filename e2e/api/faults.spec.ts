@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect, mintedSessionCookie, sessionFor, test } from '../fixtures';
+import { postCredentials } from '../support/credentials';
 import { E2E } from '../support/env';
 import { spawnServer, type Spawned } from '../support/spawn-server';
 import { blackHoleableProxy } from '../support/tcp-proxy';
@@ -50,22 +51,11 @@ async function expectUnavailable(url: string) {
 }
 
 async function expectSignInUnavailable(url: string) {
-  const csrf = await fetch(`${url}/api/auth/csrf`, within5s());
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${url}/api/auth/callback/credentials`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: csrf.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .join('; '),
-      origin: url,
-    },
-    body: new URLSearchParams({ csrfToken, email: 'ada@acme.test', password: E2E.password, json: 'true' }),
-    redirect: 'manual',
-    ...within5s(),
-  });
+  const res = await postCredentials(
+    url,
+    { email: 'ada@acme.test', password: E2E.password },
+    { headers: { origin: url }, signal: () => within5s().signal },
+  );
   expect(res.status).toBe(503);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
 }

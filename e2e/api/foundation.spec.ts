@@ -1,33 +1,21 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, expectError, test } from '../fixtures';
 import { dataDir, E2E } from '../support/env';
+import { appEnv, startProcess } from '../support/spawn-server';
 
 /** Runs `npm start`'s script with extra env; resolves with its exit code and output, or kills it after `ms`. */
 function start(
   env: Record<string, string>,
   ms: number,
 ): Promise<{ code: number | null; output: string; kill: () => void }> {
+  const { child, output } = startProcess(process.execPath, ['scripts/start.mjs'], appEnv(env));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: {
-        ...process.env,
-        NEXTAUTH_SECRET: E2E.secret,
-        ENCRYPTION_KEY: E2E.encryptionKey,
-        HOST: '127.0.0.1',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => resolve({ code: null, output, kill: () => child.kill('SIGTERM') }), ms);
+    const timer = setTimeout(() => resolve({ code: null, output: output(), kill: () => child.kill('SIGTERM') }), ms);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, output, kill: () => {} });
+      resolve({ code, output: output(), kill: () => {} });
     });
   });
 }

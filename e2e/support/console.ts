@@ -1,6 +1,15 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Route } from '@playwright/test';
 import { emailOf, type Demo, type DemoUser } from '../fixtures';
 import { E2E } from './env';
+
+/** Answers an intercepted request as the API refuses one: 400 `invalid_request` with these issues at their paths. */
+export function refuseWithIssues(route: Route, issues: { path: string; message: string }[]): Promise<void> {
+  return route.fulfill({
+    status: 400,
+    contentType: 'application/json',
+    body: JSON.stringify({ error: { code: 'invalid_request', message: 'The request is not valid.', issues } }),
+  });
+}
 
 /** Fills and sends the sign-in form of the page it is on (a redirect to it keeps its callbackUrl). */
 export async function submitSignIn(page: Page, user: DemoUser | string): Promise<void> {

@@ -1,45 +1,66 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { E2E } from './env';
 
-export type Spawned = { url: string; child: ChildProcess; output: () => string; stop: () => Promise<void> };
+/** A process a test started: what it printed so far, and how to stop it. */
+export type Running = { child: ChildProcess; output: () => string; stop: () => Promise<void> };
+export type Spawned = Running & { url: string };
 
-/** Starts another app process (`npm start`'s script) with extra env, waiting until /v1/health answers 200. */
-export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      NEXTAUTH_SECRET: E2E.secret,
-      ENCRYPTION_KEY: E2E.encryptionKey,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_DEMO: '0',
-      // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
-      SHUTDOWN_GRACE_MS: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Starts `command`, keeping what it prints; `stop` sends SIGTERM and waits until it has exited. */
+export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Running {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
   };
+  return { child, output: () => output, stop };
+}
+
+/**
+ * Polls `url` every 200 ms, 150 times at most, until it answers 2xx. Throws with what `running` printed when it
+ * exits first, and stops it when it never answers.
+ */
+export async function untilReady(running: Running, url: string, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output}`);
+    if (running.child.exitCode !== null)
+      throw new Error(`${name} exited ${running.child.exitCode}:\n${running.output()}`);
     if (
-      await fetch(`${url}/v1/health`).then(
+      await fetch(url).then(
         (r) => r.ok,
         () => false,
       )
     )
-      return { url, child, output: () => output, stop };
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  await stop();
-  throw new Error(`server on ${port} never became healthy:\n${output}`);
+  await running.stop();
+  throw new Error(`${name} never became ready:\n${running.output()}`);
+}
+
+/** The environment `npm start`'s script runs with in these tests: the suite's secrets, on 127.0.0.1, then `env`. */
+export function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NEXTAUTH_SECRET: E2E.secret,
+    ENCRYPTION_KEY: E2E.encryptionKey,
+    HOST: '127.0.0.1',
+    ...env,
+  };
+}
+
+/** Starts another app process (`npm start`'s script) with extra env, waiting until /v1/health answers 200. */
+export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
+  const running = startProcess(
+    process.execPath,
+    ['scripts/start.mjs'],
+    // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
+    appEnv({ PORT: String(port), SEED_DEMO: '0', SHUTDOWN_GRACE_MS: '0', ...env }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await untilReady(running, `${url}/v1/health`, `server on ${port}`);
+  return { url, ...running };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '../fixtures';
 import { DAY_MS, listKeys, statusWithKey } from '../support/api-keys';
-import { choose, readListsInBrowser, signInAs } from '../support/console';
+import { choose, readListsInBrowser, refuseWithIssues, signInAs } from '../support/console';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -88,17 +88,7 @@ test('the form checks the name before sending, and a server issue lands on its f
   // A rule only the server knows (simulated): its issue must appear under the field it names.
   await page.route('**/v1/organizations/*/api-keys', (route) =>
     route.request().method() === 'POST'
-      ? route.fulfill({
-          status: 400,
-          contentType: 'application/json',
-          body: JSON.stringify({
-            error: {
-              code: 'invalid_request',
-              message: 'The request is not valid.',
-              issues: [{ path: 'name', message: 'That name is taken.' }],
-            },
-          }),
-        })
+      ? refuseWithIssues(route, [{ path: 'name', message: 'That name is taken.' }])
       : route.fallback(),
   );
   await form.getByLabel('Name').fill('dup');

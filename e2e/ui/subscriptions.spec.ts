@@ -1,6 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, loadDemo, test } from '../fixtures';
-import { readListsInBrowser, signInAs } from '../support/console';
+import { readListsInBrowser, refuseWithIssues, signInAs } from '../support/console';
 import { baseURL } from '../support/env';
 import { loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
 
@@ -103,20 +103,10 @@ test('a refusal from the server shows its issues at their fields', async ({ page
   // Stand in for a server-only rule (one the shared schema cannot know in the browser) with a real envelope.
   await page.route(`**${subPath(subs.https)}`, async (route) => {
     if (route.request().method() !== 'PATCH') return route.continue();
-    await route.fulfill({
-      status: 400,
-      contentType: 'application/json',
-      body: JSON.stringify({
-        error: {
-          code: 'invalid_request',
-          message: 'The request is not valid.',
-          issues: [
-            { path: 'target.timeoutSeconds', message: 'Server says: too slow.' },
-            { path: 'target.kind', message: 'The target kind is "https" and cannot be changed.' },
-          ],
-        },
-      }),
-    });
+    await refuseWithIssues(route, [
+      { path: 'target.timeoutSeconds', message: 'Server says: too slow.' },
+      { path: 'target.kind', message: 'The target kind is "https" and cannot be changed.' },
+    ]);
   });
   await page.getByRole('button', { name: `Edit ${subs.https.slug}` }).click();
   const dialog = page.getByRole('dialog');

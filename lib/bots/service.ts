@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsOf, removeBindingsOf } from '../access/service';
@@ -8,39 +8,27 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvents } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { mapPage, pageInCreationOrder } from '../http/page-rows';
+import type { Page, PageQuery } from '../http/pagination';
 import type { Bot } from './schema';
 
 export async function listBots(organizationId: string, page: PageQuery): Promise<Page<Bot>> {
-  const db = await getDb();
-  const rows = await db
-    .select()
-    .from(t.bots)
-    .where(
-      and(
-        eq(t.bots.organizationId, organizationId),
-        isNull(t.bots.deletedAt),
-        afterCursor(page.cursor, t.bots.createdAt, t.bots.id, 'asc'),
-      ),
-    )
-    .orderBy(asc(t.bots.createdAt), asc(t.bots.id))
-    .limit(page.limit + 1);
+  const rows = await pageInCreationOrder(
+    t.bots,
+    and(eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)),
+    page,
+  );
   const policies = await bindingsOf(
     organizationId,
     'bot',
-    rows.map((r) => r.id),
+    rows.items.map((r) => r.id),
   );
-  return toPage(
-    rows,
-    page.limit,
-    (r) => r.createdAt,
-    (r) => ({
-      id: r.id,
-      name: r.name,
-      createdAt: r.createdAt.toISOString(),
-      policies: policies.get(r.id) ?? [],
-    }),
-  );
+  return mapPage(rows, (r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: r.createdAt.toISOString(),
+    policies: policies.get(r.id) ?? [],
+  }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { generatedSecretFile, unsharedSecrets, unsharedSecretsMessage } from './shared-secrets.mjs';
 
 /**
  * Secrets that must stay readable (TOTP secrets, webhook signing secrets) are sealed with AES-256-GCM under
@@ -29,21 +30,17 @@ function decodeKey(text: string): Buffer {
 /**
  * Refuses PostgreSQL without ENCRYPTION_KEY: a key generated into each instance's own DATA_DIR would differ between
  * instances (a TOTP secret sealed by one could not be opened by another), and a backup would record a key that no
- * server uses. scripts/start.mjs says the same before the server starts.
+ * server uses. scripts/start.mjs applies the same rule (./shared-secrets.mjs) before the server starts.
  */
 export function requireSharedEncryptionKey(onPostgres = Boolean(process.env.DATABASE_URL)): void {
-  if (onPostgres && !process.env.ENCRYPTION_KEY)
-    throw new Error(
-      'ENCRYPTION_KEY is not set. On PostgreSQL (DATABASE_URL) every instance, db:backup and db:restore must use ' +
-        'the same key, so none is generated: set ENCRYPTION_KEY to 32 random bytes in base64 or hex ' +
-        '(`openssl rand -base64 32`), the same everywhere.',
-    );
+  const missing = unsharedSecrets(onPostgres, ['ENCRYPTION_KEY']);
+  if (missing.length > 0) throw new Error(unsharedSecretsMessage(missing));
 }
 
 function keyText(): string {
   if (process.env.ENCRYPTION_KEY) return process.env.ENCRYPTION_KEY;
   requireSharedEncryptionKey();
-  const file = path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'encryption-key');
+  const file = generatedSecretFile('ENCRYPTION_KEY', path.resolve(process.env.DATA_DIR ?? './data'));
   if (existsSync(file)) return readFileSync(file, 'utf8');
   throw new Error(
     'No ENCRYPTION_KEY: set it, or start the server with `npm start`, which generates one into DATA_DIR.',

@@ -29,13 +29,17 @@ export const organizations = pgTable('organizations', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+/** The organization a row belongs to: every tenant table's first column after its id. */
+export const organizationRef = () =>
+  uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id);
+
 export const projects = pgTable(
   'projects',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     name: text('name').notNull(),
     alertingEnabled: boolean('alerting_enabled').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -61,9 +65,7 @@ export const users = pgTable('users', {
 export const memberships = pgTable(
   'memberships',
   {
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
@@ -80,9 +82,7 @@ export const bots = pgTable(
   'bots',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     name: text('name').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     // Bots are soft-deleted so their revoked keys keep a named owner in the audit trail.
@@ -105,9 +105,7 @@ export const policyBindings = pgTable(
   'policy_bindings',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     // null: the binding applies to the whole organization.
     projectId: uuid('project_id').references(() => projects.id),
     principalType: text('principal_type', { enum: ['user', 'bot'] }).notNull(),
@@ -133,9 +131,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     name: text('name').notNull(),
     // "svc_" plus the first four random characters: enough to recognise, useless to an attacker.
     prefix: text('prefix').notNull(),
@@ -212,9 +208,7 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
@@ -241,9 +235,7 @@ export const silences = pgTable(
   'silences',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
@@ -285,9 +277,7 @@ export const idempotencyRecords = pgTable(
   'idempotency_records',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     // "user:<uuid>" or "bot:<uuid>": a key is scoped to the principal, not to the credential.
     principal: text('principal').notNull(),
     method: text('method').notNull(),
@@ -313,9 +303,7 @@ export const scimTokens = pgTable(
   'scim_tokens',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     tokenHash: text('token_hash').notNull(),
     prefix: text('prefix').notNull(),
     createdByUserId: uuid('created_by_user_id').references(() => users.id),
@@ -379,9 +367,7 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: uuid('id').primaryKey(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     occurredAt: ts('occurred_at').notNull(),
     action: text('action').notNull(),
@@ -439,9 +425,7 @@ export const auditVerifications = pgTable(
   'audit_verifications',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
+    organizationId: organizationRef(),
     state: text('state', { enum: ['running', 'succeeded', 'failed'] }).notNull(),
     verified: bigint('verified', { mode: 'number' }).notNull().default(0),
     total: bigint('total', { mode: 'number' }).notNull(),

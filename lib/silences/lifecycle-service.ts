@@ -1,20 +1,24 @@
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../principal';
+import { projectResourceEvent } from '../audit/project-event';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource } from '../db/audit-types';
 import { ApiError, invalidRequest } from '../errors';
 import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
-import {
-  lockMatchingSilence,
-  silenceColumns,
-  silenceTarget,
-  toSilence,
-  writeNextVersion,
-  type SilenceScope,
-} from './service';
+import { lockMatchingSilence, silenceColumns, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
+
+/** What every silence write is told: where, by whom, from where, at what clock reading. */
+type SilenceWrite = {
+  scope: SilenceScope;
+  principal: Pick<Principal, 'type' | 'id'>;
+  source: AuditSource;
+  now?: Date;
+  /** A caller's transaction to join (the Alertmanager API replaces a silence in one). */
+  tx?: Tx;
+};
 
 /** Runs `work` in the caller's transaction when there is one, else in a new one. */
 async function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -25,15 +29,7 @@ async function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>
  * Creates a silence and its `silence.created` event in one transaction. A startsAt absent or in the past
  * starts it now; an endsAt in the past is now, which is then not after the start (400 at endsAt).
  */
-export async function createSilence(input: {
-  scope: SilenceScope;
-  body: CreateSilenceBody;
-  principal: Pick<Principal, 'type' | 'id'>;
-  source: AuditSource;
-  now?: Date;
-  /** A caller's transaction to join (the Alertmanager API replaces a silence in one). */
-  tx?: Tx;
-}): Promise<Silence> {
+export async function createSilence(input: SilenceWrite & { body: CreateSilenceBody }): Promise<Silence> {
   const now = input.now ?? new Date();
   const notBeforeNow = (text: string | undefined) => {
     const at = text === undefined ? null : parseUtcInstant(text);
@@ -68,18 +64,8 @@ export async function createSilence(input: {
       .returning(silenceColumns);
     const silence = toSilence(row, now);
     const fields = ['comment', 'matchers', 'startsAt', 'endsAt'] as const;
-    await recordAuditEvent(
-      tx,
-      {
-        ...input.source,
-        organizationId: input.scope.organizationId,
-        projectId: input.scope.projectId,
-        action: 'silence.created',
-        target: silenceTarget(row),
-        changes: fields.map((field) => ({ field, from: null, to: silence[field] })),
-      },
-      now,
-    );
+    const changes = fields.map((field) => ({ field, from: null, to: silence[field] }));
+    await recordAuditEvent(tx, projectResourceEvent(input.source, 'silence.created', row, changes), now);
     return silence;
   });
 }
@@ -88,15 +74,9 @@ export async function createSilence(input: {
  * Ends a silence now, with its `silence.expired` event, in one transaction: an active one gets
  * `endsAt = now`, a scheduled one `startsAt = endsAt = now`; an expired one is 409. Order: 404 → 412 → 409.
  */
-export async function expireSilence(input: {
-  scope: SilenceScope;
-  silenceId: string;
-  ifMatch: string | null;
-  principal: Pick<Principal, 'type' | 'id'>;
-  source: AuditSource;
-  now?: Date;
-  tx?: Tx;
-}): Promise<Silence> {
+export async function expireSilence(
+  input: SilenceWrite & { silenceId: string; ifMatch: string | null },
+): Promise<Silence> {
   const now = input.now ?? new Date();
   return inTransaction(input.tx, async (tx) => {
     const row = await lockMatchingSilence(tx, input);
@@ -114,18 +94,7 @@ export async function expireSilence(input: {
       to: formatInstant(to),
     }));
     const updated = await writeNextVersion(tx, row, window, input.principal, now);
-    await recordAuditEvent(
-      tx,
-      {
-        ...input.source,
-        organizationId: input.scope.organizationId,
-        projectId: input.scope.projectId,
-        action: 'silence.expired',
-        target: silenceTarget(row),
-        changes,
-      },
-      now,
-    );
+    await recordAuditEvent(tx, projectResourceEvent(input.source, 'silence.expired', row, changes), now);
     return toSilence(updated, now);
   });
 }

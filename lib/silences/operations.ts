@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors';
-import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
+import { ANY_CREDENTIAL, defineOperation, type Operation } from '../pipeline/operation';
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import {
@@ -23,18 +23,23 @@ const VERSIONED_WRITE_ERRORS: ErrorCode[] = [
 
 const notOffered = '404 while the project has alerting switched off.';
 
+/** What every silence operation shares: a project's resource, for any credential, only where alerting is on. */
+const silencesApi = {
+  tags: ['Silences'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
+  requireAlerting: true,
+} satisfies Partial<Operation>;
+
 export const listSilencesOp = defineOperation({
   method: 'GET',
   path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences',
   summary: "List a project's silences",
   description: `Newest first; \`state\` filters by the state computed from the clock at the request. ${notOffered}`,
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: projectParams,
   query: listSilencesQuery,
   permission: 'obs.silences.list',
-  requireAlerting: true,
   success: { status: 200, description: 'A page of silences.', schema: pageOf(silence) },
   errors: ['invalid_cursor'],
 });
@@ -44,12 +49,9 @@ export const countSilencesOp = defineOperation({
   path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/counts',
   summary: "Count a project's silences by state",
   description: `Each state computed from one clock reading, as the list's \`state\` filter does. ${notOffered}`,
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: projectParams,
   permission: 'obs.silences.list',
-  requireAlerting: true,
   success: { status: 200, description: 'How many silences are in each state.', schema: silenceCounts },
 });
 
@@ -58,12 +60,9 @@ export const getSilenceOp = defineOperation({
   path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
   summary: 'Get a silence',
   description: `Answers a strong \`ETag: "<version>"\` to send back in If-Match. ${notOffered}`,
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: silenceParams,
   permission: 'obs.silences.get',
-  requireAlerting: true,
   success: { status: 200, description: 'The silence.', schema: silence, headers: { ETag: 'Strong, `"<version>"`.' } },
 });
 
@@ -77,14 +76,11 @@ export const updateSilenceOp = defineOperation({
     'If-Match not naming the current ETag: 412. Idempotency-Key: retries within 24 hours get the stored response with `Idempotent-Replayed: true`.',
     notOffered,
   ].join('\n\n'),
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: silenceParams,
   headers: ifMatchHeaders,
   body: updateSilenceBody,
   permission: 'obs.silences.update',
-  requireAlerting: true,
   idempotent: true,
   success: {
     status: 200,
@@ -105,14 +101,11 @@ export const createSilenceOp = defineOperation({
     'Idempotency-Key: retries within 24 hours get the stored response with `Idempotent-Replayed: true`, and create nothing.',
     notOffered,
   ].join('\n\n'),
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: projectParams,
   headers: idempotencyHeaders,
   body: createSilenceBody,
   permission: 'obs.silences.create',
-  requireAlerting: true,
   idempotent: true,
   success: {
     status: 201,
@@ -132,13 +125,10 @@ export const expireSilenceOp = defineOperation({
     'An expired silence: 409 `silence_state_conflict`. If-Match not naming the current ETag: 412, nothing changed.',
     notOffered,
   ].join('\n\n'),
-  tags: ['Silences'],
-  scope: 'project',
-  credentials: ANY_CREDENTIAL,
+  ...silencesApi,
   params: silenceParams,
   headers: ifMatchHeaders,
   permission: 'obs.silences.update',
-  requireAlerting: true,
   idempotent: true,
   success: {
     status: 200,

@@ -1,7 +1,8 @@
 import { and, desc, eq, getTableColumns, gt, ilike, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
+import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../db/audit-types';
+import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { PLANNER_FENCE, projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
@@ -181,28 +182,6 @@ const changeable = (row: Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 
   endsAt: formatInstant(row.endsAt),
 });
 
-/** A silence as every event about it names it. */
-export const silenceTarget = (row: Pick<SilenceRow, 'id' | 'slug'>): AuditTarget => ({
-  type: 'silence',
-  id: row.id,
-  name: row.slug,
-});
-
-function updatedEvent(
-  source: AuditSource,
-  row: Pick<SilenceRow, 'organizationId' | 'projectId' | 'id' | 'slug'>,
-  changes: AuditChange[],
-): AuditEventInput {
-  return {
-    ...source,
-    organizationId: row.organizationId,
-    projectId: row.projectId,
-    action: 'silence.updated',
-    target: silenceTarget(row),
-    changes,
-  };
-}
-
 /** The authors' names of `updated` rows, as `silenceColumns` reads them, for statements written as text. */
 const AUTHOR_NAMES = ['created', 'updated']
   .map(
@@ -234,8 +213,9 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
     v.add(now.toISOString(), 'timestamptz'),
   ];
   const inScopeSql = `s.id = ${id} and s.organization_id = ${org} and s.project_id = ${project}`;
-  const event = updatedEvent(
+  const event = projectResourceEvent(
     input.source,
+    'silence.updated',
     {
       organizationId: scope.organizationId,
       projectId: scope.projectId,
@@ -337,7 +317,7 @@ export async function updateSilence(input: UpdateInput & { now?: Date }): Promis
     if (changes.length === 0) return toSilence(row, now);
 
     const updated = await writeNextVersion(tx, row, next, input.principal, now);
-    await recordAuditEvent(tx, updatedEvent(input.source, updated, changes));
+    await recordAuditEvent(tx, projectResourceEvent(input.source, 'silence.updated', updated, changes));
     return toSilence(updated, now);
   });
 }

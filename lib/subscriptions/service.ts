@@ -1,12 +1,14 @@
-import { and, asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
+import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditEventInput, AuditSource, AuditTarget } from '../db/audit-types';
+import type { AuditChange, AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../errors';
-import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { mapPage, pageInCreationOrder } from '../http/page-rows';
+import type { Page, PageQuery } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
 import { mergeTarget } from './target';
 import { auditEventsWritten } from '../observability/metrics';
@@ -48,20 +50,11 @@ const inScope = (scope: SubscriptionScope, id: string) =>
   );
 
 export async function listSubscriptions(scope: SubscriptionScope, page: PageQuery): Promise<Page<Subscription>> {
-  const db = await getDb();
-  const rows = await db
-    .select()
-    .from(t.subscriptions)
-    .where(
-      and(
-        eq(t.subscriptions.organizationId, scope.organizationId),
-        eq(t.subscriptions.projectId, scope.projectId),
-        afterCursor(page.cursor, t.subscriptions.createdAt, t.subscriptions.id, 'asc'),
-      ),
-    )
-    .orderBy(asc(t.subscriptions.createdAt), asc(t.subscriptions.id))
-    .limit(page.limit + 1);
-  return toPage(rows, page.limit, (r) => r.createdAt, toSubscription);
+  const inProject = and(
+    eq(t.subscriptions.organizationId, scope.organizationId),
+    eq(t.subscriptions.projectId, scope.projectId),
+  );
+  return mapPage(await pageInCreationOrder(t.subscriptions, inProject, page), toSubscription);
 }
 
 // The read behind every GET of one subscription: built once, a named statement on both databases.
@@ -112,7 +105,10 @@ export async function updateSubscription(
       .set({ ...changes, updatedAt })
       .where(inScope(scope, id))
       .returning();
-    await recordAuditEvent(tx, updatedEvent(source, updated, rowChanges(row, updated, CHANGE_FIELDS)));
+    await recordAuditEvent(
+      tx,
+      projectResourceEvent(source, 'subscription.updated', updated, rowChanges(row, updated, CHANGE_FIELDS)),
+    );
     return toSubscription(updated);
   });
 }
@@ -123,28 +119,6 @@ const CHANGE_FIELDS = ['batchSize', 'maxConcurrency', 'target'] as const;
 function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): AuditChange[] {
   const pick = (row: Row) => Object.fromEntries(fields.map((f) => [f, row[f]]));
   return changesBetween(pick(before), pick(after));
-}
-
-/** A subscription as every event about it names it. */
-const subscriptionTarget = (row: Pick<Row, 'id' | 'slug'>): AuditTarget => ({
-  type: 'subscription',
-  id: row.id,
-  name: row.slug,
-});
-
-function updatedEvent(
-  source: AuditSource,
-  row: Pick<Row, 'organizationId' | 'projectId' | 'id' | 'slug'>,
-  changes: AuditChange[],
-): AuditEventInput {
-  return {
-    ...source,
-    organizationId: row.organizationId,
-    projectId: row.projectId,
-    action: 'subscription.updated',
-    target: subscriptionTarget(row),
-    changes,
-  };
 }
 
 /** The fields a PATCH may change as numbers, by their column in `subscriptions`. */
@@ -174,8 +148,9 @@ async function changeNumbers(
     column: NUMBER_COLUMNS[field],
     value: v.add(update[field], 'integer'),
   }));
-  const event = updatedEvent(
+  const event = projectResourceEvent(
     source,
+    'subscription.updated',
     { organizationId: scope.organizationId, projectId: scope.projectId, id, slug: statementValue('updated.slug') },
     fields.map((field) => ({
       field,
@@ -247,7 +222,8 @@ async function updateNumbers(
     const { previousBatchSize, previousMaxConcurrency, ...row } = updated;
     const before = { batchSize: previousBatchSize, maxConcurrency: previousMaxConcurrency };
     const changes = changesBetween(before, { batchSize: row.batchSize, maxConcurrency: row.maxConcurrency });
-    if (changes.length > 0) await recordAuditEvent(tx, updatedEvent(source, row, changes));
+    if (changes.length > 0)
+      await recordAuditEvent(tx, projectResourceEvent(source, 'subscription.updated', row, changes));
     return toSubscription(row);
   });
 }
@@ -269,18 +245,9 @@ export async function setSubscriptionState(
     if (row.state === state) return toSubscription(row);
     const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
     const [updated] = await tx.update(t.subscriptions).set({ state, updatedAt }).where(inScope(scope, id)).returning();
-    await recordAuditEvent(
-      tx,
-      {
-        ...source,
-        organizationId: scope.organizationId,
-        projectId: scope.projectId,
-        action: state === 'paused' ? 'subscription.paused' : 'subscription.resumed',
-        target: subscriptionTarget(row),
-        changes: [{ field: 'state', from: row.state, to: state }],
-      },
-      updatedAt,
-    );
+    const action = state === 'paused' ? 'subscription.paused' : 'subscription.resumed';
+    const changes = [{ field: 'state', from: row.state, to: state }];
+    await recordAuditEvent(tx, projectResourceEvent(source, action, row, changes), updatedAt);
     return toSubscription(updated);
   });
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { seedDemoData, subscriptionValues } from '../demo/seed';
 import { closeDb, getDb } from '../../lib/db/client';
+import { insertScratchProject } from '../../lib/db/scratch-project';
 import * as t from '../../lib/db/schema';
 
 /**
@@ -101,17 +102,13 @@ export async function insertDemoKey(name: string, expiresAt: Date | null = null)
 /** A new organization with one alerting project, and its audit events in seq order. */
 export async function newTestProject(label: string) {
   const db = await getDb();
-  const [org] = await db
-    .insert(t.organizations)
-    .values({ name: `${label} ${Math.random()}` })
-    .returning();
-  const [project] = await db
-    .insert(t.projects)
-    .values({ organizationId: org.id, name: 'Production', alertingEnabled: true })
-    .returning();
-  const scope = { organizationId: org.id, projectId: project.id };
+  const scope = await insertScratchProject(db, `${label} ${Math.random()}`);
   const events = () =>
-    db.select().from(t.auditEvents).where(eq(t.auditEvents.organizationId, org.id)).orderBy(asc(t.auditEvents.seq));
+    db
+      .select()
+      .from(t.auditEvents)
+      .where(eq(t.auditEvents.organizationId, scope.organizationId))
+      .orderBy(asc(t.auditEvents.seq));
   return { db, scope, events };
 }
 

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
+import { BrandHeading } from '@/components/ui/brand-heading';
 import { authOptions } from '@/lib/auth/next-auth';
 import { safeReturnPath } from '@/lib/auth/sign-in-schema';
 import { SignInForm } from './sign-in-form';
@@ -20,16 +21,9 @@ export default async function LoginPage({
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
-        <div className="mb-8 text-center">
-          <div
-            aria-hidden="true"
-            className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white"
-          >
-            S
-          </div>
-          <h1 className="text-2xl font-semibold tracking-tight">Sign in to the console</h1>
-          <p className="mt-1 text-sm text-slate-600">API keys, queue subscriptions and alert silences.</p>
-        </div>
+        <BrandHeading title="Sign in to the console" className="mb-8 text-center">
+          API keys, queue subscriptions and alert silences.
+        </BrandHeading>
         <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
           {reason === 'ended' && (
             <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -2,7 +2,8 @@
 
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
+import { FormAlert } from './form-alert';
 
 /** Where a refused code's message goes: at the field (a wrong code), or above the form (anything else). */
 export type StepProblem = { field: string } | { form: string } | null;
@@ -56,25 +57,18 @@ export function SecondStep({
         Your account has a second factor. Enter the 6-digit code your authenticator app shows, or one of your recovery
         codes.
       </p>
-      <div
-        role="alert"
-        aria-live="assertive"
-        className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}
-      >
-        {formError}
-      </div>
-      <Field id="second-factor-code" label="Authentication code" error={fieldError ?? undefined}>
-        <Input
-          ref={input}
-          autoFocus
-          autoComplete="one-time-code"
-          spellCheck={false}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          invalid={!!fieldError}
-          {...describedBy('second-factor-code', { error: fieldError })}
-        />
-      </Field>
+      <FormAlert message={formError} />
+      <TextField
+        id="second-factor-code"
+        label="Authentication code"
+        error={fieldError}
+        ref={input}
+        autoFocus
+        autoComplete="one-time-code"
+        spellCheck={false}
+        value={code}
+        onChange={(e) => setCode(e.target.value)}
+      />
       <Button type="submit" className="w-full" pending={pending === 'code'} disabled={pending === 'passkey'}>
         Verify
       </Button>

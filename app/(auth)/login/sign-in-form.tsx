@@ -7,9 +7,10 @@ import { useRouter } from 'next/navigation';
 import { useState, useSyncExternalStore } from 'react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG, signInSchema, type SignInInput } from '@/lib/auth/sign-in-schema';
 import { passkeyAssertion, passkeyFailure } from '@/lib/second-factor/queries';
+import { FormAlert } from './form-alert';
 import { SecondStep } from './second-step';
 
 const noSubscription = () => () => {};
@@ -89,32 +90,24 @@ export function SignInForm({ returnTo, sso }: { returnTo: string; sso: boolean }
 
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
-      <div
-        role="alert"
-        aria-live="assertive"
-        className={formError ? 'mb-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800' : 'sr-only'}
-      >
-        {formError}
-      </div>
-      <Field id="email" label="Email" error={errors.email?.message}>
-        <Input
-          type="email"
-          autoComplete="username"
-          autoFocus
-          invalid={!!errors.email}
-          {...describedBy('email', { error: errors.email })}
-          {...register('email')}
-        />
-      </Field>
-      <Field id="password" label="Password" error={errors.password?.message}>
-        <Input
-          type="password"
-          autoComplete="current-password"
-          invalid={!!errors.password}
-          {...describedBy('password', { error: errors.password })}
-          {...register('password')}
-        />
-      </Field>
+      <FormAlert message={formError} />
+      <TextField
+        id="email"
+        label="Email"
+        error={errors.email?.message}
+        type="email"
+        autoComplete="username"
+        autoFocus
+        {...register('email')}
+      />
+      <TextField
+        id="password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        autoComplete="current-password"
+        {...register('password')}
+      />
       <Button type="submit" className="w-full" pending={isSubmitting}>
         Sign in
       </Button>

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { runMutation } from '@/components/console/feedback';
 import { Button } from '@/components/ui/button';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { ErrorState } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
 import { useDecideDeviceAuthorization, useDeviceAuthorization } from '@/lib/oauth/queries';
@@ -34,19 +34,18 @@ function CodeForm({ initialCode, onSubmit }: { initialCode: string; onSubmit: (c
       <p className="mb-3 text-sm text-slate-600">
         Enter the code shown in your terminal by <code className="font-mono">svc login</code>.
       </p>
-      <Field id="user-code" label="Code" error={errors.userCode?.message}>
-        <Input
-          autoFocus
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          placeholder="WDJB-MJHT"
-          className="font-mono tracking-widest uppercase"
-          invalid={!!errors.userCode}
-          {...describedBy('user-code', { error: errors.userCode })}
-          {...register('userCode')}
-        />
-      </Field>
+      <TextField
+        id="user-code"
+        label="Code"
+        error={errors.userCode?.message}
+        autoFocus
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        placeholder="WDJB-MJHT"
+        className="font-mono tracking-widest uppercase"
+        {...register('userCode')}
+      />
       <Button type="submit" className="w-full">
         Continue
       </Button>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { BrandHeading } from '@/components/ui/brand-heading';
 import { requireConsoleUser } from '@/lib/auth/session';
 import { DeviceApproval } from './device-approval';
 
@@ -15,18 +16,9 @@ export default async function DevicePage({
   return (
     <main className="flex min-h-screen items-start justify-center px-4 py-16 sm:py-24">
       <div className="w-full max-w-md">
-        <div className="mb-6 text-center">
-          <div
-            aria-hidden="true"
-            className="mx-auto mb-4 flex size-10 items-center justify-center rounded-lg bg-indigo-600 text-lg font-bold text-white"
-          >
-            S
-          </div>
-          <h1 className="text-2xl font-semibold tracking-tight">Device login</h1>
-          <p className="mt-1 text-sm text-slate-600">
-            Signed in as <span className="font-medium text-slate-900">{user.name}</span> ({user.email})
-          </p>
-        </div>
+        <BrandHeading title="Device login" className="mb-6 text-center">
+          Signed in as <span className="font-medium text-slate-900">{user.name}</span> ({user.email})
+        </BrandHeading>
         <DeviceApproval initialCode={code} />
       </div>
     </main>

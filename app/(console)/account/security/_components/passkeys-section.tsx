@@ -7,8 +7,8 @@ import { exactTime, shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
 import { EmptyState } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
 import { passkeyFailure, useSecurityActions } from '@/lib/second-factor/queries';
@@ -163,25 +163,17 @@ function AddPasskeyDialog({
       description="Name it after the device or password manager that keeps it; your browser then asks to create it."
     >
       <form onSubmit={(e) => void submit(e)} noValidate className="space-y-2">
-        <Field id="passkey-name" label="Name" error={error ?? undefined}>
-          <Input
-            autoFocus
-            autoComplete="off"
-            maxLength={100}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            invalid={!!error}
-            {...describedBy('passkey-name', { error })}
-          />
-        </Field>
-        <DialogFooter>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Create passkey
-          </Button>
-        </DialogFooter>
+        <TextField
+          id="passkey-name"
+          label="Name"
+          error={error}
+          autoFocus
+          autoComplete="off"
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <FormFooter onCancel={() => onOpenChange(false)} pending={pending} submitLabel="Create passkey" />
       </form>
     </Dialog>
   );

@@ -5,8 +5,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { runMutation } from '@/components/console/feedback';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
-import { describedBy, Field, Input } from '@/components/ui/field';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
 import { Badge } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
 import { useSecurityActions, type TotpEnrolment } from '@/lib/second-factor/queries';
@@ -225,26 +225,18 @@ function EnrolTotpDialog({
             <p className="text-xs text-slate-500">Time-based, 6 digits, every 30 seconds.</p>
           </div>
         </div>
-        <Field id="totp-code" label="Code from the app" error={error ?? undefined}>
-          <Input
-            autoFocus
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            invalid={!!error}
-            {...describedBy('totp-code', { error })}
-          />
-        </Field>
-        <DialogFooter>
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" pending={pending}>
-            Turn on
-          </Button>
-        </DialogFooter>
+        <TextField
+          id="totp-code"
+          label="Code from the app"
+          error={error}
+          autoFocus
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <FormFooter onCancel={close} pending={pending} submitLabel="Turn on" />
       </form>
     </Dialog>
   );

@@ -2,18 +2,19 @@
 
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
-import { LocalDate, RelativeTime } from '@/components/console/time';
+import { LocalDate, TimeAgo } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { runMutation } from '@/components/console/feedback';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { Select } from '@/components/ui/select';
 import { KeyBadges } from './key-badges';
 import { LeakNotices } from './leak-notices';
 import { useLeakNotices } from '@/lib/api-keys/rotation-queries';
-import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
@@ -121,21 +122,24 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
       {/* The leak notices come with the list, in the same render: arriving on their own above the filters, they
           pushed the page down (0.115 of layout shift when an organization had leaked keys). */}
       {!loading && <LeakNotices orgId={orgId} />}
-      {loading ? (
-        <TableSkeleton columns={7} label="Loading API keys" />
-      ) : keys.isError ? (
-        <ErrorState title="Could not load API keys" message={keys.error.message} onRetry={() => void keys.refetch()} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
-          {q
-            ? `No key's name contains “${q}” and no prefix starts with it.`
-            : expiringSoon
-              ? 'No key expires within 7 days.'
-              : isAdmin && ownerFilter === 'all'
-                ? 'Nobody in this organization has a key yet.'
-                : 'You have no keys in this organization yet.'}
-        </EmptyState>
-      ) : (
+      <ListStates
+        list={keys}
+        loading="Loading API keys"
+        columns={7}
+        pending={loading}
+        errorTitle="Could not load API keys"
+        empty={
+          <EmptyState title="No API keys" action={<Button onClick={() => setCreating(true)}>Create API key</Button>}>
+            {q
+              ? `No key's name contains “${q}” and no prefix starts with it.`
+              : expiringSoon
+                ? 'No key expires within 7 days.'
+                : isAdmin && ownerFilter === 'all'
+                  ? 'Nobody in this organization has a key yet.'
+                  : 'You have no keys in this organization yet.'}
+          </EmptyState>
+        }
+      >
         <DataTable
           caption="API keys"
           columns={['Name', 'Key', 'Owner', 'Created', 'Expires', 'Last used', null]}
@@ -167,11 +171,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   <Expiry apiKey={key} />
                 </td>
                 <td data-label="Last used" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                  {key.lastUsedAt ? (
-                    <RelativeTime iso={key.lastUsedAt} />
-                  ) : (
-                    <span className="text-slate-500">Never</span>
-                  )}
+                  <TimeAgo iso={key.lastUsedAt} />
                 </td>
                 <ActionsCell>
                   <Button
@@ -207,7 +207,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
             );
           })}
         </DataTable>
-      )}
+      </ListStates>
 
       <CreateApiKeyDialog
         orgId={orgId}

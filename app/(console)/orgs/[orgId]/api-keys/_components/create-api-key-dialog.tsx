@@ -2,9 +2,8 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
-import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { FieldError, TextField } from '@/components/ui/field';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
 import { ApiRequestError } from '@/lib/api-client';
@@ -73,15 +72,15 @@ export function CreateApiKeyDialog({
       description="A key acts as its owner, with exactly the owner's access."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <Field id="key-name" label="Name" hint="What uses this key, e.g. “CI deploys”." error={errors.name?.message}>
-          <Input
-            autoFocus
-            autoComplete="off"
-            invalid={!!errors.name}
-            {...describedBy('key-name', { hint: true, error: errors.name })}
-            {...register('name')}
-          />
-        </Field>
+        <TextField
+          id="key-name"
+          label="Name"
+          hint="What uses this key, e.g. “CI deploys”."
+          error={errors.name?.message}
+          autoFocus
+          autoComplete="off"
+          {...register('name')}
+        />
         <Controller
           control={control}
           name="expiresInDays"
@@ -122,20 +121,14 @@ export function CreateApiKeyDialog({
             </div>
           )}
         />
-        <DialogFooter>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              reset();
-              onOpenChange(false);
-            }}
-          >
-            Cancel
-          </Button>
-          <Button type="submit" pending={isSubmitting}>
-            Create key
-          </Button>
-        </DialogFooter>
+        <FormFooter
+          onCancel={() => {
+            reset();
+            onOpenChange(false);
+          }}
+          pending={isSubmitting}
+          submitLabel="Create key"
+        />
       </form>
     </Dialog>
   );

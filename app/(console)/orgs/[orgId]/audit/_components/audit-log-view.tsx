@@ -1,11 +1,12 @@
 'use client';
 
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { ListStates } from '@/components/console/list-states';
 import { RelativeTime } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
 import { Select } from '@/components/ui/select';
-import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { AUDIT_ACTIONS, actionNoun } from '@/lib/audit-actions';
 import { auditQuery, useAuditEvents, type AuditFilter } from '@/lib/audit/queries';
@@ -122,17 +123,14 @@ export function AuditLogView({ orgId }: { orgId: string }) {
           }}
         />
       </div>
-      {events.isPending || allowed === undefined ? (
-        <TableSkeleton columns={4} label="Loading the audit log" />
-      ) : events.isError ? (
-        <ErrorState
-          title="Could not load the audit log"
-          message={events.error.message}
-          onRetry={() => void events.refetch()}
-        />
-      ) : items.length === 0 ? (
-        <EmptyState title="No events">Nothing matches these filters.</EmptyState>
-      ) : (
+      <ListStates
+        list={events}
+        loading="Loading the audit log"
+        columns={4}
+        pending={events.isPending || allowed === undefined}
+        errorTitle="Could not load the audit log"
+        empty={<EmptyState title="No events">Nothing matches these filters.</EmptyState>}
+      >
         <DataTable
           caption="Audit events, newest first"
           columns={['When', 'Action', 'Who', 'Target']}
@@ -157,7 +155,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
             />
           ))}
         </DataTable>
-      )}
+      </ListStates>
     </>
   );
 }

@@ -4,12 +4,13 @@ import { useState } from 'react';
 import { LocalDate } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useBots, useDeleteBot } from '@/lib/bots/queries';
 import type { Bot } from '@/lib/bots/schema';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 
@@ -23,13 +24,13 @@ export function BotsView({ orgId }: { orgId: string }) {
   return (
     <>
       <PageHeader title="Bots" description="Non-human principals that own API keys." />
-      {bots.isPending ? (
-        <TableSkeleton columns={4} label="Loading bots" />
-      ) : bots.isError ? (
-        <ErrorState title="Could not load bots" message={bots.error.message} onRetry={() => void bots.refetch()} />
-      ) : bots.items.length === 0 ? (
-        <EmptyState title="No bots">This organization has no bots.</EmptyState>
-      ) : (
+      <ListStates
+        list={bots}
+        loading="Loading bots"
+        columns={4}
+        errorTitle="Could not load bots"
+        empty={<EmptyState title="No bots">This organization has no bots.</EmptyState>}
+      >
         <DataTable
           caption="Bots"
           columns={['Name', 'Policies', 'Created', null]}
@@ -57,7 +58,7 @@ export function BotsView({ orgId }: { orgId: string }) {
             </tr>
           ))}
         </DataTable>
-      )}
+      </ListStates>
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}

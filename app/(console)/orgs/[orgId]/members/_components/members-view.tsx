@@ -7,13 +7,14 @@ import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { createScimToken, useLeaveOrganization, useMembers, useRemoveMember } from '@/lib/members/queries';
 import type { Member } from '@/lib/members/schema';
 import { useOrganizations } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 import { TwoFactorPolicy } from './two-factor-policy';
@@ -72,55 +73,50 @@ export function MembersView({ orgId }: { orgId: string }) {
         enabled={org?.requireTwoFactor}
         canChange={permissions.isPending ? undefined : canUpdateOrg}
       />
-      {permissions.isPending || (canList && members.isPending) ? (
-        <TableSkeleton columns={4} label="Loading members" />
-      ) : permissions.isError ? (
-        <ErrorState message={permissions.error.message} onRetry={() => void permissions.refetch()} />
-      ) : !canList ? (
-        <EmptyState title="Only administrators see the member list">You can still leave the organization.</EmptyState>
-      ) : members.isError ? (
-        <ErrorState
-          title="Could not load members"
-          message={members.error.message}
-          onRetry={() => void members.refetch()}
-        />
-      ) : (
-        <DataTable
-          caption="Members"
-          columns={['Name', 'Email', 'Second factor', 'Policies', 'Joined', null]}
-          minWidth="56rem"
-          stacked
-          footer={<LoadMore list={members} />}
-        >
-          {members.items.map((m) => (
-            <tr key={m.userId}>
-              <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
-                {m.name} {m.userId === me.id && <Badge>You</Badge>}{' '}
-                {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
-              </th>
-              <td data-label="Email" className="px-4 py-3 text-slate-700">
-                {m.email}
-              </td>
-              <td data-label="Second factor" className="px-4 py-3">
-                {m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}
-              </td>
-              <td data-label="Policies" className="px-4 py-3 text-slate-700">
-                <PolicyBindings orgId={orgId} bindings={m.policies} />
-              </td>
-              <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
-                <LocalDate iso={m.joinedAt} />
-              </td>
-              <ActionsCell>
-                {canRemove && m.userId !== me.id && (
-                  <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
-                    Remove
-                  </Button>
-                )}
-              </ActionsCell>
-            </tr>
-          ))}
-        </DataTable>
-      )}
+      {/* The permissions say whether there is a list: while they load, or when they fail, that is the list's state. */}
+      <ListStates list={permissions} loading="Loading members" columns={4}>
+        {!canList ? (
+          <EmptyState title="Only administrators see the member list">You can still leave the organization.</EmptyState>
+        ) : (
+          <ListStates list={members} loading="Loading members" columns={4} errorTitle="Could not load members">
+            <DataTable
+              caption="Members"
+              columns={['Name', 'Email', 'Second factor', 'Policies', 'Joined', null]}
+              minWidth="56rem"
+              stacked
+              footer={<LoadMore list={members} />}
+            >
+              {members.items.map((m) => (
+                <tr key={m.userId}>
+                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                    {m.name} {m.userId === me.id && <Badge>You</Badge>}{' '}
+                    {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
+                  </th>
+                  <td data-label="Email" className="px-4 py-3 text-slate-700">
+                    {m.email}
+                  </td>
+                  <td data-label="Second factor" className="px-4 py-3">
+                    {m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}
+                  </td>
+                  <td data-label="Policies" className="px-4 py-3 text-slate-700">
+                    <PolicyBindings orgId={orgId} bindings={m.policies} />
+                  </td>
+                  <td data-label="Joined" className="whitespace-nowrap px-4 py-3 text-slate-700">
+                    <LocalDate iso={m.joinedAt} />
+                  </td>
+                  <ActionsCell>
+                    {canRemove && m.userId !== me.id && (
+                      <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
+                        Remove
+                      </Button>
+                    )}
+                  </ActionsCell>
+                </tr>
+              ))}
+            </DataTable>
+          </ListStates>
+        )}
+      </ListStates>
 
       <ConfirmDialog
         open={toRemove !== null}

@@ -1,10 +1,11 @@
 'use client';
 
 import { runMutation } from '@/components/console/feedback';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { RelativeTime } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
-import { Badge, EmptyState, ErrorState, PageHeader, TableSkeleton } from '@/components/ui/states';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { useMarkRead, useNotifications, useUnreadCount } from '@/lib/notifications/queries';
 import { NotificationPreferencesForm } from './notification-preferences';
 
@@ -40,17 +41,13 @@ export function NotificationsView() {
       <p className="mb-4 text-sm text-slate-700" aria-live="polite">
         {unread.isSuccess && (count === 0 ? 'Nothing unread.' : `${count} unread.`)}
       </p>
-      {list.isPending ? (
-        <TableSkeleton columns={2} label="Loading notifications" />
-      ) : list.isError ? (
-        <ErrorState
-          title="Could not load notifications"
-          message={list.error.message}
-          onRetry={() => void list.refetch()}
-        />
-      ) : list.items.length === 0 ? (
-        <EmptyState title="No notifications">You are told here when something happens to your keys.</EmptyState>
-      ) : (
+      <ListStates
+        list={list}
+        loading="Loading notifications"
+        columns={2}
+        errorTitle="Could not load notifications"
+        empty={<EmptyState title="No notifications">You are told here when something happens to your keys.</EmptyState>}
+      >
         <div className="rounded-lg bg-white shadow-sm ring-1 ring-slate-200">
           <ul aria-label="Notifications" className="divide-y divide-slate-100">
             {list.items.map((n) => (
@@ -89,7 +86,7 @@ export function NotificationsView() {
           </ul>
           <LoadMore list={list} />
         </div>
-      )}
+      </ListStates>
       <NotificationPreferencesForm />
     </>
   );

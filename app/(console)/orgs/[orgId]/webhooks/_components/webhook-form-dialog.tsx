@@ -7,9 +7,8 @@ import { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogFooter } from '@/components/ui/dialog';
-import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { FieldError, TextField } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
 import { reauthenticationMessage } from './reauthentication';
@@ -95,25 +94,24 @@ export function WebhookFormDialog({
       description="Every audit event matching the chosen events is POSTed to the URL, signed per Standard Webhooks."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <Field id="webhook-url" label="URL" hint="https://, reachable from the internet." error={errors.url?.message}>
-          <Input
-            autoFocus
-            type="url"
-            autoComplete="off"
-            spellCheck={false}
-            invalid={!!errors.url}
-            {...describedBy('webhook-url', { hint: true, error: errors.url })}
-            {...register('url')}
-          />
-        </Field>
-        <Field id="webhook-description" label="Description (optional)" error={errors.description?.message}>
-          <Input
-            autoComplete="off"
-            invalid={!!errors.description}
-            {...describedBy('webhook-description', { error: errors.description })}
-            {...register('description')}
-          />
-        </Field>
+        <TextField
+          id="webhook-url"
+          label="URL"
+          hint="https://, reachable from the internet."
+          error={errors.url?.message}
+          autoFocus
+          type="url"
+          autoComplete="off"
+          spellCheck={false}
+          {...register('url')}
+        />
+        <TextField
+          id="webhook-description"
+          label="Description (optional)"
+          error={errors.description?.message}
+          autoComplete="off"
+          {...register('description')}
+        />
         <Controller
           control={control}
           name="events"
@@ -149,14 +147,11 @@ export function WebhookFormDialog({
           </p>
         )}
         {guard.prompt ?? (
-          <DialogFooter>
-            <Button variant="secondary" onClick={guard.requestClose}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={isSubmitting}>
-              {editing ? 'Save' : 'Add webhook'}
-            </Button>
-          </DialogFooter>
+          <FormFooter
+            onCancel={guard.requestClose}
+            pending={isSubmitting}
+            submitLabel={editing ? 'Save' : 'Add webhook'}
+          />
         )}
       </form>
     </Dialog>

@@ -2,12 +2,13 @@
 
 import Link from 'next/link';
 import { useRef, useState } from 'react';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { shortDate } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
-import { Badge, EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
+import { Badge, EmptyState, PageHeader, ReadOnlyNote } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useCreateWebhook, useWebhooks } from '@/lib/webhooks/queries';
 import type { Webhook } from '@/lib/webhooks/schema';
@@ -57,14 +58,7 @@ export function WebhooksView({ orgId }: { orgId: string }) {
       }
     />
   );
-  if (permissions.isPending)
-    return (
-      <>
-        {header}
-        <TableSkeleton columns={4} label="Loading webhooks" />
-      </>
-    );
-  if (!canManage)
+  if (!permissions.isPending && !canManage)
     return (
       <>
         {header}
@@ -75,19 +69,18 @@ export function WebhooksView({ orgId }: { orgId: string }) {
   return (
     <>
       {header}
-      {webhooks.isPending ? (
-        <TableSkeleton columns={4} label="Loading webhooks" />
-      ) : webhooks.isError ? (
-        <ErrorState
-          title="Could not load webhooks"
-          message={webhooks.error.message}
-          onRetry={() => void webhooks.refetch()}
-        />
-      ) : webhooks.items.length === 0 ? (
-        <EmptyState title="No webhooks" action={<Button onClick={() => setAdding(true)}>Add webhook</Button>}>
-          Send this organization&apos;s events to your chat, SIEM or automation.
-        </EmptyState>
-      ) : (
+      <ListStates
+        list={webhooks}
+        loading="Loading webhooks"
+        columns={4}
+        pending={permissions.isPending || webhooks.isPending}
+        errorTitle="Could not load webhooks"
+        empty={
+          <EmptyState title="No webhooks" action={<Button onClick={() => setAdding(true)}>Add webhook</Button>}>
+            Send this organization&apos;s events to your chat, SIEM or automation.
+          </EmptyState>
+        }
+      >
         <DataTable
           caption="Webhooks"
           columns={['Endpoint', 'Events', 'State', 'Created']}
@@ -115,7 +108,7 @@ export function WebhooksView({ orgId }: { orgId: string }) {
             </tr>
           ))}
         </DataTable>
-      )}
+      </ListStates>
       <WebhookFormDialog
         open={adding}
         onOpenChange={setAdding}

@@ -1,11 +1,12 @@
 'use client';
 
 import { runMutation } from '@/components/console/feedback';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
-import { Badge, EmptyState, ErrorState, TableSkeleton } from '@/components/ui/states';
+import { Badge, EmptyState } from '@/components/ui/states';
 import { useRedeliver, useWebhookAttempts } from '@/lib/webhooks/queries';
 import type { WebhookAttempt } from '@/lib/webhooks/schema';
 
@@ -33,19 +34,17 @@ export function DeliveryLog({ orgId, webhookId }: { orgId: string; webhookId: st
       <h2 id="delivery-log-title" className="mb-3 text-lg font-semibold text-slate-900">
         Delivery log
       </h2>
-      {attempts.isPending ? (
-        <TableSkeleton columns={6} label="Loading deliveries" />
-      ) : attempts.isError ? (
-        <ErrorState
-          title="Could not load deliveries"
-          message={attempts.error.message}
-          onRetry={() => void attempts.refetch()}
-        />
-      ) : attempts.items.length === 0 ? (
-        <EmptyState title="No deliveries yet">
-          Attempts appear here as they are made. Send a test event to try the endpoint.
-        </EmptyState>
-      ) : (
+      <ListStates
+        list={attempts}
+        loading="Loading deliveries"
+        columns={6}
+        errorTitle="Could not load deliveries"
+        empty={
+          <EmptyState title="No deliveries yet">
+            Attempts appear here as they are made. Send a test event to try the endpoint.
+          </EmptyState>
+        }
+      >
         <DataTable
           caption="Delivery log"
           columns={['Time', 'Event', 'Attempt', 'Status', 'Duration', 'Next retry', 'Error', null]}
@@ -97,7 +96,7 @@ export function DeliveryLog({ orgId, webhookId }: { orgId: string; webhookId: st
             </tr>
           ))}
         </DataTable>
-      )}
+      </ListStates>
     </section>
   );
 }

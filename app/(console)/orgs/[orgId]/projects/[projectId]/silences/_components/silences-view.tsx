@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { LocalTime, useNow } from '@/components/console/time';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
@@ -60,70 +61,74 @@ function SilenceList({
   const list = useSilences(orgId, projectId, state, true, q);
   const authorName = useAuthorName();
   const now = useNow();
-  if (list.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
-  if (list.isError) return <ErrorState message={list.error.message} onRetry={() => void list.refetch()} />;
-  if (list.items.length === 0)
-    return (
-      <EmptyState title={`No ${state} silences`}>
-        {q ? `None has “${q}” in its comment or matchers.` : undefined}
-      </EmptyState>
-    );
   const action = (s: Silence) => (canEdit && s.state !== 'expired' ? 'Edit' : 'View');
   return (
-    <DataTable
-      caption={`${STATE_LABEL[state]} silences`}
-      columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}
-      minWidth="48rem"
-      stacked
-      footer={<LoadMore list={list} />}
+    <ListStates
+      list={list}
+      loading="Loading silences"
+      rows={3}
+      columns={5}
+      empty={
+        <EmptyState title={`No ${state} silences`}>
+          {q ? `None has “${q}” in its comment or matchers.` : undefined}
+        </EmptyState>
+      }
     >
-      {list.items.map((s) => (
-        <tr key={s.id} data-silence-id={s.id}>
-          <td data-label="Matchers" className="px-4 py-3">
-            <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
-              {s.matchers.map((m, i) => (
-                <li key={i}>
-                  <MatcherChip matcher={m} />
-                </li>
-              ))}
-            </ul>
-          </td>
-          <td data-label="Start – end" className="whitespace-nowrap px-4 py-3 text-slate-700">
-            <LocalTime iso={s.startsAt} />
-            <span aria-hidden="true"> –</span>
-            <br />
-            <LocalTime iso={s.endsAt} />
-            <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
-          </td>
-          <td data-label="Comment" className="max-w-[14rem] px-4 py-3 text-slate-900 max-sm:max-w-none">
-            <p className="line-clamp-2">{s.comment}</p>
-          </td>
-          <td data-label="Created by" className="whitespace-nowrap px-4 py-3 text-slate-700">
-            {authorName(s.createdBy)}
-          </td>
-          <ActionsCell>
-            {s.state === 'expired' && onRecreate && (
+      <DataTable
+        caption={`${STATE_LABEL[state]} silences`}
+        columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}
+        minWidth="48rem"
+        stacked
+        footer={<LoadMore list={list} />}
+      >
+        {list.items.map((s) => (
+          <tr key={s.id} data-silence-id={s.id}>
+            <td data-label="Matchers" className="px-4 py-3">
+              <ul className="flex max-w-[16rem] flex-wrap gap-1" aria-label="Matchers">
+                {s.matchers.map((m, i) => (
+                  <li key={i}>
+                    <MatcherChip matcher={m} />
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td data-label="Start – end" className="whitespace-nowrap px-4 py-3 text-slate-700">
+              <LocalTime iso={s.startsAt} />
+              <span aria-hidden="true"> –</span>
+              <br />
+              <LocalTime iso={s.endsAt} />
+              <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
+            </td>
+            <td data-label="Comment" className="max-w-[14rem] px-4 py-3 text-slate-900 max-sm:max-w-none">
+              <p className="line-clamp-2">{s.comment}</p>
+            </td>
+            <td data-label="Created by" className="whitespace-nowrap px-4 py-3 text-slate-700">
+              {authorName(s.createdBy)}
+            </td>
+            <ActionsCell>
+              {s.state === 'expired' && onRecreate && (
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => onRecreate(s)}
+                  aria-label={`Recreate silence: ${s.comment}`}
+                >
+                  Recreate
+                </Button>
+              )}
               <Button
                 variant="secondary"
                 size="sm"
-                onClick={() => onRecreate(s)}
-                aria-label={`Recreate silence: ${s.comment}`}
+                onClick={() => onOpen(s.id)}
+                aria-label={`${action(s)} silence: ${s.comment}`}
               >
-                Recreate
+                {action(s)}
               </Button>
-            )}
-            <Button
-              variant="secondary"
-              size="sm"
-              onClick={() => onOpen(s.id)}
-              aria-label={`${action(s)} silence: ${s.comment}`}
-            >
-              {action(s)}
-            </Button>
-          </ActionsCell>
-        </tr>
-      ))}
-    </DataTable>
+            </ActionsCell>
+          </tr>
+        ))}
+      </DataTable>
+    </ListStates>
   );
 }
 

@@ -1,15 +1,8 @@
 'use client';
 
-import { RelativeTime } from '@/components/console/time';
 import { Badge } from '@/components/ui/states';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
-
-/** "2 hours ago", with the exact time on hover and for screen readers through `dateTime`; or "Never". */
-export function TimeAgo({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="text-slate-500">Never</span>;
-  return <RelativeTime iso={iso} />;
-}
 
 /** healthy and failing as the spec names them; any other value is shown as unknown, never as an error. */
 export function HealthBadge({ health }: { health: string }) {

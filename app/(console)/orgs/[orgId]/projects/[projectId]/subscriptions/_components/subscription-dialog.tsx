@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
 import { localTime } from '@/lib/format/time';
-import { HealthBadge, StateBadge, TimeAgo } from './display';
+import { TimeAgo } from '@/components/console/time';
+import { HealthBadge, StateBadge } from './display';
 import { SubscriptionForm } from './subscription-form';
 
 function Row({ term, children }: { term: string; children: ReactNode }) {

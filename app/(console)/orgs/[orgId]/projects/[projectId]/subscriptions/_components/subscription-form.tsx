@@ -4,11 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
+import { FormFooter } from '@/components/ui/dialog';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Field, Input, describedBy } from '@/components/ui/field';
+import { TextField } from '@/components/ui/field';
 import { useUpdateSubscription } from '@/lib/subscriptions/queries';
 import {
   BATCH_SIZE,
@@ -104,18 +103,18 @@ export function SubscriptionForm({
     const id = `subscription-${name.replace('.', '-')}`;
     const error = errorOf(name);
     return (
-      <Field id={id} label={label} hint={hint} error={error}>
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={bounds.min}
-          max={bounds.max}
-          step={1}
-          invalid={!!error}
-          {...describedBy(id, { hint, error })}
-          {...form.register(name, { valueAsNumber: true })}
-        />
-      </Field>
+      <TextField
+        id={id}
+        label={label}
+        hint={hint}
+        error={error}
+        type="number"
+        inputMode="numeric"
+        min={bounds.min}
+        max={bounds.max}
+        step={1}
+        {...form.register(name, { valueAsNumber: true })}
+      />
     );
   };
 
@@ -142,21 +141,16 @@ export function SubscriptionForm({
       </div>
       {target.kind === 'https' && (
         <>
-          <Field
+          <TextField
             id="subscription-target-url"
             label="Target URL"
             hint="An https:// address on the public internet."
             error={errorOf('target.url')}
-          >
-            <Input
-              type="url"
-              spellCheck={false}
-              autoComplete="off"
-              invalid={!!errorOf('target.url')}
-              {...describedBy('subscription-target-url', { hint: true, error: errorOf('target.url') })}
-              {...form.register('target.url')}
-            />
-          </Field>
+            type="url"
+            spellCheck={false}
+            autoComplete="off"
+            {...form.register('target.url')}
+          />
           <div className="sm:w-1/2 sm:pr-2">
             {numberField(
               'target.timeoutSeconds',
@@ -172,18 +166,12 @@ export function SubscriptionForm({
           This target&apos;s kind is unknown to the console; it is shown as unknown and left unchanged.
         </p>
       )}
-      <DialogFooter>
-        {discardPrompt ?? (
-          <>
-            <Button variant="secondary" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={form.formState.isSubmitting}>
-              Save changes
-            </Button>
-          </>
-        )}
-      </DialogFooter>
+      <FormFooter
+        onCancel={onCancel}
+        pending={form.formState.isSubmitting}
+        submitLabel="Save changes"
+        prompt={discardPrompt}
+      />
     </form>
   );
 }

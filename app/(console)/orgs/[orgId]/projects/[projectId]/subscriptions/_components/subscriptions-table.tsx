@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import type { Subscription } from '@/lib/subscriptions/schema';
-import { HealthBadge, StateBadge, TargetSummary, TimeAgo, shortId } from './display';
+import { TimeAgo } from '@/components/console/time';
+import { HealthBadge, StateBadge, TargetSummary, shortId } from './display';
 
 const cell = 'px-4 py-3 align-top text-sm text-slate-800';
 

@@ -2,8 +2,9 @@
 
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
-import { EmptyState, ErrorState, PageHeader, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
+import { EmptyState, PageHeader, ReadOnlyNote } from '@/components/ui/states';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { runMutation } from '@/components/console/feedback';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
@@ -55,17 +56,14 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           Could not check your permissions, so this page is read-only for now.
         </p>
       )}
-      {subscriptions.isPending ? (
-        <TableSkeleton rows={3} columns={7} label="Loading subscriptions" />
-      ) : subscriptions.isError ? (
-        <ErrorState
-          title="Could not load subscriptions"
-          message={subscriptions.error.message}
-          onRetry={() => subscriptions.refetch()}
-        />
-      ) : subscriptions.items.length === 0 ? (
-        <EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>
-      ) : (
+      <ListStates
+        list={subscriptions}
+        loading="Loading subscriptions"
+        rows={3}
+        columns={7}
+        errorTitle="Could not load subscriptions"
+        empty={<EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>}
+      >
         <SubscriptionsTable
           items={subscriptions.items}
           canEdit={canEdit}
@@ -74,7 +72,7 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
           onToggleState={setToggling}
           footer={<LoadMore list={subscriptions} />}
         />
-      )}
+      </ListStates>
       <ConfirmDialog
         open={toggling !== null}
         onOpenChange={(isOpen) => !isOpen && setToggling(null)}
