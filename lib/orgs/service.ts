@@ -3,7 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
-import type { Organization, Project } from './schema';
+import { toOrganization, type Organization, type Project } from './schema';
 
 /** The organizations the caller is in: all of a user's memberships, or the one an API key or bot acts in. */
 export async function listOrganizations(principal: Principal, page: PageQuery): Promise<Page<Organization>> {
@@ -23,12 +23,7 @@ export async function listOrganizations(principal: Principal, page: PageQuery): 
     .where(and(scope, afterCursor(page.cursor, t.organizations.createdAt, t.organizations.id, 'asc')))
     .orderBy(asc(t.organizations.createdAt), asc(t.organizations.id))
     .limit(page.limit + 1);
-  return toPage(
-    rows,
-    page.limit,
-    (r) => r.createdAt,
-    (r) => ({ id: r.id, name: r.name, requireTwoFactor: r.requireTwoFactor }),
-  );
+  return toPage(rows, page.limit, (r) => r.createdAt, toOrganization);
 }
 
 export async function listProjects(organizationId: string, page: PageQuery): Promise<Page<Project>> {
