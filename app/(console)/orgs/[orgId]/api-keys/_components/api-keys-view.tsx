@@ -47,7 +47,7 @@ function Expiry({ apiKey }: { apiKey: ApiKey }) {
   return <LocalDate iso={apiKey.expiresAt} exact />;
 }
 
-export function ApiKeysView({ orgId }: { orgId: string }) {
+export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: string | null }) {
   const me = useConsoleUser();
   const permissions = usePermissions(orgId);
   const isAdmin = hasGrant(permissions.data, 'apiKeys.list') === true;
@@ -214,6 +214,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         open={creating}
         onOpenChange={setCreating}
         bots={canCreateForBots ? bots.items : []}
+        myAddress={myAddress ?? null}
         onCreated={(created) => {
           setCreating(false);
           setSecret(created.secret);

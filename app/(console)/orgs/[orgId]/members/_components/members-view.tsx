@@ -16,6 +16,7 @@ import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
+import { KeyPolicy } from './key-policy';
 import { TwoFactorPolicy } from './two-factor-policy';
 
 export function MembersView({ orgId }: { orgId: string }) {
@@ -70,6 +71,13 @@ export function MembersView({ orgId }: { orgId: string }) {
       <TwoFactorPolicy
         orgId={orgId}
         enabled={org?.requireTwoFactor}
+        canChange={permissions.isPending ? undefined : canUpdateOrg}
+      />
+      {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
+      <KeyPolicy
+        key={org ? JSON.stringify(org.keyPolicy) : 'loading'}
+        orgId={orgId}
+        policy={org ? org.keyPolicy : undefined}
         canChange={permissions.isPending ? undefined : canUpdateOrg}
       />
       {permissions.isPending || (canList && members.isPending) ? (
