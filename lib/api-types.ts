@@ -234,6 +234,28 @@ export interface paths {
     patch: operations['narrowOrWidenAnAPIKeySRestrictions'];
     trace?: never;
   };
+  '/v1/organizations/{orgId}/api-keys/{keyId}/access': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an API key would use of its owner’s permissions now
+     * @description Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full access key lists what its owner holds.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['whatAnAPIKeyWouldUseOfItsOwnerSPermissionsNow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/api-key': {
     parameters: {
       query?: never;
@@ -1622,6 +1644,15 @@ export interface components {
       /** @description The organization key policy’s rules this key breaks; while any, it is refused (403). */
       policyViolations: ('maxLifetimeDays' | 'requireRestrictions' | 'allowedIps')[];
     };
+    ApiKeyAccess: {
+      apiKey: components['schemas']['ApiKey'];
+      /** @description What the key would use of its owner’s permissions, at each scope it reaches (projectId null: the organization); `ownerHolds` false where the owner has lost it since, so the key cannot use it. */
+      permissions: {
+        permission: string;
+        projectId: string | null;
+        ownerHolds: boolean;
+      }[];
+    };
     CurrentApiKey: {
       apiKey: components['schemas']['ApiKey'];
       /** Format: uuid */
@@ -2943,6 +2974,101 @@ export interface operations {
         };
       };
       /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  whatAnAPIKeyWouldUseOfItsOwnerSPermissionsNow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key and its permissions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyAccess'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
       403: {
         headers: {
           [name: string]: unknown;

@@ -88,9 +88,9 @@ test.describe('restricted keys across two instances on one PostgreSQL', () => {
     await seeder.close();
     // A key restricted to reading silences in Production, made as POST …/api-keys stores one.
     const secret = generateApiKey();
-    await pool.query(
+    const { rows: inserted } = await pool.query<{ id: string }>(
       `insert into api_keys (organization_id, name, prefix, secret_hash, owner_type, owner_id, permissions, project_ids)
-       values ($1, 'restricted', $2, $3, 'user', $4, $5, $6)`,
+       values ($1, 'restricted', $2, $3, 'user', $4, $5, $6) returning id`,
       [
         demo.acme,
         displayPrefix(secret),
@@ -100,6 +100,7 @@ test.describe('restricted keys across two instances on one PostgreSQL', () => {
         JSON.stringify([demo.production]),
       ],
     );
+    const keyId = inserted[0].id;
     const onA = await bearer(secret);
     const onB = await bearer(secret, other.url);
     const silences = `/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences`;
@@ -123,6 +124,15 @@ test.describe('restricted keys across two instances on one PostgreSQL', () => {
     const refused = await onB.get(silences);
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.code).toBe('access_denied');
+    // Its page says so: the key names the permission, its owner no longer holds it.
+    const ada = await sessionFor('ada', other.url);
+    const access = await ada.get(`/v1/organizations/${demo.acme}/api-keys/${keyId}/access`);
+    expect(access.status(), await access.text()).toBe(200);
+    expect((await access.json()).permissions).toEqual([
+      { permission: 'obs.silences.list', projectId: demo.production, ownerHolds: false },
+      { permission: 'queues.subscriptions.list', projectId: demo.production, ownerHolds: false },
+    ]);
+    await ada.dispose();
     // The key's restriction still names the permission: nothing was copied onto it, nothing comes back from it.
     const { rows } = await pool.query(`select permissions from api_keys where secret_hash = $1`, [sha256Hex(secret)]);
     expect(rows[0].permissions).toEqual(['obs.silences.list', 'queues.subscriptions.list']);

@@ -97,6 +97,33 @@ test.describe('restricted keys', () => {
     ]);
     await refusal(await bob.get('/v1/api-key'), 403, 'access_denied');
 
+    // Its page: what it would use of bob's permissions, which he all holds; a Full access key shows what bob holds.
+    const access = await bob.get(`${keysPath(demo.acme)}/${apiKey.id}/access`);
+    expect(access.status(), await access.text()).toBe(200);
+    expect((await access.json()).permissions).toEqual(
+      ['obs.silences.list', 'obs.silences.get', 'queues.subscriptions.list'].map((permission) => ({
+        permission,
+        projectId: demo.production,
+        ownerHolds: true,
+      })),
+    );
+    const full = await createKey(bob, demo.acme, { name: unique('full'), expiresInDays: 1 });
+    const fullAccess = (await (await bob.get(`${keysPath(demo.acme)}/${full.apiKey.id}/access`)).json()) as {
+      permissions: { permission: string; projectId: string | null; ownerHolds: boolean }[];
+    };
+    expect(fullAccess.permissions).toContainEqual({
+      permission: 'obs.silences.list',
+      projectId: null,
+      ownerHolds: true,
+    });
+    expect(fullAccess.permissions).toContainEqual({
+      permission: 'obs.silences.update',
+      projectId: demo.production,
+      ownerHolds: true,
+    });
+    expect(fullAccess.permissions.some((p) => p.permission === 'members.list')).toBe(false);
+    await refusal(await (await as('cy')).get(`${keysPath(demo.acme)}/${apiKey.id}/access`), 403, 'access_denied');
+
     // Audit: created with the restrictions, updated with before and after.
     const events = await auditEventsAbout(await as('ada'), demo.acme, apiKey.id);
     expect(events.map((e) => e.action)).toEqual(['api_key.created', 'api_key.updated']);

@@ -4,6 +4,7 @@ import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import {
   apiKey,
+  apiKeyAccess,
   apiKeyLeak,
   apiKeyParams,
   apiKeyUsage,
@@ -91,6 +92,21 @@ export const updateApiKeyOp = defineOperation({
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot change API keys.',
   success: { status: 200, description: 'The key as changed.', schema: apiKey },
+});
+
+export const apiKeyAccessOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/api-keys/{keyId}/access',
+  summary: 'What an API key would use of its owner’s permissions now',
+  description:
+    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
+    'A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full ' +
+    'access key lists what its owner holds.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: apiKeyParams,
+  success: { status: 200, description: 'The key and its permissions.', schema: apiKeyAccess },
 });
 
 export const currentApiKeyOp = defineOperation({
@@ -181,6 +197,7 @@ export const apiKeyOperations = [
   listApiKeysOp,
   revokeApiKeyOp,
   updateApiKeyOp,
+  apiKeyAccessOp,
   currentApiKeyOp,
   rollApiKeyOp,
   apiKeyUsageOp,

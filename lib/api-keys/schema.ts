@@ -94,6 +94,21 @@ export const currentApiKey = z
 
 export type CurrentApiKey = z.infer<typeof currentApiKey>;
 
+export const apiKeyAccess = z
+  .object({
+    apiKey,
+    permissions: z
+      .array(z.object({ permission: z.string(), projectId: z.uuid().nullable(), ownerHolds: z.boolean() }))
+      .meta({
+        description:
+          'What the key would use of its owner’s permissions, at each scope it reaches (projectId null: the organization); ' +
+          '`ownerHolds` false where the owner has lost it since, so the key cannot use it.',
+      }),
+  })
+  .meta({ id: 'ApiKeyAccess' });
+
+export type ApiKeyAccess = z.infer<typeof apiKeyAccess>;
+
 export const apiKeyUsage = z
   .object({
     days: z.array(z.object({ date: z.iso.date(), requests: z.int().min(0) })).meta({

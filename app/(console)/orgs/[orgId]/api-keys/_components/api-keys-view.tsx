@@ -18,6 +18,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
+import { useProjects } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { whenOpened } from '@/components/ui/opened-once';
 
@@ -41,6 +42,12 @@ const KeyUsageDialog = whenOpened(
   (props) => props.apiKey !== null,
 );
 
+const KeyAccessDialog = whenOpened(
+  () => import('./key-access-dialog'),
+  (m) => m.KeyAccessDialog,
+  (props) => props.apiKey !== null,
+);
+
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
   if (!apiKey.expiresAt) return <span className="text-slate-500">Never</span>;
@@ -61,6 +68,8 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
   const loading = keys.isPending || permissions.isPending || leaks.isPending;
   const [toRoll, setToRoll] = useState<ApiKey | null>(null);
   const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
+  const [accessOf, setAccessOf] = useState<ApiKey | null>(null);
+  const projects = useProjects(orgId);
   const bots = useBots(orgId);
   const revoke = useRevokeApiKey(orgId);
   const [creating, setCreating] = useState(false);
@@ -177,6 +186,14 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
                   <Button
                     variant="ghost"
                     size="sm"
+                    aria-label={`Access of ${key.name}`}
+                    onClick={(e) => ((rowOpener.current = e.currentTarget), setAccessOf(key))}
+                  >
+                    Access
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
                     aria-label={`Usage of ${key.name}`}
                     onClick={(e) => ((rowOpener.current = e.currentTarget), setUsageOf(key))}
                   >
@@ -234,6 +251,13 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
         orgId={orgId}
         apiKey={usageOf}
         onOpenChange={(open) => !open && setUsageOf(null)}
+        returnFocus={backToRow}
+      />
+      <KeyAccessDialog
+        orgId={orgId}
+        apiKey={accessOf}
+        projects={projects.items}
+        onOpenChange={(open) => !open && setAccessOf(null)}
         returnFocus={backToRow}
       />
       <SecretRevealDialog
