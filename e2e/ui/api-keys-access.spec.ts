@@ -48,6 +48,7 @@ for (const { width, colorScheme } of [
     await form.getByLabel('IP range 2', { exact: true }).focus();
     await page.keyboard.type('not-an-address');
     await expectAccessible(page, `create dialog, restricted, ${width} px ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/api-key-access-${width}.png`, fullPage: true });
 
     // The server's 400 lands on the axis, naming the entry; then fixed, the key is made.
     await form.getByRole('button', { name: 'Create key' }).focus();
@@ -83,6 +84,7 @@ for (const { width, colorScheme } of [
     const production = access.getByRole('region', { name: 'Production' });
     await expect(production.getByRole('listitem')).toHaveText(['obs.silences.update', 'obs.silences.list']);
     await expectAccessible(page, `key access dialog, ${width} px ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/api-key-access-dialog-${width}.png` });
     await page.keyboard.press('Escape');
     await expect(access).toBeHidden();
   });
@@ -110,6 +112,7 @@ test('gil sets the key policy by keyboard; an older key is badged as breaking it
   await policy.getByLabel('Allowed IP ranges').focus();
   await page.keyboard.type('127.0.0.0/8\n::1');
   await expectAccessible(page, 'members page with the key policy form, dark');
+  await page.screenshot({ path: 'test-results/screens/key-policy.png' });
   await policy.getByRole('button', { name: 'Save key policy' }).focus();
   await page.keyboard.press('Enter');
   try {
