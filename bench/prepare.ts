@@ -31,6 +31,20 @@ await db.insert(t.apiKeys).values({
   ownerId: ada.id,
 });
 
+// The same owner's key restricted on every axis: a request with it must cost what the unrestricted one costs.
+const restrictedKey = generateApiKey();
+await db.insert(t.apiKeys).values({
+  organizationId: acme.id,
+  name: 'bench restricted',
+  prefix: displayPrefix(restrictedKey),
+  secretHash: sha256Hex(restrictedKey),
+  ownerType: 'user',
+  ownerId: ada.id,
+  permissions: ['obs.silences.get', 'obs.silences.list', 'obs.silences.update'],
+  projectIds: [production.id],
+  allowedIps: ['127.0.0.0/8', '::1'],
+});
+
 // Filler keys: random hashes (never used to authenticate), spread over the Acme users, one second apart.
 const acmeUsers = users.filter((u) => u.email.endsWith('@acme.test'));
 const start = Date.now() - count * 1000;
@@ -91,6 +105,7 @@ writeFileSync(
   out!,
   JSON.stringify({
     adminKey,
+    restrictedKey,
     orgId: acme.id,
     projectId: production.id,
     silenceIds: silences.map((s) => s.id),

@@ -15,6 +15,10 @@ const key = (id: string, name: string, prefix: string): ApiKey => ({
   expiringSoon: false,
   rolledAt: null,
   stopsAt: null,
+  permissions: null,
+  projectIds: null,
+  allowedIps: null,
+  policyViolations: [],
 });
 
 const a = key('11111111-1111-4111-8111-111111111111', 'deploy', 'svc_Ab12');

@@ -223,6 +223,56 @@ export interface paths {
     delete: operations['revokeAnAPIKey'];
     options?: never;
     head?: never;
+    /**
+     * Narrow or widen an API key's restrictions
+     * @description Allowed as creating a key for its owner: your own key (`apiKeys.create`) or a bot’s (`bots.createApiKey`); another user’s key is 403, and a request authenticated by an API key is refused (403). An absent field stays as it is; null lifts that restriction. The caps of creation apply: a permission you do not hold, a project of another organization, or what the organization key policy forbids is 400 at that item. Audited as `api_key.updated` with each changed field before and after; an unchanged key writes nothing.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    patch: operations['narrowOrWidenAnAPIKeySRestrictions'];
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/api-keys/{keyId}/access': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an API key would use of its owner’s permissions now
+     * @description Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full access key lists what its owner holds.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['whatAnAPIKeyWouldUseOfItsOwnerSPermissionsNow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The API key this request is authenticated by, and what it may do now
+     * @description Needs no permission. `effective`: the owner’s permissions as they stand now, intersected with the key’s restrictions (`projectId` null: in the whole organization). `clientIp`: the address the key is checked against. Any other credential: 403.
+     */
+    get: operations['theAPIKeyThisRequestIsAuthenticatedByAndWhatItMayDoNow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
     patch?: never;
     trace?: never;
   };
@@ -1330,11 +1380,77 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    UpdateOrganization: {
+      requireTwoFactor?: boolean;
+      /** @description Replaces the whole key policy; null removes it. Enforced on create, roll and use. */
+      keyPolicy?: components['schemas']['KeyPolicy'] | null;
+    };
+    KeyPolicy: {
+      maxLifetimeDays: number | null;
+      requireRestrictions: boolean;
+      allowedIps: string[] | null;
+    };
     CreateApiKey: {
       name: string;
       expiresInDays?: number | null;
       /** Format: uuid */
       botId?: string;
+      /** @description What the key may use of its owner’s permissions; absent or null: all of them ("Full access"). */
+      permissions?:
+        | (
+            | 'apiKeys.create'
+            | 'apiKeys.list'
+            | 'apiKeys.delete'
+            | 'projects.get'
+            | 'queues.subscriptions.get'
+            | 'queues.subscriptions.list'
+            | 'queues.subscriptions.update'
+            | 'obs.silences.get'
+            | 'obs.silences.list'
+            | 'obs.silences.create'
+            | 'obs.silences.update'
+            | 'bots.create'
+            | 'bots.delete'
+            | 'bots.createApiKey'
+            | 'members.list'
+            | 'members.delete'
+            | 'auditLog.read'
+            | 'orgs.update'
+          )[]
+        | null;
+      /** @description The projects the key acts in; absent or null: every project, present and future. */
+      projectIds?: string[] | null;
+      /** @description Where the key may be used from; absent or null: anywhere. */
+      allowedIps?: string[] | null;
+    };
+    UpdateApiKey: {
+      /** @description What the key may use of its owner’s permissions; absent or null: all of them ("Full access"). */
+      permissions?:
+        | (
+            | 'apiKeys.create'
+            | 'apiKeys.list'
+            | 'apiKeys.delete'
+            | 'projects.get'
+            | 'queues.subscriptions.get'
+            | 'queues.subscriptions.list'
+            | 'queues.subscriptions.update'
+            | 'obs.silences.get'
+            | 'obs.silences.list'
+            | 'obs.silences.create'
+            | 'obs.silences.update'
+            | 'bots.create'
+            | 'bots.delete'
+            | 'bots.createApiKey'
+            | 'members.list'
+            | 'members.delete'
+            | 'auditLog.read'
+            | 'orgs.update'
+          )[]
+        | null;
+      /** @description The projects the key acts in; absent or null: every project, present and future. */
+      projectIds?: string[] | null;
+      /** @description Where the key may be used from; absent or null: anywhere. */
+      allowedIps?: string[] | null;
     };
     RollApiKey: {
       /** @description How long the old key keeps working; 0 revokes it at once. */
@@ -1426,6 +1542,8 @@ export interface components {
       name: string;
       /** @description Members without a second factor are refused (403). */
       requireTwoFactor: boolean;
+      /** @description The rules every API key of the organization keeps; null: none. */
+      keyPolicy: components['schemas']['KeyPolicy'] | null;
     };
     Project: {
       /** Format: uuid */
@@ -1519,6 +1637,33 @@ export interface components {
       rolledAt: string | null;
       /** @description A rolled key works until this instant. */
       stopsAt: string | null;
+      permissions: string[] | null;
+      projectIds: string[] | null;
+      /** @description Canonical CIDR ranges. */
+      allowedIps: string[] | null;
+      /** @description The organization key policy’s rules this key breaks; while any, it is refused (403). */
+      policyViolations: ('maxLifetimeDays' | 'requireRestrictions' | 'allowedIps')[];
+    };
+    ApiKeyAccess: {
+      apiKey: components['schemas']['ApiKey'];
+      /** @description What the key would use of its owner’s permissions, at each scope it reaches (projectId null: the organization); `ownerHolds` false where the owner has lost it since, so the key cannot use it. */
+      permissions: {
+        permission: string;
+        projectId: string | null;
+        ownerHolds: boolean;
+      }[];
+    };
+    CurrentApiKey: {
+      apiKey: components['schemas']['ApiKey'];
+      /** Format: uuid */
+      organizationId: string;
+      /** @description What the key may do now: organization-wide (projectId null) or in one project. */
+      effective: {
+        permission: string;
+        projectId: string | null;
+      }[];
+      /** @description The client address as the server sees it (`unknown` when none). */
+      clientIp: string;
     };
     RolledApiKey: {
       apiKey: components['schemas']['ApiKey'];
@@ -1709,6 +1854,7 @@ export interface components {
       action:
         | 'api_key.created'
         | 'api_key.rolled'
+        | 'api_key.updated'
         | 'api_key.revoked'
         | 'member.removed'
         | 'member.left'
@@ -2206,9 +2352,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': {
-          requireTwoFactor?: boolean;
-        };
+        'application/json': components['schemas']['UpdateOrganization'];
       };
     };
     responses: {
@@ -2731,6 +2875,292 @@ export interface operations {
         };
       };
       /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  narrowOrWidenAnAPIKeySRestrictions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateApiKey'];
+      };
+    };
+    responses: {
+      /** @description The key as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  whatAnAPIKeyWouldUseOfItsOwnerSPermissionsNow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key and its permissions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyAccess'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  theAPIKeyThisRequestIsAuthenticatedByAndWhatItMayDoNow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The calling key. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CurrentApiKey'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`. */
       403: {
         headers: {
           [name: string]: unknown;

@@ -2,6 +2,7 @@
 export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.rolled',
+  'api_key.updated',
   'api_key.revoked',
   'member.removed',
   'member.left',

@@ -12,6 +12,15 @@ export const ERROR_CODES = {
     message: 'Authentication is required: no credential, or one that does not check out.',
   },
   access_denied: { status: 403, message: 'You do not have permission to do this.' },
+  key_scope_insufficient: {
+    status: 403,
+    message: "This API key's restrictions do not allow this, though its owner may: use a key that includes it.",
+  },
+  ip_not_allowed: { status: 403, message: 'This API key is not allowed from your address.' },
+  key_policy_violation: {
+    status: 403,
+    message: "This API key breaks the organization's key policy; it is kept, and works again if the policy allows it.",
+  },
   forbidden_origin: { status: 403, message: 'This request comes from an origin that is not allowed.' },
   reauthentication_required: {
     status: 403,

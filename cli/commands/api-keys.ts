@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import type { CreateApiKeyInput } from '../../lib/api-keys/schema';
 import { keySearchText, looksLikeId, resolveApiKey, type ApiKey } from '../api-key-ref';
 import { CliError } from '../errors';
 import { formatInstant, table } from '../format';
@@ -104,6 +105,48 @@ function listKeys(api: ApiClient, orgId: string, filters: { expiring?: 'soon'; q
   );
 }
 
+/** Commander's collector for an option given several times (`--permission a --permission b`). */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The projects named by name or id, refused before the key is created when one is not in the organization. */
+async function findProjects(api: ApiClient, orgId: string, refs: string[]): Promise<string[]> {
+  const projects = await api.listAll((query) =>
+    ok(api.v1.GET('/v1/organizations/{orgId}/projects', { params: { path: { orgId }, query } })),
+  );
+  return refs.map((ref) => {
+    const project = projects.find((p) => p.id === ref) ?? projects.find((p) => p.name === ref);
+    if (!project)
+      throw new CliError(
+        `No project "${ref}" in this organization. Projects: ${projects.map((p) => p.name).join(', ')}.`,
+      );
+    return project.id;
+  });
+}
+
+type RestrictionOptions = { permission?: string[]; project?: string[]; allowIp?: string[] };
+type Permission = NonNullable<ApiKey['permissions']>[number] & NonNullable<CreateApiKeyInput['permissions']>[number];
+
+/** The restriction fields of the create body: each flag left out is no restriction on that axis. */
+async function restrictionsOf(api: ApiClient, orgId: string, options: RestrictionOptions) {
+  return {
+    // The server names an unknown permission at its path; the CLI passes the names on as given.
+    ...(options.permission?.length ? { permissions: options.permission as Permission[] } : {}),
+    ...(options.project?.length ? { projectIds: await findProjects(api, orgId, options.project) } : {}),
+    ...(options.allowIp?.length ? { allowedIps: options.allowIp } : {}),
+  };
+}
+
+const restrictionsSaid = (key: ApiKey) =>
+  key.permissions || key.projectIds || key.allowedIps
+    ? `Restricted to ${[
+        key.permissions && `permissions ${key.permissions.join(', ')}`,
+        key.projectIds && `${key.projectIds.length} project(s)`,
+        key.allowedIps && `addresses ${key.allowedIps.join(', ')}`,
+      ]
+        .filter(Boolean)
+        .join('; ')}.`
+    : 'Full access: everything its owner may do.';
+
 export function apiKeysCommand(): Command {
   const apiKeys = new Command('api-keys').description('Create, list, roll and delete API keys (credentials for code)');
 
@@ -113,25 +156,37 @@ export function apiKeysCommand(): Command {
       .description('Create an API key and print it, once, on standard output')
       .argument('<name>', 'a name to recognise the key by (1 to 100 characters)')
       .option('--expires-in-days <days>', 'days until the key expires, 1 to 365 (default: never)', parseExpiresInDays)
-      .option('--bot <bot-name-or-id>', 'create the key for a bot instead of yourself'),
-  ).action(async (name: string, options: OrgOptions & { expiresInDays?: number; bot?: string }) => {
-    const api = new ApiClient();
-    const org = await resolveOrganization(api, options.org);
-    const bot = options.bot ? await findBot(api, org.id, options.bot) : undefined;
-    const created = await ok(
-      api.v1.POST('/v1/organizations/{orgId}/api-keys', {
-        params: { path: { orgId: org.id } },
-        body: { name, expiresInDays: options.expiresInDays ?? null, ...(bot ? { botId: bot.id } : {}) },
-      }),
-    );
-    if (options.json) out(`${JSON.stringify(created, null, 2)}\n`);
-    else out(`${created.secret}\n`);
-    const { apiKey } = created;
-    say(
-      `Created API key ${shown(apiKey)} for ${owner(apiKey)} in ${org.name}; ${apiKey.expiresAt ? `expires ${formatInstant(apiKey.expiresAt)}` : 'never expires'}.`,
-    );
-    say('This is the only time the key is shown: store it now.');
-  });
+      .option('--bot <bot-name-or-id>', 'create the key for a bot instead of yourself')
+      .option('--permission <name>', 'only this permission of the owner’s (repeat for more; default: all)', collect)
+      .option('--project <name-or-id>', 'only in this project (repeat for more; default: every project)', collect)
+      .option('--allow-ip <cidr>', 'only from this address or range (repeat for more; default: anywhere)', collect),
+  ).action(
+    async (name: string, options: OrgOptions & RestrictionOptions & { expiresInDays?: number; bot?: string }) => {
+      const api = new ApiClient();
+      const org = await resolveOrganization(api, options.org);
+      const bot = options.bot ? await findBot(api, org.id, options.bot) : undefined;
+      const restrictions = await restrictionsOf(api, org.id, options);
+      const created = await ok(
+        api.v1.POST('/v1/organizations/{orgId}/api-keys', {
+          params: { path: { orgId: org.id } },
+          body: {
+            name,
+            expiresInDays: options.expiresInDays ?? null,
+            ...(bot ? { botId: bot.id } : {}),
+            ...restrictions,
+          },
+        }),
+      );
+      if (options.json) out(`${JSON.stringify(created, null, 2)}\n`);
+      else out(`${created.secret}\n`);
+      const { apiKey } = created;
+      say(
+        `Created API key ${shown(apiKey)} for ${owner(apiKey)} in ${org.name}; ${apiKey.expiresAt ? `expires ${formatInstant(apiKey.expiresAt)}` : 'never expires'}.`,
+      );
+      say(restrictionsSaid(apiKey));
+      say('This is the only time the key is shown: store it now.');
+    },
+  );
 
   withOrgOptions(
     apiKeys

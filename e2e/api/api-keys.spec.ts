@@ -24,6 +24,10 @@ test.describe('create', () => {
       expiringSoon: false,
       rolledAt: null,
       stopsAt: null,
+      permissions: null,
+      projectIds: null,
+      allowedIps: null,
+      policyViolations: [],
     });
     expect(apiKey.prefix).toMatch(/^svc_[0-9A-Za-z]{4}$/);
 

@@ -104,6 +104,7 @@ const TARGET_KEYS = [
   'GET /v1/organizations/{orgId}/audit-events/export',
   'POST /v1/organizations/{orgId}/api-keys',
   'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
   'POST /v1/organizations/{orgId}/scim-tokens',
   'POST /v1/secret-scanning/reports',
   'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',

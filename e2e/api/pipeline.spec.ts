@@ -83,7 +83,7 @@ test.describe('authentication', () => {
   test('a bot key acts in its own organization only', async ({ fixtures, demo }) => {
     const bot = await bearer(fixtures.keys.deployBot);
     const orgs = await (await bot.get('/v1/organizations')).json();
-    expect(orgs.items).toEqual([{ id: demo.acme, name: 'Acme', requireTwoFactor: false }]);
+    expect(orgs.items).toEqual([{ id: demo.acme, name: 'Acme', requireTwoFactor: false, keyPolicy: null }]);
     await expectError(await bot.get(`/v1/organizations/${demo.globex}/projects`), 404, 'not_found');
     await bot.dispose();
   });

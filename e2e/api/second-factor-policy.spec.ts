@@ -34,13 +34,13 @@ test('turning the policy on needs the admin to have a second factor, is audited,
   );
   const unchanged = await hal.patch(`/v1/organizations/${org}`, { data: {} });
   expect(unchanged.status()).toBe(200);
-  expect(await unchanged.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: false });
+  expect(await unchanged.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: false, keyPolicy: null });
   expect(await eventsAfter(hal, org, seq)).toEqual([]);
 
   await enrolTotp(hal);
   const on = await hal.patch(`/v1/organizations/${org}`, { data: { requireTwoFactor: true } });
   expect(on.status(), await on.text()).toBe(200);
-  expect(await on.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: true });
+  expect(await on.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: true, keyPolicy: null });
   const listed = (await (await hal.get('/v1/organizations')).json()) as {
     items: { id: string; requireTwoFactor: boolean }[];
   };
@@ -100,7 +100,7 @@ test('turned off by the admin, the refusal ends; hal signs in with his code', as
   expect(await signInWith(fresh, 'hal@hooli.test')).toEqual({ ok: false, error: 'second_factor_required' });
   const seq = await newestSeq(hal, org);
   const off = await hal.patch(`/v1/organizations/${org}`, { data: { requireTwoFactor: false } });
-  expect(await off.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: false });
+  expect(await off.json()).toEqual({ id: org, name: 'Hooli', requireTwoFactor: false, keyPolicy: null });
   const mo = keep(await sessionFor('mo@hooli.test'));
   expect((await mo.get(`/v1/organizations/${org}/projects`)).status()).toBe(200);
   const events = await eventsAfter(hal, org, seq);

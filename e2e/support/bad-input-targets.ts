@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, type Demo } from '../fixtures';
 import { build, type Mutation, type ValidRequest } from './bad-input';
-import { createKey, keyIdentities } from './api-keys';
+import { createKey, keyIdentities, listKeys } from './api-keys';
 import { leak, serverScannerKey, signatureFor } from './secret-scanning';
 import { demoSilence } from './silences';
 import { loadDemoSubs, subPath } from './subscriptions';
@@ -47,6 +47,7 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     check: async () => check(await send(ada, t)),
   });
   const rollable = await createKey(ada, demo.acme, { name: 'bad-input roll probe', expiresInDays: 30 });
+  const restricted = await createKey(ada, demo.acme, { name: 'bad-input restrictions probe', expiresInDays: 30 });
   const hook = await disabledWebhook(ada, org);
   const hookUrl = `${org}/webhooks/${hook.id}`;
   const scanner = serverScannerKey();
@@ -89,6 +90,18 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     ),
     target(
       {
+        key: 'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
+        url: `${org}/api-keys/${restricted.apiKey.id}`,
+        method: 'PATCH',
+        valid: {
+          body: { permissions: ['obs.silences.list'], projectIds: [demo.production], allowedIps: ['127.0.0.0/8'] },
+        },
+        snapshot: async () => (await listKeys(ada, demo.acme)).find((k) => k.id === restricted.apiKey.id),
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
+    target(
+      {
         key: 'POST /v1/secret-scanning/reports',
         url: '/v1/secret-scanning/reports',
         method: 'POST',
@@ -107,7 +120,16 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
         key: 'POST /v1/organizations/{orgId}/api-keys',
         url: `${org}/api-keys`,
         method: 'POST',
-        valid: { body: { name: 'bad-input probe', expiresInDays: 30, botId: demo.deployBot } },
+        valid: {
+          body: {
+            name: 'bad-input probe',
+            expiresInDays: 30,
+            botId: demo.deployBot,
+            permissions: ['queues.subscriptions.list'],
+            projectIds: [demo.production],
+            allowedIps: ['127.0.0.1', '2001:db8::/32'],
+          },
+        },
         snapshot: () => keyIdentities(ada, demo.acme),
       },
       async (res) => {
@@ -222,11 +244,20 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
         key: 'PATCH /v1/organizations/{orgId}',
         url: org,
         method: 'PATCH',
-        // The current value: valid, and a change of nothing.
-        valid: { body: { requireTwoFactor: false } },
+        // A key policy every Acme key keeps but a never-expiring one, set by the check and removed at once.
+        valid: {
+          body: {
+            requireTwoFactor: false,
+            keyPolicy: { maxLifetimeDays: 365, requireRestrictions: false, allowedIps: ['0.0.0.0/0', '::/0'] },
+          },
+        },
         snapshot: () => read('/v1/organizations?limit=100'),
       },
-      async (res) => expect(res.status(), await res.text()).toBe(200),
+      async (res) => {
+        const cleared = await ada.patch(org, { data: { keyPolicy: null } });
+        expect(res.status(), await res.text()).toBe(200);
+        expect(cleared.status(), await cleared.text()).toBe(200);
+      },
     ),
     list('GET /v1/organizations/{orgId}/webhooks', `${org}/webhooks`, { limit: '10' }),
     list('GET /v1/organizations/{orgId}/webhooks/{webhookId}/deliveries', `${hookUrl}/deliveries`, { limit: '10' }),

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { PERMISSIONS, type Permission } from '../permissions';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { hasPermission } from '../auth/service';
 import type { EffectivePermissions } from './schema';
 

@@ -1,10 +1,11 @@
 import type { NextRequest } from 'next/server';
 import { auditSource } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import type { Permission } from '../permissions';
 import { hasPermission } from '../auth/service';
 import { admitCaller, headerCredential } from '../pipeline/authenticate';
+import { admitKeyRequest, permissionRefusal } from '../pipeline/key-refusals';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
 import { parseJsonBody } from '../http/json-body';
@@ -77,6 +78,7 @@ export async function runAlertmanagerOperation(
 ): Promise<Response> {
   const bodyText = await readBody(req, op.maxBodyBytes ?? MAX_BODY_BYTES);
   const { principal, retryAfter } = await admitCaller(req, headerCredential);
+  admitKeyRequest(principal, req.headers);
   if (retryAfter !== null)
     throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
@@ -87,11 +89,12 @@ export async function runAlertmanagerOperation(
   const scope = { organizationId: tenant.organizationId, projectId: tenant.project.id };
 
   const can = (permission: Permission) => hasPermission(principal, permission, scope);
+  const refusal = (permission: Permission) => permissionRefusal(principal, permission, scope, 'access denied');
   const authorize = async (permission: Permission) => {
-    if (!(await can(permission))) throw new ApiError('access_denied', 'access denied');
+    if (!(await can(permission))) throw await refusal(permission);
   };
   if (op.permission) await authorize(op.permission);
-  if (op.anyPermission && !(await anyOf(op.anyPermission, can))) throw new ApiError('access_denied', 'access denied');
+  if (op.anyPermission && !(await anyOf(op.anyPermission, can))) throw await refusal(op.anyPermission[0]);
 
   let body: unknown;
   if (op.body) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AuditSource } from '../db/audit-types';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import type { Permission } from '../permissions';
 import { getDb } from '../db/client';
 import { ApiError, invalidRequest, notFound, type Issue } from '../errors';

@@ -12,6 +12,7 @@ export const apiKeyKeys = {
 /** Query keys of rotation, leaks and usage; never inline string keys. */
 export const rotationKeys = {
   usage: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'usage', keyId] as const,
+  access: (orgId: string, keyId: string) => [...apiKeyKeys.all, orgId, 'access', keyId] as const,
   leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
 };
 

@@ -4,16 +4,19 @@ import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import {
   apiKey,
+  apiKeyAccess,
   apiKeyLeak,
   apiKeyParams,
   apiKeyUsage,
   createApiKeyBody,
   createdApiKey,
+  currentApiKey,
   leakParams,
   listApiKeysQuery,
   rollApiKeyBody,
   rolledApiKey,
 } from './schema';
+import { updateApiKeyBody } from '../auth/key-restriction-schema';
 
 export const createApiKeyOp = defineOperation({
   method: 'POST',
@@ -68,6 +71,57 @@ export const revokeApiKeyOp = defineOperation({
   credentials: ANY_CREDENTIAL,
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
+});
+
+export const updateApiKeyOp = defineOperation({
+  method: 'PATCH',
+  path: '/v1/organizations/{orgId}/api-keys/{keyId}',
+  summary: "Narrow or widen an API key's restrictions",
+  description:
+    'Allowed as creating a key for its owner: your own key (`apiKeys.create`) or a bot’s (`bots.createApiKey`); ' +
+    'another user’s key is 403, and a request authenticated by an API key is refused (403). An absent field stays ' +
+    'as it is; null lifts that restriction. The caps of creation apply: a permission you do not hold, a project of ' +
+    'another organization, or what the organization key policy forbids is 400 at that item. Audited as ' +
+    '`api_key.updated` with each changed field before and after; an unchanged key writes nothing.',
+  tags: ['API keys'],
+  sudo: true,
+  scope: 'organization',
+  credentials: NOT_API_KEYS,
+  params: apiKeyParams,
+  body: updateApiKeyBody,
+  anyPermission: ['apiKeys.create', 'bots.createApiKey'],
+  credentialRefusal: 'API keys cannot change API keys.',
+  success: { status: 200, description: 'The key as changed.', schema: apiKey },
+});
+
+export const apiKeyAccessOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/api-keys/{keyId}/access',
+  summary: 'What an API key would use of its owner’s permissions now',
+  description:
+    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
+    'A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full ' +
+    'access key lists what its owner holds.',
+  tags: ['API keys'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: apiKeyParams,
+  success: { status: 200, description: 'The key and its permissions.', schema: apiKeyAccess },
+});
+
+export const currentApiKeyOp = defineOperation({
+  method: 'GET',
+  path: '/v1/api-key',
+  summary: 'The API key this request is authenticated by, and what it may do now',
+  description:
+    'Needs no permission. `effective`: the owner’s permissions as they stand now, intersected with the key’s ' +
+    'restrictions (`projectId` null: in the whole organization). `clientIp`: the address the key is checked ' +
+    'against. Any other credential: 403.',
+  tags: ['API keys'],
+  scope: 'none',
+  credentials: ['api_key'],
+  credentialRefusal: 'Only an API key can ask which API key it is.',
+  success: { status: 200, description: 'The calling key.', schema: currentApiKey },
 });
 
 export const rollApiKeyOp = defineOperation({
@@ -142,6 +196,9 @@ export const apiKeyOperations = [
   createApiKeyOp,
   listApiKeysOp,
   revokeApiKeyOp,
+  updateApiKeyOp,
+  apiKeyAccessOp,
+  currentApiKeyOp,
   rollApiKeyOp,
   apiKeyUsageOp,
   listApiKeyLeaksOp,

@@ -1,4 +1,4 @@
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import type { Owner } from './service';
 
 /** Whether the caller is the key's owner (a user acting by any credential, or the bot by its own key). */

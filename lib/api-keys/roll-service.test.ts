@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../audit/source';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { closeDb, getDb } from '../db/client';
 import * as t from '../db/schema';
 import { openDemoDatabase } from '../../server/testing/test-database';

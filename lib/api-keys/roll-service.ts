@@ -7,10 +7,12 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError, notFound } from '../errors';
-import type { Principal } from '../principal';
+import { ApiError, invalidRequest, notFound } from '../errors';
+import { keyPolicyIssues } from '../auth/key-policy';
+import { keyPolicyFor, restrictionChanges } from './restrictions';
+import type { Principal } from '../auth/principal';
 import type { RolledApiKey } from './schema';
-import { toApiKey } from './service';
+import { DAY_MS, toApiKey } from './service';
 
 const apiKeyTarget = (key: { id: string; name: string }) => ({ type: 'api_key', id: key.id, name: key.name });
 
@@ -62,6 +64,15 @@ export async function rollApiKey(
     if (old.expiresAt && old.expiresAt <= now) throw new ApiError('api_key_expired');
     const ownerName = await lockOwner(tx, old);
     const lifetime = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
+    // The new key keeps the restrictions, and must keep the organization's policy as a new key would.
+    const restrictions = { permissions: old.permissions, projectIds: old.projectIds, allowedIps: old.allowedIps };
+    const policy = await keyPolicyFor(tx, organizationId);
+    const issues = keyPolicyIssues(
+      { ...restrictions, lifetimeDays: lifetime === null ? null : lifetime / DAY_MS },
+      policy,
+    );
+    if (issues.length > 0)
+      throw invalidRequest(issues, "This key breaks the organization's key policy; create a new key that keeps it.");
     const [fresh] = await tx
       .insert(t.apiKeys)
       .values({
@@ -74,6 +85,7 @@ export async function rollApiKey(
         createdByUserId: by.type === 'user' ? by.id : null,
         createdAt: now,
         expiresAt: lifetime === null ? null : new Date(now.getTime() + lifetime),
+        ...restrictions,
       })
       .returning();
     const stopsAt = new Date(now.getTime() + graceSeconds * 1000);
@@ -99,13 +111,20 @@ export async function rollApiKey(
         changes: [
           { field: 'stopsAt', from: null, to: stopsAt.toISOString() },
           { field: 'replacedBy', from: null, to: `${fresh.prefix}…` },
+          ...restrictionChanges(null, restrictions),
         ],
       },
       now,
     );
     await recordAuditEvent(
       tx,
-      { ...event, action: 'api_key.created', target: apiKeyTarget(fresh), reason: 'rolled' },
+      {
+        ...event,
+        action: 'api_key.created',
+        target: apiKeyTarget(fresh),
+        reason: 'rolled',
+        changes: restrictionChanges(null, restrictions),
+      },
       now,
     );
     if (revokeNow)
@@ -115,9 +134,9 @@ export async function rollApiKey(
         now,
       );
     return {
-      apiKey: toApiKey({ ...fresh, ownerName }, now),
+      apiKey: toApiKey({ ...fresh, ownerName }, now, policy),
       secret,
-      previous: toApiKey({ ...previous, ownerName }, now),
+      previous: toApiKey({ ...previous, ownerName }, now, policy),
     };
   });
   invalidateAuthCaches();

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
 import { apiKeyKeys, rotationKeys } from './keys';
-import type { ApiKeyLeak, ApiKeyUsage, RollApiKeyInput, RolledApiKey } from './schema';
+import type { ApiKeyAccess, ApiKeyLeak, ApiKeyUsage, RollApiKeyInput, RolledApiKey } from './schema';
 
 /** Rolls with a plain request, as creation does: the new secret must never enter a react-query cache. */
 export function useRollApiKey(orgId: string) {
@@ -23,6 +23,16 @@ export function useApiKeyUsage(orgId: string, keyId: string, enabled: boolean) {
     queryKey: rotationKeys.usage(orgId, keyId),
     queryFn: () => apiGet<ApiKeyUsage>(`/v1/organizations/${orgId}/api-keys/${keyId}/usage`),
     enabled,
+  });
+}
+
+/** What a key would use of its owner's permissions now; always asked afresh, since the owner's may change. */
+export function useApiKeyAccess(orgId: string, keyId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: rotationKeys.access(orgId, keyId),
+    queryFn: () => apiGet<ApiKeyAccess>(`/v1/organizations/${orgId}/api-keys/${keyId}/access`),
+    enabled,
+    staleTime: 0,
   });
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
 import { pageQuery, searchQuery } from '../http/pagination';
+import { restrictionFields, restrictionOutput } from '../auth/key-restriction-schema';
 
 /** The create body, shared by the route and the console's form. Unknown fields are refused. */
 export const createApiKeyBody = z
@@ -8,6 +9,7 @@ export const createApiKeyBody = z
     name: atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.'),
     expiresInDays: z.int('Enter a whole number of days.').min(1).max(365).nullable().optional(),
     botId: z.uuid().optional(),
+    ...restrictionFields,
   })
   .meta({ id: 'CreateApiKey' });
 
@@ -63,6 +65,7 @@ export const apiKey = z
     expiringSoon: z.boolean().meta({ description: 'Expires within 7 days and has not yet.' }),
     rolledAt: z.iso.datetime().nullable().meta({ description: 'When a roll replaced this key; null otherwise.' }),
     stopsAt: z.iso.datetime().nullable().meta({ description: 'A rolled key works until this instant.' }),
+    ...restrictionOutput,
   })
   .meta({ id: 'ApiKey' });
 
@@ -77,6 +80,34 @@ export const rolledApiKey = z
     previous: apiKey.meta({ description: 'The old key, working until its `stopsAt`.' }),
   })
   .meta({ id: 'RolledApiKey' });
+
+export const currentApiKey = z
+  .object({
+    apiKey,
+    organizationId: z.uuid(),
+    effective: z
+      .array(z.object({ permission: z.string(), projectId: z.uuid().nullable() }))
+      .meta({ description: 'What the key may do now: organization-wide (projectId null) or in one project.' }),
+    clientIp: z.string().meta({ description: 'The client address as the server sees it (`unknown` when none).' }),
+  })
+  .meta({ id: 'CurrentApiKey' });
+
+export type CurrentApiKey = z.infer<typeof currentApiKey>;
+
+export const apiKeyAccess = z
+  .object({
+    apiKey,
+    permissions: z
+      .array(z.object({ permission: z.string(), projectId: z.uuid().nullable(), ownerHolds: z.boolean() }))
+      .meta({
+        description:
+          'What the key would use of its owner’s permissions, at each scope it reaches (projectId null: the organization); ' +
+          '`ownerHolds` false where the owner has lost it since, so the key cannot use it.',
+      }),
+  })
+  .meta({ id: 'ApiKeyAccess' });
+
+export type ApiKeyAccess = z.infer<typeof apiKeyAccess>;
 
 export const apiKeyUsage = z
   .object({

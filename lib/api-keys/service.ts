@@ -3,7 +3,7 @@ import { getDb, preparedStatement, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { containsPattern, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../errors';
 import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
@@ -12,6 +12,8 @@ import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import { notifyKeyRevokedByOther } from '../notifications/key-notices';
 import type { AuditEventInput, AuditSource } from '../db/audit-types';
+import type { KeyPolicy, KeyRestrictions } from '../auth/key-scope';
+import { checkedRestrictions, keyPolicyFor, restrictionChanges, restrictionView } from './restrictions';
 
 export const DAY_MS = 86_400_000;
 
@@ -20,12 +22,24 @@ export type Owner = { type: 'user' | 'bot'; id: string };
 
 export type KeyRow = Pick<
   typeof t.apiKeys.$inferSelect,
-  'id' | 'name' | 'prefix' | 'ownerType' | 'ownerId' | 'createdAt' | 'expiresAt' | 'lastUsedAt' | 'rolledAt' | 'stopsAt'
+  | 'id'
+  | 'name'
+  | 'prefix'
+  | 'ownerType'
+  | 'ownerId'
+  | 'createdAt'
+  | 'expiresAt'
+  | 'lastUsedAt'
+  | 'rolledAt'
+  | 'stopsAt'
+  | 'permissions'
+  | 'projectIds'
+  | 'allowedIps'
 > & {
   ownerName: string | null;
 };
 
-export function toApiKey(row: KeyRow, now: Date): ApiKey {
+export function toApiKey(row: KeyRow, now: Date, policy: KeyPolicy | null): ApiKey {
   const expiresIn = row.expiresAt ? row.expiresAt.getTime() - now.getTime() : null;
   return {
     id: row.id,
@@ -39,6 +53,7 @@ export function toApiKey(row: KeyRow, now: Date): ApiKey {
     expiringSoon: expiresIn !== null && expiresIn > 0 && expiresIn <= EXPIRING_SOON_DAYS * DAY_MS,
     rolledAt: row.rolledAt?.toISOString() ?? null,
     stopsAt: row.stopsAt?.toISOString() ?? null,
+    ...restrictionView(row, policy),
   };
 }
 
@@ -49,13 +64,23 @@ export function toApiKey(row: KeyRow, now: Date): ApiKey {
 export async function createApiKey(
   organizationId: string,
   creator: Principal,
-  input: { name: string; expiresInDays?: number | null; botId?: string },
+  input: { name: string; expiresInDays?: number | null; botId?: string } & Partial<KeyRestrictions>,
   source: AuditSource,
   now = new Date(),
 ): Promise<CreatedApiKey> {
   const db = await getDb();
   const secret = generateApiKey();
   return db.transaction(async (tx) => {
+    // 400 before the bot's 404, as the order of checks says.
+    const policy = await keyPolicyFor(tx, organizationId);
+    const restrictions = await checkedRestrictions(
+      tx,
+      organizationId,
+      creator,
+      input,
+      input.expiresInDays ?? null,
+      policy,
+    );
     let owner: Owner & { name: string };
     if (input.botId) {
       const [bot] = await tx
@@ -86,6 +111,7 @@ export async function createApiKey(
         createdByUserId: creator.type === 'user' ? creator.id : null,
         createdAt: now,
         expiresAt: input.expiresInDays ? new Date(now.getTime() + input.expiresInDays * DAY_MS) : null,
+        ...restrictions,
       })
       .returning();
     await recordAuditEvent(tx, {
@@ -94,8 +120,9 @@ export async function createApiKey(
       action: 'api_key.created',
       target: apiKeyTarget(row),
       reason: owner.type === 'bot' ? `for bot ${owner.name}` : null,
+      changes: restrictionChanges(null, restrictions),
     });
-    return { apiKey: toApiKey({ ...row, ownerName: owner.name }, now), secret };
+    return { apiKey: toApiKey({ ...row, ownerName: owner.name }, now, policy), secret };
   });
 }
 
@@ -151,6 +178,9 @@ function listQuery(db: Db, { byOwner, afterPosition, expiring, search }: ListSha
       lastUsedAt: keys.lastUsedAt,
       rolledAt: keys.rolledAt,
       stopsAt: keys.stopsAt,
+      permissions: keys.permissions,
+      projectIds: keys.projectIds,
+      allowedIps: keys.allowedIps,
       ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
     })
     .from(keys)
@@ -203,11 +233,12 @@ export async function listApiKeys(
         values,
       )
     : await (await listStatements[owner ? 1 : 0][position ? 1 : 0][expiring ? 1 : 0]()).execute(values);
+  const policy = await keyPolicyFor(await getDb(), organizationId, false);
   return toPage(
     rows,
     page.limit,
     (r) => r.createdAt,
-    (r) => toApiKey(r, now),
+    (r) => toApiKey(r, now, policy),
   );
 }
 

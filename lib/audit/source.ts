@@ -1,8 +1,16 @@
-import type { Principal } from '../principal';
 import { clientAddress } from '../http/client-address';
 import type { AuditActor, AuditContext, AuditSource } from '../db/audit-types';
 
 const USER_AGENT_MAX = 512;
+
+/** The caller of a request as the audit log names it; lib/auth/principal.ts's Principal is one. */
+export type AuditedCaller = {
+  type: 'user' | 'bot';
+  id: string;
+  name: string;
+  via: 'session' | 'api_key' | 'oauth';
+  apiKeyPrefix?: string;
+};
 
 /** The request's part of an event: its id, the client address and user agent. */
 export function auditContext(req: Pick<Request, 'headers'> | null, requestId: string | null): AuditContext {
@@ -19,7 +27,7 @@ export function credentialLabel(prefix: string): string {
 }
 
 /** The caller of an authenticated request: a user or bot, and the credential it used. */
-export function principalActor(principal: Principal): AuditActor {
+export function principalActor(principal: AuditedCaller): AuditActor {
   return {
     type: principal.type,
     id: principal.id,
@@ -55,7 +63,7 @@ export function secretScannerActor(name: string): AuditActor {
 
 /** Who and from where, for a `/v1` handler: `auditSource(ctx)` with the route context. */
 export function auditSource(ctx: {
-  principal: Principal;
+  principal: AuditedCaller;
   req: Pick<Request, 'headers'>;
   requestId: string;
 }): AuditSource {

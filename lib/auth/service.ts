@@ -3,8 +3,9 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { isWellFormedApiKey, sha256Hex } from './api-key-format';
 import type { Permission } from '../permissions';
-import type { Principal } from '../principal';
+import type { Principal } from './principal';
 import { authCache, invalidateAuthCaches } from './cache';
+import { keyScopeMisses, keyScopeOf } from './key-scope';
 import { bumpAuthEpoch, checkAuthEpoch, type EpochCheck } from './epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import { userActor } from '../audit/source';
@@ -52,10 +53,16 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       botName: t.bots.name,
       botDeletedAt: t.bots.deletedAt,
       botOrg: t.bots.organizationId,
+      createdAt: t.apiKeys.createdAt,
       expiresAt: t.apiKeys.expiresAt,
       stopsAt: t.apiKeys.stopsAt,
+      permissions: t.apiKeys.permissions,
+      projectIds: t.apiKeys.projectIds,
+      allowedIps: t.apiKeys.allowedIps,
+      keyPolicy: t.organizations.keyPolicy,
     })
     .from(t.apiKeys)
+    .innerJoin(t.organizations, eq(t.organizations.id, t.apiKeys.organizationId))
     .leftJoin(t.users, and(eq(t.apiKeys.ownerType, 'user'), eq(t.users.id, t.apiKeys.ownerId)))
     .leftJoin(
       t.memberships,
@@ -72,6 +79,17 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     )
     .limit(1);
   if (!row) return null;
+  // Built here, once per cached lookup: a request then checks its restrictions without a query of its own.
+  const keyScope = keyScopeOf(
+    {
+      permissions: row.permissions ?? null,
+      projectIds: row.projectIds ?? null,
+      allowedIps: row.allowedIps ?? null,
+      createdAt: row.createdAt,
+      expiresAt: row.expiresAt,
+    },
+    row.keyPolicy ?? null,
+  );
   if (row.ownerType === 'user') {
     if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
     const principal: Principal = {
@@ -82,6 +100,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
       apiKeyId: row.keyId,
       apiKeyPrefix: row.prefix,
       organizationId: row.organizationId,
+      keyScope,
     };
     return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
   }
@@ -94,6 +113,7 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     apiKeyId: row.keyId,
     apiKeyPrefix: row.prefix,
     organizationId: row.organizationId,
+    keyScope,
   };
   return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
 }
@@ -256,6 +276,21 @@ async function grantsOf(principal: Pick<Principal, 'type' | 'id'>, organizationI
  * applies to every project; a project-scope binding only to its project, never to organization-level actions.
  */
 export async function hasPermission(
+  principal: Pick<Principal, 'type' | 'id' | 'keyScope'>,
+  permission: Permission,
+  scope: { organizationId: string; projectId?: string | null },
+): Promise<boolean> {
+  // A key's restrictions only take away, and cost no query: checked before the owner's grants.
+  if (principal.keyScope && keyScopeMisses(principal.keyScope, permission, scope.projectId ?? null) !== null)
+    return false;
+  return ownerHasPermission(principal, permission, scope);
+}
+
+/**
+ * The owner's side alone: what the principal's bindings grant now, whatever a key narrows. A refused key's 403
+ * says which side lacks the permission from this.
+ */
+export async function ownerHasPermission(
   principal: Pick<Principal, 'type' | 'id'>,
   permission: Permission,
   scope: { organizationId: string; projectId?: string | null },

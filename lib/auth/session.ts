@@ -2,7 +2,7 @@ import 'server-only';
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { authOptions } from './next-auth';
-import type { Principal } from '../principal';
+import type { Principal } from './principal';
 import { principalForSession } from './service';
 import { isDatabaseUnavailable } from '../db/errors';
 

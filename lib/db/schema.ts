@@ -26,6 +26,12 @@ export const organizations = pgTable('organizations', {
   name: text('name').notNull(),
   // Members without a second factor are refused on this organization's routes (password users only).
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  // The rules every key of the organization must keep (lib/auth/key-scope.ts); null: none.
+  keyPolicy: jsonb('key_policy').$type<{
+    maxLifetimeDays: number | null;
+    requireRestrictions: boolean;
+    allowedIps: string[] | null;
+  }>(),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
@@ -154,6 +160,10 @@ export const apiKeys = pgTable(
     leakedAt: ts('leaked_at'),
     leakUrl: text('leak_url'),
     leakNoticeDismissedAt: ts('leak_notice_dismissed_at'),
+    // Restrictions that only take away from the owner's permissions on each request; null: unrestricted.
+    permissions: jsonb('permissions').$type<string[]>(),
+    projectIds: jsonb('project_ids').$type<string[]>(),
+    allowedIps: jsonb('allowed_ips').$type<string[]>(),
   },
   (t) => [
     uniqueIndex('api_keys_secret_hash_idx').on(t.secretHash),

@@ -15,7 +15,21 @@ describe('public origin and client address', () => {
     expect(clientAddress(req(forwarded).headers)).toBe('unknown');
     process.env.TRUST_PROXY = 'true';
     expect(allowedOrigins(req(forwarded)).has('https://evil.test')).toBe(true);
-    expect(clientAddress(req({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }).headers)).toBe('203.0.113.9');
+    expect(clientAddress(req({ 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }).headers)).toBe('10.0.0.1');
+  });
+
+  it('takes the entry the trusted proxy appended, never one the client wrote before it', () => {
+    const chain = req({ 'x-forwarded-for': 'forged.1, 203.0.113.9 ,198.51.100.2, 10.0.0.1' }).headers;
+    process.env.TRUST_PROXY = '1';
+    expect(clientAddress(chain)).toBe('10.0.0.1');
+    process.env.TRUST_PROXY = '2';
+    expect(clientAddress(chain)).toBe('198.51.100.2');
+    process.env.TRUST_PROXY = '3';
+    expect(clientAddress(chain)).toBe('203.0.113.9');
+    process.env.TRUST_PROXY = '9';
+    expect(clientAddress(chain)).toBe('forged.1');
+    process.env.TRUST_PROXY = '0';
+    expect(clientAddress(chain)).toBe('unknown');
   });
 
   it("takes the socket's address only from the header signed with this process's nonce", () => {

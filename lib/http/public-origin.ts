@@ -5,7 +5,14 @@
 
 /** Forwarded headers (X-Forwarded-For, -Host, -Proto) are believed only when a proxy in front sets them. */
 export function trustProxy(): boolean {
-  return /^(1|true|yes|on)$/i.test(process.env.TRUST_PROXY ?? '');
+  return trustedProxyCount() > 0;
+}
+
+/** How many proxies stand in front: `true`/`yes`/`on` is one, a whole number N is N, anything else none. */
+export function trustedProxyCount(): number {
+  const value = (process.env.TRUST_PROXY ?? '').trim();
+  if (/^(true|yes|on)$/i.test(value)) return 1;
+  return /^\d{1,2}$/.test(value) ? Number(value) : 0;
 }
 
 /** The configured public origin (APP_URL, else NEXTAUTH_URL), or null. */
@@ -43,13 +50,20 @@ export function allowedOrigins(req: Request): Set<string> {
 export const PEER_HEADER = 'x-svc-peer';
 
 /**
- * The client's address for per-address limits: the first X-Forwarded-For entry under TRUST_PROXY, else
- * the connection's own address. Clients can set X-Forwarded-For themselves, so without a proxy it is ignored.
+ * The client's address for per-address limits and keys' `allowedIps`: under TRUST_PROXY=N the Nth
+ * X-Forwarded-For entry from the right, the one the outermost trusted proxy appended (entries to its left were
+ * written by the client and prove nothing); else the connection's own address, X-Forwarded-For ignored.
  */
 export function clientAddress(headers: Headers): string {
-  if (trustProxy()) {
-    const first = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (first) return first;
+  const proxies = trustedProxyCount();
+  if (proxies > 0) {
+    const entries = (headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    // Fewer entries than proxies: the request skipped some, and the leftmost was still written by one of ours.
+    const appended = entries[Math.max(0, entries.length - proxies)];
+    if (appended) return appended;
   }
   const [nonce, address] = (headers.get(PEER_HEADER) ?? '').split(' ');
   return nonce && nonce === process.env.SVC_PEER_NONCE && address ? address : 'unknown';

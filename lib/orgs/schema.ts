@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyPolicy } from '../auth/key-restriction-schema';
 
 export const orgParams = z.object({ orgId: z.uuid() });
 export const projectParams = z.object({ orgId: z.uuid(), projectId: z.uuid() });
@@ -8,10 +9,21 @@ export const organization = z
     id: z.uuid(),
     name: z.string(),
     requireTwoFactor: z.boolean().meta({ description: 'Members without a second factor are refused (403).' }),
+    keyPolicy: keyPolicy
+      .nullable()
+      .meta({ description: 'The rules every API key of the organization keeps; null: none.' }),
   })
   .meta({ id: 'Organization' });
 
-export const updateOrganizationBody = z.strictObject({ requireTwoFactor: z.boolean().optional() });
+export const updateOrganizationBody = z
+  .strictObject({
+    requireTwoFactor: z.boolean().optional(),
+    keyPolicy: keyPolicy
+      .nullable()
+      .optional()
+      .meta({ description: 'Replaces the whole key policy; null removes it. Enforced on create, roll and use.' }),
+  })
+  .meta({ id: 'UpdateOrganization' });
 export type UpdateOrganizationBody = z.infer<typeof updateOrganizationBody>;
 export const project = z
   .object({ id: z.uuid(), organizationId: z.uuid(), name: z.string(), alertingEnabled: z.boolean() })
@@ -19,3 +31,13 @@ export const project = z
 
 export type Organization = z.infer<typeof organization>;
 export type Project = z.infer<typeof project>;
+
+/** An organization row as the API shows it. */
+export function toOrganization(row: {
+  id: string;
+  name: string;
+  requireTwoFactor: boolean;
+  keyPolicy: Organization['keyPolicy'] | null;
+}): Organization {
+  return { id: row.id, name: row.name, requireTwoFactor: row.requireTwoFactor, keyPolicy: row.keyPolicy ?? null };
+}

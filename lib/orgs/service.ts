@@ -1,10 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { mapPage, pageInCreationOrder } from '../http/page-rows';
 import type { Page, PageQuery } from '../http/pagination';
-import type { Organization, Project } from './schema';
+import { toOrganization, type Organization, type Project } from './schema';
 
 /** The organizations the caller is in: all of a user's memberships, or the one an API key or bot acts in. */
 export async function listOrganizations(principal: Principal, page: PageQuery): Promise<Page<Organization>> {
@@ -19,7 +19,7 @@ export async function listOrganizations(principal: Principal, page: PageQuery): 
           .where(eq(t.memberships.userId, principal.id)),
       );
   const rows = await pageInCreationOrder(t.organizations, scope, page);
-  return mapPage(rows, (r) => ({ id: r.id, name: r.name, requireTwoFactor: r.requireTwoFactor }));
+  return mapPage(rows, toOrganization);
 }
 
 export async function listProjects(organizationId: string, page: PageQuery): Promise<Page<Project>> {

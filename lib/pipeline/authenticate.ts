@@ -4,7 +4,7 @@ import { KEY_PREFIX } from '../auth/api-key-format';
 import { sessionClaims } from '../auth/next-auth';
 import { authCacheGeneration } from '../auth/cache';
 import { applyAuthEpoch, validateAuthCaches, type EpochCheck } from '../auth/epoch';
-import { principalKey, type Principal } from '../principal';
+import { principalKey, type Principal } from '../auth/principal';
 import { principalForApiKey, principalForOAuthToken, principalForSession } from '../auth/service';
 import { recordApiKeyUse } from '../auth/last-used';
 import { ApiError } from '../errors';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 
 /**
  * What the pipeline asks of features without importing them (docs/architecture.md, "Floors"). server/hooks.ts

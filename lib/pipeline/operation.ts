@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Permission } from '../permissions';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import type { ErrorCode } from '../errors';
 
 type AnyZod = z.ZodType;

@@ -5,14 +5,15 @@ import { ApiError, invalidRequest, notFound } from '../errors';
 import { parseJsonBody } from '../http/json-body';
 import { validateInput, validateQuery } from '../http/validate';
 import { checkOrigin } from '../http/origin';
+import { admitKeyRequest, permissionRefusal } from './key-refusals';
 import { readBody, MAX_BODY_BYTES } from '../http/body';
 import { withIdempotency } from '../http/idempotency';
 import { answerError, serve, type Protocol, type RequestLabel } from '../http/request';
-import { principalKey } from '../principal';
+import { principalKey } from '../auth/principal';
 import { canSeeOrganization, findProject, hasPermission, type ProjectRef } from '../auth/service';
 import type { Permission } from '../permissions';
 import type { CredentialKind, Operation } from './operation';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
 import { pipelineHooks } from './hooks';
 import type { AuditSource } from '../db/audit-types';
@@ -104,13 +105,19 @@ async function anyOf(permissions: Permission[], can: (permission: Permission) =>
   return false;
 }
 
+/** Of several permissions refused, the key's side first: its message says what a better key would need. */
+async function firstRefusal(permissions: Permission[], refusal: (p: Permission) => Promise<ApiError>) {
+  const refusals = await Promise.all(permissions.map((p) => refusal(p)));
+  return refusals.find((r) => r.code === 'key_scope_insufficient') ?? refusals[0];
+}
+
 type NextParams = { params: Promise<Record<string, string>> };
 
 type Authenticated = { credentials: readonly CredentialKind[] };
 
 /**
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
- * 413 → 401 → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind,
+ * 413 → 401 → 403 ip_not_allowed, key_policy_violation → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind,
  * two_factor_required, permission) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
  */
 export function route<
@@ -129,6 +136,7 @@ export function route<
         const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
 
         const { principal, retryAfter } = await admitCaller(req);
+        admitKeyRequest(principal, req.headers);
         if (retryAfter !== null)
           throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
 
@@ -144,15 +152,23 @@ export function route<
           const projectId = 'projectId' in scope ? scope.projectId : (tenant.project?.id ?? null);
           return hasPermission(principal, permission, { organizationId: tenant.organizationId, projectId });
         };
+        const refusal = (permission: Permission, scope: { projectId?: string | null } = {}) =>
+          tenant
+            ? permissionRefusal(principal, permission, {
+                organizationId: tenant.organizationId,
+                projectId: 'projectId' in scope ? (scope.projectId ?? null) : (tenant.project?.id ?? null),
+              })
+            : Promise.resolve(new ApiError('access_denied'));
         const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
-          if (!(await can(permission, scope))) throw new ApiError('access_denied');
+          if (!(await can(permission, scope))) throw await refusal(permission, scope);
         };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
         const hooks = pipelineHooks();
-        const refusal = tenant ? await hooks.refusalInOrganization(principal, tenant.organizationId) : null;
-        if (refusal) throw new ApiError(refusal);
+        const organizationRefusal = tenant ? await hooks.refusalInOrganization(principal, tenant.organizationId) : null;
+        if (organizationRefusal) throw new ApiError(organizationRefusal);
         if (config.permission) await authorize(config.permission);
-        if (config.anyPermission && !(await anyOf(config.anyPermission, can))) throw new ApiError('access_denied');
+        if (config.anyPermission && !(await anyOf(config.anyPermission, can)))
+          throw await firstRefusal(config.anyPermission, refusal);
         if (config.sudo && (await hooks.outsideSudo(principal))) throw new ApiError('reauthentication_required');
 
         const query = config.query

@@ -13,7 +13,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { invalidRequest, notFound } from '../errors';
 import { configuredOrigin } from '../http/public-origin';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';

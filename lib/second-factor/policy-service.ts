@@ -2,12 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { ApiError, notFound } from '../errors';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { authCache, invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
-import type { AuditSource } from '../db/audit-types';
-import type { Organization } from '../orgs/schema';
+import type { AuditChange, AuditSource } from '../db/audit-types';
+import { canonicalKeyPolicy } from '../auth/key-policy';
+import { toOrganization, type Organization, type UpdateOrganizationBody } from '../orgs/schema';
+import { isDeepStrictEqual } from 'node:util';
 import { hasSecondFactor } from './service';
 
 // Dropped with every other authentication cache whenever the policy or anyone's factors change (epoch bump).
@@ -33,13 +35,14 @@ export async function refusedForMissingSecondFactor(principal: Principal, organi
 }
 
 /**
- * `PATCH /v1/organizations/{orgId}`: the policy switch. Turning it on needs the caller to have a second factor
- * (an admin cannot lock themselves out). The change, its epoch bump and `organization.updated` commit together;
- * an unchanged value writes nothing.
+ * `PATCH /v1/organizations/{orgId}`: the second-factor switch and the key policy. Turning the switch on needs the
+ * caller to have a second factor (an admin cannot lock themselves out). The change, its epoch bump (cached keys
+ * learn the policy on their next request, on every instance) and `organization.updated` commit together; unchanged
+ * values write nothing.
  */
 export async function updateOrganization(
   organizationId: string,
-  change: { requireTwoFactor?: boolean },
+  change: UpdateOrganizationBody,
   principal: Principal,
   source: AuditSource,
 ): Promise<Organization> {
@@ -52,15 +55,21 @@ export async function updateOrganization(
       .for('update');
     if (!current) throw notFound();
     const next = change.requireTwoFactor ?? current.requireTwoFactor;
-    if (next === current.requireTwoFactor) return current;
-    if (next && !(await hasSecondFactor(tx, principal.id)))
+    const nextPolicy = change.keyPolicy === undefined ? current.keyPolicy : canonicalKeyPolicy(change.keyPolicy);
+    const changes: AuditChange[] = [];
+    if (next !== current.requireTwoFactor)
+      changes.push({ field: 'requireTwoFactor', from: current.requireTwoFactor, to: next });
+    if (!isDeepStrictEqual(nextPolicy, current.keyPolicy))
+      changes.push({ field: 'keyPolicy', from: current.keyPolicy, to: nextPolicy });
+    if (changes.length === 0) return current;
+    if (next && !current.requireTwoFactor && !(await hasSecondFactor(tx, principal.id)))
       throw new ApiError(
         'two_factor_required',
         'Add a second factor to your own account before requiring one of every member.',
       );
     const [row] = await tx
       .update(t.organizations)
-      .set({ requireTwoFactor: next })
+      .set({ requireTwoFactor: next, keyPolicy: nextPolicy })
       .where(eq(t.organizations.id, organizationId))
       .returning();
     await bumpAuthEpoch(tx);
@@ -69,10 +78,10 @@ export async function updateOrganization(
       organizationId,
       action: 'organization.updated',
       target: { type: 'organization', id: organizationId, name: current.name },
-      changes: [{ field: 'requireTwoFactor', from: current.requireTwoFactor, to: next }],
+      changes,
     });
     return row;
   });
   invalidateAuthCaches();
-  return { id: updated.id, name: updated.name, requireTwoFactor: updated.requireTwoFactor };
+  return toOrganization(updated);
 }

@@ -3,7 +3,7 @@ import { signInLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
 import { verifyPassword } from '../auth/password';
 import { recordSignIn } from '../auth/service';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import type { AuditSource } from '../db/audit-types';
 import { verifyPasskeyAssertion } from './passkey-service';
 import type { SudoBody } from './schema';

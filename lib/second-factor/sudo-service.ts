@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { ApiError } from '../errors';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { recordUserAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 

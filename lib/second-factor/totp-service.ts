@@ -3,7 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { ApiError, invalidRequest } from '../errors';
 import { openSecret, sealSecret } from '../crypto/secret-box';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';

@@ -1,6 +1,6 @@
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { projectResourceEvent } from '../audit/project-event';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource } from '../db/audit-types';

@@ -7,7 +7,7 @@ import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { PLANNER_FENCE, projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern } from '../db/search';
-import type { Principal } from '../principal';
+import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
 import { ifMatchVersions, requireIfMatch, strongEtag } from '../http/etag';
 import { afterCursor, toPage, type Page } from '../http/pagination';

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { GET as listLeaks } from '@/app/v1/organizations/[orgId]/api-key-leaks/route';
 import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
 import { Prefetched } from '@/server/console/prefetched';
@@ -6,6 +7,7 @@ import { hasGrant } from '@/lib/access/grants';
 import { apiKeyFilters, apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
 import { searchText } from '@/lib/console/search-text';
 import { serverPermissions } from '@/server/console/shell-reads';
+import { clientAddress } from '@/lib/http/public-origin';
 import { ApiKeysView } from './_components/api-keys-view';
 
 export const metadata: Metadata = { title: 'API keys' };
@@ -22,7 +24,10 @@ export default async function Page({
   // The first page of keys and the leak notices come with the page. Which keys: everyone's for those who may list
   // them, as the view's first render asks (the permissions are the layout's read, made once per request).
   const permissions = await serverPermissions(orgId);
-  if (!permissions) return <ApiKeysView orgId={orgId} />;
+  // "Add my address" offers what a key's allowedIps would be checked against: the same address the API sees.
+  const address = clientAddress(await headers());
+  const myAddress = address === 'unknown' ? null : address;
+  if (!permissions) return <ApiKeysView orgId={orgId} myAddress={myAddress} />;
   const owner = hasGrant(permissions, 'apiKeys.list') ? 'all' : 'me';
   return (
     <Prefetched
@@ -43,7 +48,7 @@ export default async function Page({
         },
       ]}
     >
-      <ApiKeysView orgId={orgId} />
+      <ApiKeysView orgId={orgId} myAddress={myAddress} />
     </Prefetched>
   );
 }

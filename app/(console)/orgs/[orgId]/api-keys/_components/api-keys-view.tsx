@@ -19,6 +19,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
+import { useProjects } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { whenOpened } from '@/components/ui/opened-once';
 
@@ -42,13 +43,19 @@ const KeyUsageDialog = whenOpened(
   (props) => props.apiKey !== null,
 );
 
+const KeyAccessDialog = whenOpened(
+  () => import('./key-access-dialog'),
+  (m) => m.KeyAccessDialog,
+  (props) => props.apiKey !== null,
+);
+
 function Expiry({ apiKey }: { apiKey: ApiKey }) {
   if (apiKey.expired) return <Badge tone="red">Expired</Badge>;
   if (!apiKey.expiresAt) return <span className="text-slate-500">Never</span>;
   return <LocalDate iso={apiKey.expiresAt} exact />;
 }
 
-export function ApiKeysView({ orgId }: { orgId: string }) {
+export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: string | null }) {
   const me = useConsoleUser();
   const permissions = usePermissions(orgId);
   const isAdmin = hasGrant(permissions.data, 'apiKeys.list') === true;
@@ -62,6 +69,8 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
   const loading = keys.isPending || permissions.isPending || leaks.isPending;
   const [toRoll, setToRoll] = useState<ApiKey | null>(null);
   const [usageOf, setUsageOf] = useState<ApiKey | null>(null);
+  const [accessOf, setAccessOf] = useState<ApiKey | null>(null);
+  const projects = useProjects(orgId);
   const bots = useBots(orgId);
   const revoke = useRevokeApiKey(orgId);
   const [creating, setCreating] = useState(false);
@@ -177,6 +186,14 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
                   <Button
                     variant="ghost"
                     size="sm"
+                    aria-label={`Access of ${key.name}`}
+                    onClick={(e) => ((rowOpener.current = e.currentTarget), setAccessOf(key))}
+                  >
+                    Access
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    size="sm"
                     aria-label={`Usage of ${key.name}`}
                     onClick={(e) => ((rowOpener.current = e.currentTarget), setUsageOf(key))}
                   >
@@ -214,6 +231,7 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         open={creating}
         onOpenChange={setCreating}
         bots={canCreateForBots ? bots.items : []}
+        myAddress={myAddress ?? null}
         onCreated={(created) => {
           setCreating(false);
           setSecret(created.secret);
@@ -233,6 +251,13 @@ export function ApiKeysView({ orgId }: { orgId: string }) {
         orgId={orgId}
         apiKey={usageOf}
         onOpenChange={(open) => !open && setUsageOf(null)}
+        returnFocus={backToRow}
+      />
+      <KeyAccessDialog
+        orgId={orgId}
+        apiKey={accessOf}
+        projects={projects.items}
+        onOpenChange={(open) => !open && setAccessOf(null)}
         returnFocus={backToRow}
       />
       <SecretRevealDialog

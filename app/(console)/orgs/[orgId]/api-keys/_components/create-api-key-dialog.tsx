@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { FieldError, TextField } from '@/components/ui/field';
@@ -11,10 +12,40 @@ import { Select } from '@/components/ui/select';
 import { useCreateApiKey } from '@/lib/api-keys/queries';
 import { createApiKeyBody, EXPIRY_CHOICES, type CreateApiKeyInput, type CreatedApiKey } from '@/lib/api-keys/schema';
 import type { Bot } from '@/lib/bots/schema';
+import { usePermissions } from '@/lib/access/queries';
+import { useProjects } from '@/lib/orgs/queries';
+import { AccessPicker, type Access, type AccessErrors } from './access-picker';
 
 const ME = 'me';
 const NEVER = 'never';
 const FIELDS = ['name', 'expiresInDays', 'botId'] as const;
+const NO_ACCESS: Access = { permissions: [], projectIds: [], allowedIps: [] };
+const RESTRICTIONS = ['permissions', 'projectIds', 'allowedIps'] as const;
+
+/** The body's restriction fields: nothing chosen on an axis is no restriction there. */
+function restrictionBody(restricted: boolean, access: Access) {
+  if (!restricted) return {};
+  const ranges = access.allowedIps.map((r) => r.trim()).filter(Boolean);
+  return {
+    permissions: access.permissions.length ? (access.permissions as CreateApiKeyInput['permissions']) : null,
+    projectIds: access.projectIds.length ? access.projectIds : null,
+    allowedIps: ranges.length ? ranges : null,
+  };
+}
+
+/** Server issues at `permissions.1`, `allowedIps.0`…, one sentence per axis naming the entry. */
+function accessErrorsOf(error: unknown, sent: ReturnType<typeof restrictionBody>): AccessErrors {
+  const out: AccessErrors = {};
+  if (!(error instanceof ApiRequestError)) return out;
+  for (const issue of error.issues) {
+    const [field, index] = issue.path.split('.');
+    const axis = RESTRICTIONS.find((f) => f === field);
+    if (!axis || out[axis]) continue;
+    const entry = index === undefined ? undefined : sent[axis]?.[Number(index)];
+    out[axis] = entry ? `${entry}: ${issue.message}` : issue.message;
+  }
+  return out;
+}
 
 /** The create form: the route's own zod schema validates here too, and server issues land on their field. */
 export function CreateApiKeyDialog({
@@ -22,6 +53,7 @@ export function CreateApiKeyDialog({
   open,
   onOpenChange,
   bots,
+  myAddress,
   onCreated,
 }: {
   orgId: string;
@@ -29,9 +61,22 @@ export function CreateApiKeyDialog({
   onOpenChange: (open: boolean) => void;
   /** Bots the caller may create keys for (empty without bots.createApiKey). */
   bots: Bot[];
+  /** The caller's address as the server sees it, for "Add my address". */
+  myAddress: string | null;
   onCreated: (created: CreatedApiKey) => void;
 }) {
   const createApiKey = useCreateApiKey(orgId);
+  const held = usePermissions(orgId);
+  const projects = useProjects(orgId);
+  const [restricted, setRestricted] = useState(false);
+  const [access, setAccess] = useState<Access>(NO_ACCESS);
+  const [accessErrors, setAccessErrors] = useState<AccessErrors>({});
+  const clear = () => {
+    reset();
+    setRestricted(false);
+    setAccess(NO_ACCESS);
+    setAccessErrors({});
+  };
   const {
     register,
     control,
@@ -45,19 +90,28 @@ export function CreateApiKeyDialog({
   });
 
   const onSubmit = handleSubmit(async (values) => {
-    const outcome = await runMutation(() => createApiKey({ ...values, botId: values.botId || undefined }), {
-      success: (created) => `Created “${created.apiKey.name}”. Copy the key now.`,
-      failure: 'Could not create the key',
-      placeIssues: (error) => {
-        // The only 404 here is the chosen bot, deleted since the list loaded.
-        if (!(error instanceof ApiRequestError) || error.status !== 404)
-          return placeServerIssues(setError, error, FIELDS);
-        setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
-        return false;
+    const restrictions = restrictionBody(restricted, access);
+    setAccessErrors({});
+    const outcome = await runMutation(
+      () => createApiKey({ ...values, botId: values.botId || undefined, ...restrictions }),
+      {
+        success: (created) => `Created “${created.apiKey.name}”. Copy the key now.`,
+        failure: 'Could not create the key',
+        placeIssues: (error) => {
+          // The only 404 here is the chosen bot, deleted since the list loaded.
+          if (!(error instanceof ApiRequestError) || error.status !== 404) {
+            const onAccess = accessErrorsOf(error, restrictions);
+            setAccessErrors(onAccess);
+            // Issues on the access axes are shown there; anything else still reaches the toast.
+            return placeServerIssues(setError, error, FIELDS) && Object.keys(onAccess).length === 0;
+          }
+          setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
+          return false;
+        },
       },
-    });
+    );
     if (!outcome.ok) return;
-    reset();
+    clear();
     onCreated(outcome.data);
   });
 
@@ -65,7 +119,7 @@ export function CreateApiKeyDialog({
     <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (!next) reset();
+        if (!next) clear();
         onOpenChange(next);
       }}
       title="Create API key"
@@ -121,9 +175,42 @@ export function CreateApiKeyDialog({
             </div>
           )}
         />
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-800">Access</legend>
+          <div className="flex flex-wrap gap-4">
+            {[
+              { id: 'access-full', label: 'Full access', on: false },
+              { id: 'access-restricted', label: 'Restricted', on: true },
+            ].map((choice) => (
+              <div key={choice.id} className="flex items-center gap-2">
+                <input
+                  id={choice.id}
+                  type="radio"
+                  name="access"
+                  className="size-4 border-slate-300 text-indigo-600 focus:ring-indigo-600"
+                  checked={restricted === choice.on}
+                  onChange={() => setRestricted(choice.on)}
+                />
+                <label htmlFor={choice.id} className="text-sm text-slate-800">
+                  {choice.label}
+                </label>
+              </div>
+            ))}
+          </div>
+          {restricted && (
+            <AccessPicker
+              value={access}
+              onChange={setAccess}
+              held={held.data}
+              projects={projects.items}
+              myAddress={myAddress}
+              errors={accessErrors}
+            />
+          )}
+        </fieldset>
         <FormFooter
           onCancel={() => {
-            reset();
+            clear();
             onOpenChange(false);
           }}
           pending={isSubmitting}

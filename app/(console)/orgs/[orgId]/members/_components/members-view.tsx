@@ -17,6 +17,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
+import { KeyPolicy } from './key-policy';
 import { TwoFactorPolicy } from './two-factor-policy';
 
 export function MembersView({ orgId }: { orgId: string }) {
@@ -71,6 +72,13 @@ export function MembersView({ orgId }: { orgId: string }) {
       <TwoFactorPolicy
         orgId={orgId}
         enabled={org?.requireTwoFactor}
+        canChange={permissions.isPending ? undefined : canUpdateOrg}
+      />
+      {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
+      <KeyPolicy
+        key={org ? JSON.stringify(org.keyPolicy) : 'loading'}
+        orgId={orgId}
+        policy={org ? org.keyPolicy : undefined}
         canChange={permissions.isPending ? undefined : canUpdateOrg}
       />
       {/* The permissions say whether there is a list: while they load, or when they fail, that is the list's state. */}

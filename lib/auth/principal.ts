@@ -1,3 +1,5 @@
+import type { KeyScope } from './key-scope';
+
 /** Who is making a request, as established by one of the three schemes of the spec. */
 export type Principal = {
   type: 'user' | 'bot';
@@ -9,6 +11,8 @@ export type Principal = {
   apiKeyId?: string;
   /** That key's display prefix (`svc_ab12`), for the audit log. */
   apiKeyPrefix?: string;
+  /** The key's restrictions and policy verdict (`via: api_key`); absent for every other credential. */
+  keyScope?: KeyScope;
   /** The console session (`via: session`): its sudo window lives in the database under this id. */
   sessionId?: string;
   /** An API key (and any bot) acts in exactly one organization; sessions and OAuth tokens in all of the user's. */
