@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { allOperations } from '../../server/operations';
 import { buildOpenApiDocument } from '../pipeline/openapi';
 
-// PRODUCT.md, "Second factor and sudo": exactly these need a recent authentication of the console session.
+// PRODUCT.md, "Second factor and sudo" and "Least privilege for keys" (changing a key's restrictions): exactly these
+// need a recent authentication of the console session.
 const GUARDED = [
   'DELETE /v1/me/passkeys/{passkeyId}',
   'DELETE /v1/me/totp',
   'DELETE /v1/organizations/{orgId}/bots/{botId}',
   'DELETE /v1/organizations/{orgId}/members/{userId}',
   'PATCH /v1/organizations/{orgId}',
+  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
   'POST /v1/device-authorizations/{userCode}/approve',
   'POST /v1/me/passkeys',
   'POST /v1/me/passkeys/options',
