@@ -90,6 +90,7 @@ const NOT_NESTED = ['POST /v1/me/passkeys'];
 const DEEP_KEYS = [
   'POST /v1/organizations/{orgId}/api-keys',
   'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
   'POST /v1/organizations/{orgId}/scim-tokens',
   'POST /v1/secret-scanning/reports',
   'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
