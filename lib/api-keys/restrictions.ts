@@ -4,6 +4,7 @@ import * as t from '../db/schema';
 import { canonicalRanges, keyPolicyIssues } from '../auth/key-policy';
 import { policyViolations, type KeyPolicy, type KeyRestrictions } from '../auth/key-scope';
 import type { Principal } from '../auth/principal';
+import { bindingsOf } from '../auth/service';
 import { invalidRequest, type Issue } from '../errors';
 import type { AuditChange } from '../db/audit-types';
 
@@ -73,17 +74,7 @@ export async function checkedRestrictions(
  * transaction holds), evaluated as `hasPermission` does: an organization binding reaches every project.
  */
 async function heldIn(tx: DbOrTx, organizationId: string, creator: Principal) {
-  const grants = await tx
-    .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
-    .from(t.policyBindings)
-    .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
-    .where(
-      and(
-        eq(t.policyBindings.organizationId, organizationId),
-        eq(t.policyBindings.principalType, creator.type),
-        eq(t.policyBindings.principalId, creator.id),
-      ),
-    );
+  const grants = await bindingsOf(tx, creator, organizationId);
   return (permission: string, projectId: string | null) =>
     grants.some((g) => g.permissions.includes(permission) && (g.projectId === null || g.projectId === projectId));
 }

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { isWellFormedApiKey, sha256Hex } from './api-key-format';
 import type { Permission } from '../permissions';
@@ -251,21 +251,25 @@ export async function findProject(organizationId: string, projectId: string): Pr
 type Grant = { projectId: string | null; permissions: ReadonlySet<string> };
 const grantCache = authCache<Grant[]>();
 
+/** The principal's policy bindings in the organization with their policies' permissions, read through `db` (a transaction, for a caller that holds one). */
+export function bindingsOf(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>, organizationId: string) {
+  return db
+    .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
+    .from(t.policyBindings)
+    .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
+    .where(
+      and(
+        eq(t.policyBindings.organizationId, organizationId),
+        eq(t.policyBindings.principalType, principal.type),
+        eq(t.policyBindings.principalId, principal.id),
+      ),
+    );
+}
+
 /** Every policy binding of the principal in the organization, with its policy's permissions: one query. */
 async function grantsOf(principal: Pick<Principal, 'type' | 'id'>, organizationId: string): Promise<Grant[]> {
   return grantCache.through(`${principal.type}:${principal.id}:${organizationId}`, async () => {
-    const db = await getDb();
-    const rows = await db
-      .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
-      .from(t.policyBindings)
-      .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
-      .where(
-        and(
-          eq(t.policyBindings.organizationId, organizationId),
-          eq(t.policyBindings.principalType, principal.type),
-          eq(t.policyBindings.principalId, principal.id),
-        ),
-      );
+    const rows = await bindingsOf(await getDb(), principal, organizationId);
     return rows.map((r) => ({ projectId: r.projectId, permissions: new Set(r.permissions) }));
   });
 }
