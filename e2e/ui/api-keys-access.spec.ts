@@ -3,9 +3,11 @@ import { listKeys } from '../support/api-keys';
 import { expectAccessible } from '../support/axe';
 import { signInAs } from '../support/console';
 
-// The create dialog's "Access", by keyboard only, on a desktop and a phone, checked by axe in both schemes.
+// The create dialog's "Access", by keyboard only, on a desktop and a phone, each checked by axe in both schemes.
 for (const { width, colorScheme } of [
   { width: 1280, colorScheme: 'light' },
+  { width: 1280, colorScheme: 'dark' },
+  { width: 320, colorScheme: 'light' },
   { width: 320, colorScheme: 'dark' },
 ] as const) {
   test(`bob makes a restricted key by keyboard at ${width} px (${colorScheme}); it is badged in the list`, async ({
@@ -48,7 +50,7 @@ for (const { width, colorScheme } of [
     await form.getByLabel('IP range 2', { exact: true }).focus();
     await page.keyboard.type('not-an-address');
     await expectAccessible(page, `create dialog, restricted, ${width} px ${colorScheme}`);
-    await page.screenshot({ path: `test-results/screens/api-key-access-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `test-results/screens/api-key-access-${width}-${colorScheme}.png`, fullPage: true });
 
     // The server's 400 lands on the axis, naming the entry; then fixed, the key is made.
     await form.getByRole('button', { name: 'Create key' }).focus();
@@ -84,7 +86,7 @@ for (const { width, colorScheme } of [
     const production = access.getByRole('region', { name: 'Production' });
     await expect(production.getByRole('listitem')).toHaveText(['obs.silences.update', 'obs.silences.list']);
     await expectAccessible(page, `key access dialog, ${width} px ${colorScheme}`);
-    await page.screenshot({ path: `test-results/screens/api-key-access-dialog-${width}.png` });
+    await page.screenshot({ path: `test-results/screens/api-key-access-dialog-${width}-${colorScheme}.png` });
     await page.keyboard.press('Escape');
     await expect(access).toBeHidden();
   });

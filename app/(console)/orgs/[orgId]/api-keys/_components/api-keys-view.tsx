@@ -90,7 +90,7 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
     <>
       <PageHeader
         title="API keys"
-        description="Credentials for code. A key acts as its owner, with exactly the owner's access."
+        description="Credentials for code. A key acts as its owner, with the owner's access or, restricted, less of it."
         actions={
           <Button ref={createButton} onClick={() => ((rowOpener.current = null), setCreating(true))}>
             Create API key

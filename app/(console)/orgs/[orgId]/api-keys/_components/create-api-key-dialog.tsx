@@ -123,7 +123,7 @@ export function CreateApiKeyDialog({
         onOpenChange(next);
       }}
       title="Create API key"
-      description="A key acts as its owner, with exactly the owner's access."
+      description="A key acts as its owner, with the owner's access or, restricted, less of it."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
         <TextField
