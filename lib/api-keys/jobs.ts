@@ -1,5 +1,4 @@
-import type { BackgroundJob } from '../jobs/runner';
-import { HOUSEKEEPING_EVERY_MS } from '../jobs/schedule';
+import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
 import { endRollGraces } from './roll-service';
 import { purgeOldUsage } from './usage-service';
 

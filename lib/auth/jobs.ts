@@ -1,8 +1,7 @@
 import { lt } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import type { BackgroundJob } from '../jobs/runner';
-import { HOUSEKEEPING_EVERY_MS } from '../jobs/schedule';
+import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
 
 /** A signed-out session past its own expiry is refused anyway: its record is no longer needed. */
 export async function purgeEndedSessions(now = new Date()): Promise<void> {

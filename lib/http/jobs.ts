@@ -2,8 +2,7 @@ import { lt } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { purgeExpiredIdempotencyRecords } from '../db/idempotency';
 import * as t from '../db/schema';
-import type { BackgroundJob } from '../jobs/runner';
-import { HOUSEKEEPING_EVERY_MS } from '../jobs/schedule';
+import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
 
 /** Deletes what the request pipeline kept past its use: idempotency records past 24 hours, rate-limit windows long over. */
 export async function purgeRequestRecords(now = new Date()): Promise<void> {

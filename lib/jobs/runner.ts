@@ -17,10 +17,13 @@ export type BackgroundJob = {
   release?: () => Promise<void>;
 };
 
-type State = { started: Set<string>; stopped: boolean; jobs: BackgroundJob[] };
+/** How often the housekeeping passes (deleting what outlived its use) run in each process. */
+export const HOUSEKEEPING_EVERY_MS = 15 * 60_000;
+
+/** The jobs this process started (each name once), and whether shutdown has begun. */
+type State = { stopped: boolean; jobs: BackgroundJob[] };
 // On globalThis: start-up and shutdown may load their own copies of this module, and every copy must agree.
 const state = ((globalThis as unknown as { __svcBackgroundJobs?: State }).__svcBackgroundJobs ??= {
-  started: new Set(),
   stopped: false,
   jobs: [],
 });
@@ -31,8 +34,7 @@ const state = ((globalThis as unknown as { __svcBackgroundJobs?: State }).__svcB
  */
 export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
   for (const job of jobs) {
-    if (state.started.has(job.name) || job.enabled?.() === false) continue;
-    state.started.add(job.name);
+    if (state.jobs.some((started) => started.name === job.name) || job.enabled?.() === false) continue;
     state.jobs.push(job);
     const { run, everyMs = 0 } = job;
     if (!run) continue;
