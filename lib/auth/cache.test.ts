@@ -52,4 +52,43 @@ describe('authentication caches', () => {
     expect(await cache.through('k', async () => 'fresh')).toBe('fresh');
     expect(await cache.through('k', async () => 'loaded again')).toBe('fresh');
   });
+
+  it('load a missing key once for all the requests that miss it together', async () => {
+    const cache = authCache<number>();
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return loads;
+    };
+    const values = await Promise.all(Array.from({ length: 16 }, () => cache.through('k', load)));
+    expect(loads).toBe(1);
+    expect(new Set(values)).toEqual(new Set([1]));
+  });
+
+  it('never let a request after an invalidation join a load that started before it', async () => {
+    const cache = authCache<string>();
+    let release!: () => void;
+    const before = cache.through('k', () => new Promise<string>((resolve) => (release = () => resolve('before'))));
+    invalidateAuthCaches();
+    const after = cache.through('k', async () => 'after');
+    release();
+    expect(await before).toBe('before');
+    expect(await after).toBe('after');
+  });
+
+  it('reload a key in use before it expires, answering from it meanwhile, so it never misses', async () => {
+    const cache = authCache<string>();
+    let version = 0;
+    const load = async () => `v${++version}`;
+    expect(await cache.through('k', load)).toBe('v1');
+    // Past half of AUTH_CACHE_TTL_MS (1 s here): the request still gets v1, and starts the reload.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await cache.through('k', load)).toBe('v1');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(version).toBe(2);
+    // Past the first load's whole life: served from the reload, with no load of its own.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await cache.through('k', async () => 'missed')).toBe('v2');
+  });
 });
