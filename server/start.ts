@@ -1,11 +1,14 @@
 import { closeDb, DataDirLockedError, getDb, SchemaFloorError } from '../lib/db/client';
 import { flushApiKeyUses } from '../lib/auth/last-used';
 import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/runner';
+import { watchStalls } from '../lib/observability/stalls';
 import { demoSeedWanted, seedDemoData } from './demo/seed';
 import { registerHooks } from './hooks';
 import { BACKGROUND_JOBS } from './jobs';
 
 async function start() {
+  // What a slow request's log line says was going on meanwhile (GC, a held loop, background passes).
+  watchStalls();
   try {
     const db = await getDb();
     if (demoSeedWanted()) await seedDemoData(db);

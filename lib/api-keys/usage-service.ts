@@ -3,6 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { ApiKeyUsage } from './schema';
 import { DAY_MS } from './service';
+import { deleteInBatches } from '../db/batched-delete';
 
 /** How many UTC days of usage are kept and served. */
 export const USAGE_DAYS = 30;
@@ -25,8 +26,8 @@ export async function apiKeyUsageOf(keyId: string, now = new Date()): Promise<Ap
 
 /** Housekeeping: days older than the 30 served are deleted. */
 export async function purgeOldUsage(now = new Date()): Promise<void> {
-  const db = await getDb();
-  await db
-    .delete(t.apiKeyUsage)
-    .where(lt(t.apiKeyUsage.day, utcDay(new Date(now.getTime() - (USAGE_DAYS - 1) * DAY_MS))));
+  await deleteInBatches(
+    t.apiKeyUsage,
+    lt(t.apiKeyUsage.day, utcDay(new Date(now.getTime() - (USAGE_DAYS - 1) * DAY_MS))),
+  );
 }

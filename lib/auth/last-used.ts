@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
+import { inBackground } from '../db/priority';
 import { apiKeys, apiKeyUsage } from '../db/schema';
 
 /**
@@ -32,7 +33,7 @@ export function recordApiKeyUse(keyId: string, at = new Date()): void {
     state.counts.set(day, (state.counts.get(day) ?? 0) + 1);
   }
   if (!state.timer) {
-    state.timer = setInterval(() => void flushApiKeyUses(), FLUSH_EVERY_MS);
+    state.timer = setInterval(() => void inBackground(flushApiKeyUses), FLUSH_EVERY_MS);
     state.timer.unref();
   }
   const last = state.written.get(keyId);

@@ -5,6 +5,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { QueryOptions } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import * as schema from './schema';
+import { analyzeChangedTables } from './analyze';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
@@ -61,7 +62,8 @@ export function dataDir(): string {
 export { DataDirLockedError } from './data-dir-lock';
 export { SchemaFloorError } from './schema-floor';
 
-const ANALYZE_EVERY_MS = 5 * 60_000;
+// How often the embedded database's tables are checked for an ANALYZE (lib/db/analyze.ts).
+const ANALYZE_EVERY_MS = 60_000;
 
 type StatementWatcher = (text: string, params: unknown[]) => void;
 const watchers = new Set<StatementWatcher>();
@@ -122,7 +124,7 @@ async function openPglite(): Promise<Handle> {
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
   await thread.exec('analyze');
-  const analyzer = setInterval(() => void thread.exec('analyze').catch(() => {}), ANALYZE_EVERY_MS);
+  const analyzer = setInterval(() => void analyzeChangedTables(thread).catch(() => {}), ANALYZE_EVERY_MS);
   analyzer.unref();
   opened.handle = {
     db,

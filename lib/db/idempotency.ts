@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { getDb } from './client';
 import * as t from './schema';
+import { deleteInBatches } from './batched-delete';
 
 export type IdempotencyScope = { organizationId: string; principal: string; method: string; path: string; key: string };
 export type StoredResponse = { status: number; headers: Record<string, string>; body: string };
@@ -105,10 +106,5 @@ export async function releaseIdempotencyKey(claim: Claim): Promise<void> {
 
 /** Deletes records past their 24-hour retention (finished or abandoned); returns how many. */
 export async function purgeExpiredIdempotencyRecords(now = new Date()): Promise<number> {
-  const db = await getDb();
-  const deleted = await db
-    .delete(t.idempotencyRecords)
-    .where(lt(t.idempotencyRecords.expiresAt, now))
-    .returning({ id: t.idempotencyRecords.id });
-  return deleted.length;
+  return deleteInBatches(t.idempotencyRecords, lt(t.idempotencyRecords.expiresAt, now));
 }

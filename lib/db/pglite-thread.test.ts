@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
-import { PgliteThread } from './pglite-thread';
+import { analyzeChangedTables } from './analyze';
+import { longStatementsBetween, PgliteThread } from './pglite-thread';
+import { inBackground } from './priority';
 
 // The embedded database in its own thread: the client drizzle sees must behave as PGlite's own did.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-pglite-thread-'));
@@ -116,5 +118,35 @@ describe('a thread that stops without being closed', () => {
     expect(exits).toHaveLength(1);
     expect(isDatabaseUnavailable(exits[0])).toBe(true);
     await expect(other.query('select 1')).rejects.toSatisfy(isDatabaseUnavailable);
+  });
+
+  it('lets requests go first: a background statement waits until no request statement is in flight', async () => {
+    const order: string[] = [];
+    const run = (name: string, text: string) => thread.query(text).then(() => void order.push(name));
+    const first = run('request 1', 'select pg_sleep(0.05)');
+    const background = inBackground(() => run('background', 'select 1'));
+    const second = run('request 2', 'select 2');
+    await Promise.all([first, background, second]);
+    expect(order).toEqual(['request 1', 'request 2', 'background']);
+    // Inside its own transaction, a background statement does not wait (its transaction holds the backend).
+    await inBackground(() => thread.transaction(async (tx) => tx.query('select 1')));
+  });
+
+  it('notes the statements that held the backend, for a slow request to name', async () => {
+    const from = performance.now();
+    await thread.query('select pg_sleep(0.03)');
+    const noted = longStatementsBetween(from, performance.now());
+    expect(noted.map((s) => s.statement)).toEqual(['select pg_sleep(0.03)']);
+    expect(noted[0].ms).toBeGreaterThanOrEqual(25);
+  });
+
+  it('analyzes, one table at a time, only the tables whose size moved since their last ANALYZE', async () => {
+    await thread.exec('create table grows (n int); create table still (n int); insert into still values (1)');
+    await analyzeChangedTables(thread);
+    expect(await analyzeChangedTables(thread)).toEqual([]);
+    await thread.exec('insert into grows select generate_series(1, 5000)');
+    expect(await analyzeChangedTables(thread)).toEqual(['public.grows']);
+    const { rows } = await thread.query("select reltuples::int as n from pg_class where relname = 'grows'");
+    expect(rows).toEqual([{ n: 5000 }]);
   });
 });

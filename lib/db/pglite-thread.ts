@@ -1,10 +1,32 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions } from '@electric-sql/pglite';
+import { isBackground } from './priority';
 
 type Field = { name: string; dataTypeID: number };
 export type Results = { rows: unknown[]; fields: Field[]; affectedRows?: number };
-type Reply = { id: number; result?: unknown; error?: Record<string, unknown> & { name: string; message: string } };
+type Reply = {
+  id: number;
+  result?: unknown;
+  error?: Record<string, unknown> & { name: string; message: string };
+  /** How long the backend worked on it, queueing excluded. */
+  ranMs?: number;
+};
+
+/** A statement that held the backend (and so every statement queued behind it) for a while. */
+export type LongStatement = { statement: string; start: number; ms: number };
+const LONG_STATEMENT_MS = 10;
+// Under constant load requests may never all be answered at once: background work then goes after this long.
+const BACKGROUND_WAIT_MS = 200;
+const KEPT = 256;
+// The latest long statements, on the server's clock (performance.now): a slow request's log line names those it
+// overlapped (lib/observability/stalls.ts).
+const long = ((globalThis as unknown as { __svcLongStatements?: LongStatement[] }).__svcLongStatements ??= []);
+
+/** The long statements (held the backend ≥ 10 ms) that overlapped `from`..`to` (performance.now). */
+export function longStatementsBetween(from: number, to: number): LongStatement[] {
+  return long.filter((s) => s.start < to && s.start + s.ms > from);
+}
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
 
 /** What drizzle's PGlite driver needs of a client, inside a transaction too. */
@@ -30,6 +52,11 @@ const WORKER = path.join(/* turbopackIgnore: true */ process.cwd(), 'lib/db/pgli
 export class PgliteThread implements ThreadClient {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
+  /** Requests' statements sent and not answered; background statements wait for none (lib/db/priority.ts). */
+  private foreground = new Set<number>();
+  private quiet: (() => void)[] = [];
+  /** Backend time of the long statements answered and not yet noted. */
+  private readonly ran = new Map<number, number>();
   private nextId = 1;
   private closed = false;
   /** Why the thread stopped, once it has: every later statement fails with it. */
@@ -108,20 +135,46 @@ export class PgliteThread implements ThreadClient {
   }
 
   private call(op: string, message: Record<string, unknown>): Promise<unknown> {
+    // A background statement that opens work (not one inside its own open transaction) lets requests go first.
+    const opens = message.transaction === undefined && op !== 'end' && op !== 'close';
+    if (opens && isBackground() && this.foreground.size > 0)
+      return this.requestsDone().then(() => this.send(op, message, false));
+    return this.send(op, message, !isBackground());
+  }
+
+  /** Resolves when no request's statement is in flight, or after BACKGROUND_WAIT_MS (never starved for long). */
+  private requestsDone(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.quiet = this.quiet.filter((f) => f !== done);
+        resolve();
+      }, BACKGROUND_WAIT_MS);
+      this.quiet.push(done);
+    });
+  }
+
+  private send(op: string, message: Record<string, unknown>, request: boolean): Promise<unknown> {
     if (this.closed || this.stopped) return Promise.reject(this.stopped ?? new Error('PGlite is closed.'));
     const id = this.nextId++;
+    if (request) this.foreground.add(id);
     // The thread keeps the process alive only while it has work: an idle database lets a script end.
     if (this.pending.size === 0) this.worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id, op });
-    });
+    }).finally(() => this.noteIfLong(op, message, id));
   }
 
-  private settle({ id, result, error }: Reply): void {
+  private settle({ id, result, error, ranMs }: Reply): void {
     const pending = this.pending.get(id);
     if (!pending) return;
+    if (ranMs !== undefined && ranMs >= LONG_STATEMENT_MS) this.ran.set(id, ranMs);
     this.pending.delete(id);
+    if (this.foreground.delete(id) && this.foreground.size === 0) for (const done of this.quiet.splice(0)) done();
     this.idle();
     if (error) pending.reject(Object.assign(new Error(error.message), error));
     else pending.resolve(result);
@@ -131,6 +184,15 @@ export class PgliteThread implements ThreadClient {
     if (this.pending.size === 0) this.worker.unref();
   }
 
+  private noteIfLong(op: string, message: Record<string, unknown>, id: number): void {
+    const ms = this.ran.get(id);
+    if (ms === undefined) return;
+    this.ran.delete(id);
+    const text = typeof message.text === 'string' ? message.text : op;
+    long.push({ statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms });
+    if (long.length > KEPT) long.splice(0, long.length - KEPT);
+  }
+
   /** Fails every statement in flight: the database is unavailable until it is opened again. */
   private stop(cause: Error): Error {
     const err = new Error(cause.message.startsWith('PGlite is closed') ? cause.message : 'PGlite is closed.', {
@@ -138,6 +200,8 @@ export class PgliteThread implements ThreadClient {
     });
     for (const pending of this.pending.values()) pending.reject(err);
     this.pending.clear();
+    this.foreground.clear();
+    for (const done of this.quiet.splice(0)) done();
     return err;
   }
 

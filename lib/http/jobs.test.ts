@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { closeDb, getDb, watchStatements } from '../db/client';
+import { deleteInBatches } from '../db/batched-delete';
 import { purgeRequestRecords } from './jobs';
 import * as t from '../db/schema';
 
@@ -49,5 +50,20 @@ describe('housekeeping', () => {
       ),
     ).toEqual(['live']);
     expect((await db.select().from(t.rateLimits)).map((r) => r.key).sort()).toEqual(['live', 'recent']);
+  });
+
+  it('deletes in batches, each its own statement, until none is left, and counts what went', async () => {
+    const db = await getDb();
+    const now = Date.now();
+    const stale = Array.from({ length: 2_345 }, (_, i) => ({ key: `batch ${i}`, points: 1, expire: now - 7_200_000 }));
+    await db.insert(t.rateLimits).values([...stale, { key: 'batch live', points: 1, expire: now + 60_000 }]);
+    const statements: string[] = [];
+    const stop = watchStatements((text) => /^\s*delete from "rate_limits"/.test(text) && statements.push(text));
+    const deleted = await deleteInBatches(t.rateLimits, lt(t.rateLimits.expire, now - 3_600_000), 1_000);
+    stop();
+    expect(deleted).toBe(2_345);
+    expect(statements).toHaveLength(3);
+    expect((await db.select().from(t.rateLimits)).map((r) => r.key)).toContain('batch live');
+    expect((await db.select().from(t.rateLimits)).filter((r) => r.key.startsWith('batch ')).length).toBe(1);
   });
 });

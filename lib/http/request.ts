@@ -1,6 +1,7 @@
 import { isDatabaseUnavailable } from '../db/errors';
 import { log } from '../observability/log';
-import { requestDuration } from '../observability/metrics';
+import { requestDuration, slowRequests } from '../observability/metrics';
+import { stallsBetween } from '../observability/stalls';
 
 /** Seconds a client should wait before retrying while a dependency is down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -62,10 +63,17 @@ export async function serve(
 }
 
 function noteRequest(requestId: string, { method, route }: RequestLabel, status: number, started: number): void {
-  const seconds = (performance.now() - started) / 1000;
+  const now = performance.now();
+  const seconds = (now - started) / 1000;
   requestDuration.observe({ method, route, status: String(status) }, seconds);
-  log.info({ requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10 }, 'request');
+  const line = { requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10 };
+  if (now - started < SLOW_REQUEST_MS) return log.info(line, 'request');
+  slowRequests.inc({ method, route });
+  log.warn({ ...line, during: stallsBetween(started, now) }, 'slow request');
 }
+
+/** From this long on, a request's line is a warning that says what else was going on (docs/operations.md). */
+const SLOW_REQUEST_MS = Number(process.env.SLOW_REQUEST_MS ?? 1000);
 
 /** The protocol's answer for any error, for code that must turn an error into a response itself. */
 export function answerError(protocol: Protocol, err: unknown, requestId: string): Response {

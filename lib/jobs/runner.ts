@@ -1,3 +1,5 @@
+import { inBackground } from '../db/priority';
+
 /**
  * Background work, off every request's path. Each floor and feature exports its own jobs (a `jobs.ts` beside its
  * code); server/jobs.ts lists them and start-up runs them here. Nothing in this module knows a feature.
@@ -20,13 +22,23 @@ export type BackgroundJob = {
 /** How often the housekeeping passes (deleting what outlived its use) run in each process. */
 export const HOUSEKEEPING_EVERY_MS = 15 * 60_000;
 
-/** The jobs this process started (each name once), and whether shutdown has begun. */
-type State = { stopped: boolean; jobs: BackgroundJob[] };
+/** One pass of a job, on the process's clock (performance.now); `end` is missing while it runs. */
+export type Pass = { job: string; start: number; end?: number };
+const KEPT_PASSES = 128;
+
+/** The jobs this process started (each name once), whether shutdown has begun, and the latest passes. */
+type State = { stopped: boolean; jobs: BackgroundJob[]; passes: Pass[] };
 // On globalThis: start-up and shutdown may load their own copies of this module, and every copy must agree.
 const state = ((globalThis as unknown as { __svcBackgroundJobs?: State }).__svcBackgroundJobs ??= {
   stopped: false,
   jobs: [],
+  passes: [],
 });
+
+/** The passes that ran during `from`..`to` (performance.now), for a slow request's log line. */
+export function passesBetween(from: number, to: number): Pass[] {
+  return state.passes.filter((p) => p.start < to && (p.end === undefined || p.end > from));
+}
 
 /**
  * Runs each job in this process: a pass, then the job's wait, then the next pass; never two passes of one job at
@@ -41,11 +53,16 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
     const pass = async () => {
       if (backgroundJobsStopped()) return;
       let result: unknown;
+      const noted: Pass = { job: job.name, start: performance.now() };
+      state.passes.push(noted);
+      if (state.passes.length > KEPT_PASSES) state.passes.splice(0, state.passes.length - KEPT_PASSES);
       try {
-        result = await run();
+        // Requests first: on the embedded database each of the pass's statements waits for theirs.
+        result = await inBackground(run);
       } catch (err) {
         console.error(`Background job ${job.name} failed; will retry.`, err);
       }
+      noted.end = performance.now();
       setTimeout(() => void pass(), job.again?.(result) ? 0 : everyMs).unref();
     };
     void pass();

@@ -30,6 +30,16 @@ export const requestDuration = once(
     }),
 );
 
+export const slowRequests = once(
+  'svc_http_slow_requests_total',
+  () =>
+    new client.Counter({
+      name: 'svc_http_slow_requests_total',
+      help: 'API requests that took SLOW_REQUEST_MS or longer (each also logged as "slow request", with what else ran).',
+      labelNames: ['method', 'route'] as const,
+    }),
+);
+
 export const rateLimitRefusals = once(
   'svc_rate_limit_refusals_total',
   () =>

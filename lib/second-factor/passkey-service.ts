@@ -19,6 +19,7 @@ import { bumpAuthEpoch } from '../auth/epoch';
 import { recordUserAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { hasSecondFactor, replaceRecoveryCodes } from './service';
+import { deleteInBatches } from '../db/batched-delete';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'svc-console';
@@ -195,6 +196,5 @@ export async function verifyPasskeyAssertion(response: unknown, userId: string |
 
 /** Expired challenges nobody answered: housekeeping drops them. */
 export async function pruneWebauthnChallenges(now = new Date()): Promise<void> {
-  const db = await getDb();
-  await db.delete(t.webauthnChallenges).where(lt(t.webauthnChallenges.expiresAt, now));
+  await deleteInBatches(t.webauthnChallenges, lt(t.webauthnChallenges.expiresAt, now));
 }

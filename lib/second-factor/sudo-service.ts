@@ -1,10 +1,11 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { ApiError } from '../errors';
 import type { Principal } from '../auth/principal';
 import { recordUserAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
+import { deleteInBatches } from '../db/batched-delete';
 
 /** How long a sign-in or re-authentication lets a console session do guarded things: SUDO_WINDOW_SECONDS, default 900. */
 export function sudoWindowSeconds(): number {
@@ -66,11 +67,6 @@ export async function grantSudo(principal: Principal, method: SudoMethod, source
 
 /** Windows older than any session can live (12 hours) serve nobody: housekeeping drops them. */
 export async function pruneSudoWindows(now = new Date()): Promise<number> {
-  const db = await getDb();
   const cutoff = new Date(now.getTime() - 12 * 60 * 60 * 1000);
-  const rows = await db
-    .delete(t.sessionSudo)
-    .where(lt(t.sessionSudo.authenticatedAt, cutoff))
-    .returning({ one: sql<number>`1` });
-  return rows.length;
+  return deleteInBatches(t.sessionSudo, lt(t.sessionSudo.authenticatedAt, cutoff));
 }
