@@ -128,8 +128,13 @@ describe('a thread that stops without being closed', () => {
     const second = run('request 2', 'select 2');
     await Promise.all([first, background, second]);
     expect(order).toEqual(['request 1', 'request 2', 'background']);
-    // Inside its own transaction, a background statement does not wait (its transaction holds the backend).
-    await inBackground(() => thread.transaction(async (tx) => tx.query('select 1')));
+    // A background transaction waits to begin, then its statements go in it without waiting (it holds the backend).
+    const [, inTransaction] = await Promise.all([
+      thread.query('select pg_sleep(0.03)'),
+      inBackground(() => thread.transaction(async (tx) => (await tx.query('select 7 as n')).rows)),
+      thread.query('select 3'),
+    ]);
+    expect(inTransaction).toEqual([{ n: 7 }]);
   });
 
   it('notes the statements that held the backend, for a slow request to name', async () => {

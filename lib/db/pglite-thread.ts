@@ -99,8 +99,9 @@ export class PgliteThread implements ThreadClient {
   }
 
   async transaction<T>(fn: (tx: ThreadClient) => Promise<T>): Promise<T> {
-    const id = this.nextId;
-    await this.call('begin', {});
+    // The transaction is known by its begin's id, taken now: a background begin may be sent later (requests first).
+    const id = this.nextId++;
+    await this.call('begin', {}, id);
     const tx: ThreadClient = {
       query: (text, params, options) => this.query(text, params, options, id),
       exec: (text) => this.exec(text, id),
@@ -134,12 +135,12 @@ export class PgliteThread implements ThreadClient {
     await this.worker.terminate();
   }
 
-  private call(op: string, message: Record<string, unknown>): Promise<unknown> {
+  private call(op: string, message: Record<string, unknown>, id = this.nextId++): Promise<unknown> {
     // A background statement that opens work (not one inside its own open transaction) lets requests go first.
     const opens = message.transaction === undefined && op !== 'end' && op !== 'close';
     if (opens && isBackground() && this.foreground.size > 0)
-      return this.requestsDone().then(() => this.send(op, message, false));
-    return this.send(op, message, !isBackground());
+      return this.requestsDone().then(() => this.send(op, message, id, false));
+    return this.send(op, message, id, !isBackground());
   }
 
   /** Resolves when no request's statement is in flight, or after BACKGROUND_WAIT_MS (never starved for long). */
@@ -157,9 +158,8 @@ export class PgliteThread implements ThreadClient {
     });
   }
 
-  private send(op: string, message: Record<string, unknown>, request: boolean): Promise<unknown> {
+  private send(op: string, message: Record<string, unknown>, id: number, request: boolean): Promise<unknown> {
     if (this.closed || this.stopped) return Promise.reject(this.stopped ?? new Error('PGlite is closed.'));
-    const id = this.nextId++;
     if (request) this.foreground.add(id);
     // The thread keeps the process alive only while it has work: an idle database lets a script end.
     if (this.pending.size === 0) this.worker.ref();
