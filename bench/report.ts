@@ -5,6 +5,7 @@ export type Figure = {
   rps: number;
   p50: number;
   p99: number;
+  max: number;
   /** CPU milliseconds per request of the app's process tree; of the database backends (PostgreSQL only). */
   appMs: number | null;
   dbMs: number | null;
@@ -32,6 +33,7 @@ function row(f: Figure, r: string, p99r: string): string {
     [f.p50.toFixed(1), 7],
     [f.p99.toFixed(1), 7],
     [p99r, 8],
+    [f.max.toFixed(0), 7],
     [ms(f.appMs), 9],
     [ms(f.dbMs), 8],
   ]);
@@ -48,6 +50,7 @@ export function printRun(label: string, pairs: Pair[]): void {
       ['p50 ms', 7],
       ['p99 ms', 7],
       ['p99/fl', 8],
+      ['max ms', 7],
       ['app ms/r', 9],
       ['db ms/r', 8],
     ]),
@@ -58,7 +61,7 @@ export function printRun(label: string, pairs: Pair[]): void {
   }
 }
 
-/** Every goal of the issue per database: a route measured several times (BENCH_ROUNDS) shows its range. */
+/** Every goal of the issue per database: a route measured in several rounds shows its range, met only if every round met it. */
 export function printGoals(results: { label: string; pairs: Pair[] }[]): void {
   const names = [...new Set(results.flatMap((r) => r.pairs.filter((p) => p.goal !== null).map((p) => p.route.name)))];
   if (names.length === 0) return;

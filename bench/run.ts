@@ -15,7 +15,7 @@
  * (only the routes whose name contains it, and no comparison runs: to profile one route).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,12 +24,15 @@ import pg from 'pg';
 import { cpuMs, sampleApp, samplePostgres } from './cpu';
 import { printGoals, printRun, type Figure, type Pair } from './report';
 import { startConsole } from './server';
+import { printSlowRequests } from './slow-requests';
 import { measureKeyVerification } from './verify-keys';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-const SLICES = Math.max(1, Number(process.env.BENCH_SLICES ?? 4));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SLICES = Math.max(1, Number(process.env.BENCH_SLICES ?? 3));
+// The server logs each request that took this long with what else ran meanwhile (printed after each database).
+const SLOW_MS = Number(process.env.BENCH_SLOW_MS ?? 50);
 const WARM_UP_SECONDS = 4;
 const PORT = Number(process.env.BENCH_PORT ?? 3900);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
@@ -46,7 +49,7 @@ type Prepared = {
   silenceIds: string[];
   subscriptionIds: string[];
 };
-type Server = { child: ChildProcess; base: string };
+type Server = { child: ChildProcess; base: string; log: string };
 /** One measurement, with its count of requests and each response's latency, so several combine exactly. */
 type Measured = Figure & { requests: number; latencies: number[] };
 /**
@@ -65,6 +68,10 @@ function run(cmd: string, args: string[], env: Record<string, string>): Promise<
   });
 }
 
+/** Each server's log, for the slow-request summary; kept under the OS's temporary folder until the bench ends. */
+const logDir = mkdtempSync(path.join(os.tmpdir(), 'bench-logs-'));
+let servers = 0;
+
 async function startServer(port: number, env: Record<string, string>): Promise<Server> {
   const profile = process.env.BENCH_CPU_PROF;
   // Node refuses --cpu-prof in NODE_OPTIONS: a profiled run starts Next itself, as scripts/start.mjs would.
@@ -80,8 +87,13 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
         '127.0.0.1',
       ]
     : ['scripts/start.mjs'];
-  const child = await startConsole(port, env, args);
-  return { child, base: `http://127.0.0.1:${port}` };
+  const log = path.join(logDir, `server-${++servers}.log`);
+  const fd = openSync(log, 'w');
+  // As in production: JSON lines, every background job running (the bench's organization has no webhooks, so
+  // the delivery worker polls an empty queue each second, as an idle instance's does).
+  const child = await startConsole(port, { LOG_FORMAT: 'json', SLOW_REQUEST_MS: String(SLOW_MS), ...env }, args, fd);
+  closeSync(fd);
+  return { child, base: `http://127.0.0.1:${port}`, log };
 }
 
 async function stopServer({ child }: Server): Promise<void> {
@@ -128,12 +140,12 @@ async function load(name: string, opts: autocannon.Options, meter?: Meter): Prom
   };
 }
 
-/** p50 and p99 of the latencies (ms): what half and 99 % of the responses did not exceed; 0 for none. */
-function percentiles(latencies: number[]): { p50: number; p99: number } {
+/** p50, p99 and max of the latencies (ms): what half, 99 % and all of the responses did not exceed; 0 for none. */
+function percentiles(latencies: number[]): { p50: number; p99: number; max: number } {
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) =>
     sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { p50: at(0.5), p99: at(0.99) };
+  return { p50: at(0.5), p99: at(0.99), max: at(1) };
 }
 
 /**
@@ -214,8 +226,15 @@ function hotRoutes(base: string, p: Prepared) {
   ];
 }
 
-/** Each route right after its own floor measurement, BENCH_ROUNDS times. */
+/** The main servers' logs (not the comparison runs'), whose slow requests are summarized per database. */
+const mainLogs = new Map<Server, string>();
+
+/**
+ * Each route right after its own floor measurement, in BENCH_ROUNDS rounds of the whole route set (so a stall
+ * shows in the round it fell in); a comparison run (`only`) measures its one route in one round.
+ */
 async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: string): Promise<Pair[]> {
+  if (!only) mainLogs.set(server, server.log);
   // The JIT needs a few thousand requests: a cold floor costs several times its warm CPU per request.
   await load('warm-up', { url: `${server.base}${FLOOR}`, duration: WARM_UP_SECONDS });
   const routes = hotRoutes(server.base, p).filter(
@@ -223,7 +242,7 @@ async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: s
   );
   for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (only ? 1 : ROUNDS); round++) {
     for (const r of routes) {
       await meter.settle?.();
       pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal });
@@ -338,19 +357,27 @@ async function measureScale() {
   );
 }
 
+/** The slow-request summary of the main server measured last, once. */
+async function printLatestSlowRequests(): Promise<void> {
+  const logs = [...mainLogs.values()];
+  mainLogs.clear();
+  for (const log of logs) await printSlowRequests(log, SLOW_MS);
+}
+
 async function main() {
   if (!existsSync('.next/BUILD_ID')) throw new Error('Run `npm run build` first.');
   console.log(
     `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; load generator on the same machine.`,
   );
   console.log(
-    `${CONNECTIONS} connections, ${SECONDS} s per route and as much of the floor, in ${SLICES} turns of ${SECONDS / SLICES} s each; ${ROUNDS} round(s); floor = GET ${FLOOR}.`,
+    `${CONNECTIONS} connections, ${SECONDS} s per route and as much of the floor, in ${SLICES} turns of ${SECONDS / SLICES} s each; ${ROUNDS} rounds of every route; floor = GET ${FLOOR}; background jobs running.`,
   );
   const results: { label: string; pairs: Pair[] }[] = [];
 
   if (DATABASES.includes('pglite')) {
     const { pairs, uncounted } = await benchPglite();
     printRun('Embedded database (PGlite)', pairs);
+    await printLatestSlowRequests();
     printRun('PGlite, per-key usage counting off (API_KEY_USAGE_COUNTING=0): compare the key list above', uncounted);
     results.push({ label: 'PGlite', pairs });
   }
@@ -358,6 +385,7 @@ async function main() {
     if (await postgresReachable()) {
       const { pairs, memoryStore, uncached } = await benchPostgres();
       printRun('PostgreSQL (CPU of the app, and of its database backends)', pairs);
+      await printLatestSlowRequests();
       printRun('PostgreSQL, rate limits in memory instead of the shared table (RATE_LIMIT_STORE=memory)', memoryStore);
       printRun('PostgreSQL, no auth caches (AUTH_CACHE_TTL_MS=0) instead of caches validated by the epoch', uncached);
       results.push({ label: 'PostgreSQL', pairs });
@@ -370,6 +398,7 @@ async function main() {
   if (profile) writeFileSync(path.join(profile, 'windows.json'), JSON.stringify(windows));
   if (process.env.BENCH_SCALE !== '0') await measureScale();
 
+  rmSync(logDir, { recursive: true, force: true });
   if (failures > 0) {
     console.error(`\n${failures} requests failed.`);
     process.exit(1);

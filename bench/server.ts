@@ -26,12 +26,13 @@ export async function untilHealthy(child: ChildProcess, base: string, tries = 60
 
 /**
  * `npm start`'s script (or `args`, to Node) on 127.0.0.1:`port` with the bench's environment and `env`, once it is
- * healthy.
+ * healthy; its log goes to `stdout` (a file descriptor) when given.
  */
 export async function startConsole(
   port: number,
   env: Record<string, string>,
   args = ['scripts/start.mjs'],
+  stdout: 'ignore' | number = 'ignore',
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, {
     env: {
@@ -42,7 +43,7 @@ export async function startConsole(
       NEXTAUTH_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   await untilHealthy(child, `http://127.0.0.1:${port}`);
   return child;
