@@ -184,6 +184,10 @@ export const apiKeys = pgTable(
     index('api_keys_prefix_search_idx')
       .on(t.organizationId, t.prefix.op('text_pattern_ops'))
       .where(sql`${t.revokedAt} is null`),
+    // The search's prefix arm (migration 0015): no column shared with the list indexes, so no planner reads those.
+    index('api_keys_prefix_idx')
+      .on(t.prefix.op('text_pattern_ops'))
+      .where(sql`${t.revokedAt} is null`),
     check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
     // The housekeeping's scan for rolled keys whose grace has ended.
     index('api_keys_stops_idx')

@@ -40,7 +40,7 @@ async function pageThrough<T>(
     expect(next.items.length).toBeLessThanOrEqual(limit);
     pages.push(next.items);
     cursor = next.nextCursor ?? undefined;
-    if (pages.length > 1000) throw new Error('paging does not end');
+    if (pages.length > 5000) throw new Error('paging does not end');
   } while (cursor);
   return pages;
 }
