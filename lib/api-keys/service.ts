@@ -199,10 +199,11 @@ const listStatements = both.map((byOwner) =>
 );
 
 /**
- * Keys examined newest first before a search asks its indexes: a `q` that one key in ten matches fills a page of
- * 50 here; a rarer one costs this walk plus its index lookups (bench:scale, docs/big-organizations.md).
+ * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
+ * 50 here; a rarer one costs this walk plus its index lookups. 500 put one match at 0.48x of a first page on
+ * PostgreSQL at 100,000 keys, 250 at 0.6x (bench:scale, docs/big-organizations.md).
  */
-export const KEY_SEARCH_WALK = 500;
+export const KEY_SEARCH_WALK = 250;
 
 /** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names after the LIMIT. */
 async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {
