@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
 import { getDb, preparedStatement, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { containsPattern, startsWithPattern } from '../db/search';
+import { containsPattern, INDEXED_SEARCH_MIN, searchList, startsWithPattern } from '../db/search';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
 import { ApiError, notFound } from '../errors';
@@ -132,37 +132,34 @@ export async function createApiKey(
  * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
  * a generic plan.
  */
-type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean; search: boolean };
+type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean };
+type ListValueName = 'organizationId' | 'ownerType' | 'ownerId' | 'at' | 'id' | 'now' | 'soon';
+type ListValue = (name: ListValueName) => SQLWrapper;
 
-function listQuery(db: Db, { byOwner, afterPosition, expiring, search }: ListShape) {
-  const at = sql.placeholder('at');
-  const id = sql.placeholder('id');
-  const now = sql.placeholder('now');
+/** The list's conditions, over placeholders (the prepared statements) or values (a search). */
+function listWhere({ byOwner, afterPosition, expiring }: ListShape, value: ListValue) {
+  return and(
+    eq(t.apiKeys.organizationId, value('organizationId')),
+    isNull(t.apiKeys.revokedAt),
+    byOwner ? and(eq(t.apiKeys.ownerType, value('ownerType')), eq(t.apiKeys.ownerId, value('ownerId'))) : undefined,
+    // A rolled key past its stopsAt is gone even before housekeeping revokes it.
+    or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, value('now'))),
+    expiring ? and(gt(t.apiKeys.expiresAt, value('now')), lte(t.apiKeys.expiresAt, value('soon'))) : undefined,
+    afterPosition
+      ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at: value('at'), id: value('id') })
+      : undefined,
+  )!;
+}
+
+/** The organization's key policy, which each key is shown against: read once (an InitPlan), in the list's statement. */
+const keyPolicyOf = (organizationId: unknown) =>
+  sql<KeyPolicy | null>`(select ${t.organizations.keyPolicy} from ${t.organizations} where ${t.organizations.id} = ${organizationId})`;
+
+function listQuery(db: Db, shape: ListShape) {
   const keys = db
     .select()
     .from(t.apiKeys)
-    .where(
-      and(
-        eq(t.apiKeys.organizationId, sql.placeholder('organizationId')),
-        isNull(t.apiKeys.revokedAt),
-        byOwner
-          ? and(
-              eq(t.apiKeys.ownerType, sql.placeholder('ownerType')),
-              eq(t.apiKeys.ownerId, sql.placeholder('ownerId')),
-            )
-          : undefined,
-        // A rolled key past its stopsAt is gone even before housekeeping revokes it.
-        or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, now)),
-        expiring ? and(gt(t.apiKeys.expiresAt, now), lte(t.apiKeys.expiresAt, sql.placeholder('soon'))) : undefined,
-        search
-          ? or(
-              ilike(t.apiKeys.name, sql.placeholder('contains')),
-              like(t.apiKeys.prefix, sql.placeholder('startsWith')),
-            )
-          : undefined,
-        afterPosition ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at, id }) : undefined,
-      ),
-    )
+    .where(listWhere(shape, sql.placeholder))
     .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
     .limit(sql.placeholder('limit'))
     .as('k');
@@ -182,8 +179,7 @@ function listQuery(db: Db, { byOwner, afterPosition, expiring, search }: ListSha
       projectIds: keys.projectIds,
       allowedIps: keys.allowedIps,
       ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
-      // The organization's key policy, which each key is shown against: read once (an InitPlan), in this statement.
-      keyPolicy: sql<KeyPolicy | null>`(select ${t.organizations.keyPolicy} from ${t.organizations} where ${t.organizations.id} = ${sql.placeholder('organizationId')})`,
+      keyPolicy: keyPolicyOf(sql.placeholder('organizationId')),
     })
     .from(keys)
     .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
@@ -199,10 +195,44 @@ function listStatement(shape: ListShape) {
 
 const both = [false, true];
 const listStatements = both.map((byOwner) =>
-  both.map((afterPosition) =>
-    both.map((expiring) => listStatement({ byOwner, afterPosition, expiring, search: false })),
-  ),
+  both.map((afterPosition) => both.map((expiring) => listStatement({ byOwner, afterPosition, expiring }))),
 );
+
+/**
+ * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
+ * 50 here; a rarer one costs this walk plus its index lookups. 500 put one match at 0.48x of a first page on
+ * PostgreSQL at 100,000 keys, 250 at 0.6x (bench:scale, docs/big-organizations.md).
+ */
+export const KEY_SEARCH_WALK = 250;
+
+/** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names after the LIMIT. */
+async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {
+  const contains = containsPattern(q);
+  const live = isNull(t.apiKeys.revokedAt);
+  return searchList(
+    {
+      table: t.apiKeys,
+      where: listWhere(shape, (name) => sql`${values[name]}`),
+      match: or(ilike(t.apiKeys.name, contains), like(t.apiKeys.prefix, startsWithPattern(q)))!,
+      // The trigram index on names and the prefix index, both over every organization's keys: each arm is then
+      // the only index its condition fits, whatever the statistics say (`where` keeps this organization's).
+      indexed:
+        [...q].length < INDEXED_SEARCH_MIN
+          ? null
+          : [
+              and(live, ilike(t.apiKeys.name, contains))!,
+              // The range LIKE implies, spelled out, so the index serves it even before statistics exist.
+              and(live, like(t.apiKeys.prefix, startsWithPattern(q)), sql`${t.apiKeys.prefix} ~>=~ ${q}`)!,
+            ],
+      walk: KEY_SEARCH_WALK,
+      limit,
+      columns: sql`coalesce(${t.users.name}, ${t.bots.name}) as "owner_name", ${keyPolicyOf(values.organizationId)} as "key_policy"`,
+      joins: sql`left join ${t.users} on ${t.apiKeys.ownerType} = 'user' and ${t.users.id} = ${t.apiKeys.ownerId}
+        left join ${t.bots} on ${t.apiKeys.ownerType} = 'bot' and ${t.bots.id} = ${t.apiKeys.ownerId}`,
+    },
+    (raw) => ({ ownerName: raw.owner_name as string | null, keyPolicy: raw.key_policy as KeyPolicy | null }),
+  );
+}
 
 /**
  * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
@@ -215,7 +245,7 @@ export async function listApiKeys(
   now = new Date(),
 ): Promise<Page<ApiKey>> {
   const position = page.cursor ? decodeCursor(page.cursor) : null;
-  const expiring = page.expiring === 'soon';
+  const shape = { byOwner: !!owner, afterPosition: !!position, expiring: page.expiring === 'soon' };
   const values = {
     organizationId,
     ownerType: owner?.type,
@@ -224,23 +254,25 @@ export async function listApiKeys(
     id: position?.id,
     now: now.toISOString(),
     soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
-    contains: page.q && containsPattern(page.q),
-    startsWith: page.q && startsWithPattern(page.q),
-    limit: page.limit + 1,
   };
-  // A search is planned for its own pattern each time (a named statement's generic plan cannot tell a rare
-  // pattern, which the trigram index serves, from a common one); the other shapes are named statements.
-  const rows = page.q
-    ? await listQuery(await getDb(), { byOwner: !!owner, afterPosition: !!position, expiring, search: true }).execute(
-        values,
-      )
-    : await (await listStatements[owner ? 1 : 0][position ? 1 : 0][expiring ? 1 : 0]()).execute(values);
+  const { rows, resumeAt } = page.q
+    ? await searchApiKeys(shape, values, page.q, page.limit)
+    : {
+        rows: await (
+          await listStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring]()
+        ).execute({
+          ...values,
+          limit: page.limit + 1,
+        }),
+        resumeAt: null,
+      };
   const policy = rows[0]?.keyPolicy ?? null;
   return toPage(
     rows,
     page.limit,
     (r) => r.createdAt,
     (r) => toApiKey(r, now, policy),
+    resumeAt,
   );
 }
 

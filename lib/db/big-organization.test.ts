@@ -9,7 +9,7 @@ import { countSilences, listSilences } from '../silences/service';
 import { listSubscriptions } from '../subscriptions/service';
 import { analyzeSeeded, bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';
-import { planNodes, planOf, type PlanNode } from './list-plans';
+import { inputNodes, planNodes, planOf, type PlanNode } from './list-plans';
 import { subscriptionValues } from '../../server/demo/seed';
 import * as t from './schema';
 import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
@@ -194,6 +194,49 @@ function bigOrganizationSuite() {
       withoutSeqScan: true,
     });
     expect(usesIndex(plan, 'silences_search_idx'), names(plan)).toBe(true);
+  });
+
+  it('q plans a walk of the ordered index and, for the rest, the search indexes; nothing sorts the table', async () => {
+    // A second organization seeded after the statistics were gathered: its rows have just arrived.
+    const { scope: fresh } = await newTestProject('Fresh');
+    const db = await getDb();
+    await bulkInsertApiKeys(db, fresh.organizationId, alice, KEYS, (i) => (i === 7 ? 'Leaked DEPLOY key' : `ci ${i}`));
+    await bulkInsertSilences(db, fresh, bob, SILENCES, (i) => ({
+      comment: `rollout ${i}`,
+      matchers: [{ label: 'service', op: '=', value: i === 3 ? 'payments-db' : `svc-${i}` }],
+      ended: true,
+    }));
+    for (const [where, label] of [
+      [scope, 'analyzed'],
+      [fresh, 'just arrived'],
+    ] as const) {
+      const keys = (q: string) => () => listApiKeys(where.organizationId, null, { limit: 50, q });
+      const silences = (q: string) => () => listSilences(where, { limit: 50, q });
+      for (const [table, walk, indexes, action] of [
+        [
+          'api_keys',
+          'api_keys_org_list_idx',
+          ['api_keys_name_search_idx', 'api_keys_prefix_idx'],
+          keys('leaked deploy'),
+        ],
+        ['api_keys', 'api_keys_org_list_idx', [], keys('l')],
+        ['silences', 'silences_project_idx', ['silences_search_idx'], silences('payments-db')],
+        ['silences', 'silences_project_idx', [], silences('pa')],
+      ] as const) {
+        // As if the table were big: at this size reading it whole is cheaper, for the walk's index too.
+        const plan = await planOf(table, action, { withoutSeqScan: true });
+        const context = `${label}: ${names(plan)}`;
+        const walked = planNodes(plan).find((n) => n['Node Type'] === 'Limit' && usesIndex(n, walk));
+        expect(walked, context).toBeDefined();
+        for (const index of indexes) expect(usesIndex(plan, index), context).toBe(true);
+        // Sorts order the page's rows and the few candidates the search indexes found, never rows of the table.
+        const sorts = planNodes(plan).filter((n) => n['Node Type'] === 'Sort');
+        expect(
+          sorts.filter((sort) => inputNodes(sort).some((n) => n['Relation Name'] === table)),
+          context,
+        ).toEqual([]);
+      }
+    }
   });
 
   it('q is literal text: LIKE wildcards and the escape character match only themselves', async () => {

@@ -301,6 +301,7 @@ const statementNames = new Map<string, string>();
  * the text from constants only: every value goes in `values`. It runs on its own, never inside a transaction.
  */
 export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+  watchers.forEach((watch) => watch(text, values));
   const { rows } = await (await handle()).raw.query(text, values, statementName(text));
   return rows as R[];
 }

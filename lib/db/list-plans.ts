@@ -8,6 +8,8 @@ export type PlanNode = {
   'Index Cond'?: string;
   Filter?: string;
   'Relation Name'?: string;
+  /** How the node feeds its parent: `InitPlan` and `SubPlan` (a CTE's definition too) run beside it, not into it. */
+  'Parent Relationship'?: string;
   /** With `analyze`: the rows the node returned, per loop. */
   'Actual Rows'?: number;
   'Actual Loops'?: number;
@@ -17,6 +19,12 @@ export type PlanNode = {
 /** The node and every node under it, depth first. */
 export function planNodes(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+/** The node and the nodes whose rows flow into it (not the CTEs and subplans it merely holds), depth first. */
+export function inputNodes(node: PlanNode): PlanNode[] {
+  const inputs = (node.Plans ?? []).filter((n) => !['InitPlan', 'SubPlan'].includes(n['Parent Relationship'] ?? ''));
+  return [node, ...inputs.flatMap(inputNodes)];
 }
 
 /** drizzle's `$n` text and its parameters as one SQL object again. */

@@ -176,11 +176,17 @@ export const apiKeys = pgTable(
       .on(t.organizationId, t.ownerType, t.ownerId, t.createdAt, t.id)
       .where(sql`${t.revokedAt} is null`),
     // The list's `q`: any part of the name, case-insensitively (trigrams), or the start of the prefix.
+    // Without a pending list (migration 0015): PGlite has no autovacuum to flush it, and every search read it whole.
     index('api_keys_name_search_idx')
       .using('gin', sql`${t.name} gin_trgm_ops`)
+      .with({ fastupdate: false })
       .where(sql`${t.revokedAt} is null`),
     index('api_keys_prefix_search_idx')
       .on(t.organizationId, t.prefix.op('text_pattern_ops'))
+      .where(sql`${t.revokedAt} is null`),
+    // The search's prefix arm (migration 0015): no column shared with the list indexes, so no planner reads those.
+    index('api_keys_prefix_idx')
+      .on(t.prefix.op('text_pattern_ops'))
       .where(sql`${t.revokedAt} is null`),
     check('api_keys_revocation_ck', sql`(${t.revokedAt} is null) = (${t.revokedReason} is null)`),
     // The housekeeping's scan for rolled keys whose grace has ended.
@@ -267,7 +273,9 @@ export const silences = pgTable(
     // `state=scheduled|active` and their counts read the few silences that have not ended, not the expired.
     index('silences_project_ends_idx').on(t.organizationId, t.projectId, t.endsAt),
     // The list's `q`: a part of the comment or of a matcher's label or value (migration 0010's function).
-    index('silences_search_idx').using('gin', sql`silence_search_text(${t.comment}, ${t.matchers}) gin_trgm_ops`),
+    index('silences_search_idx')
+      .using('gin', sql`silence_search_text(${t.comment}, ${t.matchers}) gin_trgm_ops`)
+      .with({ fastupdate: false }),
     check('silences_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
   ],
 );

@@ -71,15 +71,20 @@ export function afterCursor(
   return beyondPosition(at, id, order, { at: position.at.toISOString(), id: position.id });
 }
 
-/** Turns `limit + 1` fetched rows into a page; the extra row only says whether there is more. */
+/**
+ * Turns `limit + 1` fetched rows into a page; the extra row only says whether there is more. `resumeAt`: a search
+ * stopped at that position with fewer rows (lib/db/search.ts), so the next page starts after it.
+ */
 export function toPage<R extends { id: string }, T>(
   rows: R[],
   limit: number,
   at: (row: R) => Date,
   map: (row: R) => T,
+  resumeAt: { at: Date; id: string } | null = null,
 ): Page<T> {
   const more = rows.length > limit;
   const items = more ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];
-  return { items: items.map(map), nextCursor: more && last ? encodeCursor({ at: at(last), id: last.id }) : null };
+  const next = more && last ? { at: at(last), id: last.id } : resumeAt;
+  return { items: items.map(map), nextCursor: next ? encodeCursor(next) : null };
 }

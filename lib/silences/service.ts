@@ -6,7 +6,7 @@ import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
 import { PLANNER_FENCE, projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
-import { containsPattern } from '../db/search';
+import { containsPattern, INDEXED_SEARCH_MIN, searchList } from '../db/search';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
 import { ifMatchVersions, requireIfMatch, strongEtag } from '../http/etag';
@@ -66,11 +66,29 @@ function stateCondition(state: SilenceState, now: Date): SQL | undefined {
   return lte(t.silences.endsAt, now);
 }
 
+/**
+ * The project's whole stretch of `silences_project_idx`, as a range of its four columns: the scope's equalities
+ * alone let a planner without statistics (rows that just arrived) expect a handful of rows and sort them, off
+ * `silences_project_ends_idx`; over a range it expects many, which a walk of this index serves in order.
+ */
+const projectRange = (scope: SilenceScope) => {
+  const key = sql`(${t.silences.organizationId}, ${t.silences.projectId}, ${t.silences.createdAt}, ${t.silences.id})`;
+  const at = (time: string, id: string) =>
+    sql`(${scope.organizationId}::uuid, ${scope.projectId}::uuid, ${time}::timestamptz, ${id}::uuid)`;
+  return sql`${key} > ${at('-infinity', '00000000-0000-0000-0000-000000000000')} and ${key} < ${at('infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff')}`;
+};
+
 const inScope = (scope: SilenceScope) =>
   and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
 
 /** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
 const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
+
+/**
+ * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
+ * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md).
+ */
+export const SILENCE_SEARCH_WALK = 200;
 
 /**
  * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
@@ -79,7 +97,8 @@ const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.m
  * `scheduled` and `active` read only the silences that have not ended, through `silences_project_ends_idx`, and
  * sort those: a project holds few of them and many expired ones, and the planner, which cannot know that the
  * newest rows are the only ones not ended, would otherwise walk the `created_at` index through every expired
- * silence looking for a page it cannot fill. `PLANNER_FENCE` keeps the subquery from being flattened.
+ * silence looking for a page it cannot fill. `PLANNER_FENCE` keeps the subquery from being flattened. A `q` is
+ * a filter of those few rows; over all silences or the expired ones it is `searchList` (lib/db/search.ts).
  */
 export async function listSilences(
   scope: SilenceScope,
@@ -87,13 +106,40 @@ export async function listSilences(
   now = new Date(),
 ): Promise<Page<Silence>> {
   const db = await getDb();
-  const where = and(
+  const listed = and(
     inScope(scope),
     query.state ? stateCondition(query.state, now) : undefined,
-    query.q ? ilike(searchText, containsPattern(query.q)) : undefined,
     afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
-  );
+  )!;
+  const match = query.q ? ilike(searchText, containsPattern(query.q)) : undefined;
   const notEnded = query.state === 'scheduled' || query.state === 'active';
+  const toSilences = (rows: SilenceRow[], resumeAt: { at: Date; id: string } | null = null) =>
+    toPage(
+      rows,
+      query.limit,
+      (r) => r.createdAt,
+      (r) => toSilence(r, now),
+      resumeAt,
+    );
+  if (match && !notEnded) {
+    const { rows, resumeAt } = await searchList(
+      {
+        table: t.silences,
+        where: and(listed, projectRange(scope))!,
+        match,
+        indexed: [...query.q!].length < INDEXED_SEARCH_MIN ? null : [match],
+        walk: SILENCE_SEARCH_WALK,
+        limit: query.limit,
+        columns: sql`${silenceColumns.createdByName} as "created_by_name", ${silenceColumns.updatedByName} as "updated_by_name"`,
+      },
+      (raw) => ({
+        createdByName: raw.created_by_name as string | null,
+        updatedByName: raw.updated_by_name as string | null,
+      }),
+    );
+    return toSilences(rows, resumeAt);
+  }
+  const where = and(listed, match);
   const source = notEnded
     ? db
         .select()
@@ -108,12 +154,7 @@ export async function listSilences(
     .where(notEnded ? undefined : where)
     .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
     .limit(query.limit + 1);
-  return toPage(
-    rows,
-    query.limit,
-    (r) => r.createdAt,
-    (r) => toSilence(r, now),
-  );
+  return toSilences(rows);
 }
 
 /**
