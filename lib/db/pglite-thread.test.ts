@@ -153,5 +153,12 @@ describe('a thread that stops without being closed', () => {
     expect(await analyzeChangedTables(thread)).toEqual(['public.grows']);
     const { rows } = await thread.query("select reltuples::int as n from pg_class where relname = 'grows'");
     expect(rows).toEqual([{ n: 5000 }]);
+    // Past 3,000 rows, from a sample (statistics target 10: 10 histogram bounds and fewer, where 100 gives 100).
+    await thread.exec('insert into grows select generate_series(5001, 20000)');
+    expect(await analyzeChangedTables(thread)).toEqual(['public.grows']);
+    const histogram = await thread.query(
+      "select array_length(histogram_bounds::text::int[], 1) as n from pg_stats where tablename = 'grows'",
+    );
+    expect((histogram.rows[0] as { n: number }).n).toBeLessThanOrEqual(11);
   });
 });
