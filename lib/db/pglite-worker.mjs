@@ -183,7 +183,4 @@ parentPort.on('message', (message) => {
 });
 
 await client.waitReady;
-// A new WAL segment is otherwise written full of zeros first (16 MB, in the one backend, every few seconds under
-// writes: a statement that takes 20-60 ms instead of 1); with fsync off, as PGlite runs, the zeros buy nothing.
-await client.exec('set wal_init_zero = off');
 parentPort.postMessage({ ready: true });
