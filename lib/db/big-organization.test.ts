@@ -196,7 +196,7 @@ function bigOrganizationSuite() {
     expect(usesIndex(plan, 'silences_search_idx'), names(plan)).toBe(true);
   });
 
-  it('q plans a walk of the ordered index and, for the rest, the search indexes; nothing sorts the table', async () => {
+  it('q (and the first page without it) plans a walk of the ordered index, then the search indexes; nothing sorts the table', async () => {
     // A second organization seeded after the statistics were gathered: its rows have just arrived.
     const { scope: fresh } = await newTestProject('Fresh');
     const db = await getDb();
@@ -222,6 +222,9 @@ function bigOrganizationSuite() {
         ['api_keys', 'api_keys_org_list_idx', [], keys('l')],
         ['silences', 'silences_project_idx', ['silences_search_idx'], silences('payments-db')],
         ['silences', 'silences_project_idx', [], silences('pa')],
+        // The first pages without q, too: before statistics a planner may not expect the project to hold many.
+        ['api_keys', 'api_keys_org_list_idx', [], () => listApiKeys(where.organizationId, null, { limit: 50 })],
+        ['silences', 'silences_project_idx', [], () => listSilences(where, { limit: 50 })],
       ] as const) {
         // As if the table were big: at this size reading it whole is cheaper, for the walk's index too.
         const plan = await planOf(table, action, { withoutSeqScan: true });
@@ -232,7 +235,7 @@ function bigOrganizationSuite() {
         // Sorts order the page's rows and the few candidates the search indexes found, never rows of the table.
         const sorts = planNodes(plan).filter((n) => n['Node Type'] === 'Sort');
         expect(
-          sorts.filter((sort) => inputNodes(sort).some((n) => n['Relation Name'] === table)),
+          sorts.filter((sort) => inputNodes(sort, { throughLimit: false }).some((n) => n['Relation Name'] === table)),
           context,
         ).toEqual([]);
       }

@@ -21,10 +21,14 @@ export function planNodes(node: PlanNode): PlanNode[] {
   return [node, ...(node.Plans ?? []).flatMap(planNodes)];
 }
 
-/** The node and the nodes whose rows flow into it (not the CTEs and subplans it merely holds), depth first. */
-export function inputNodes(node: PlanNode): PlanNode[] {
+/**
+ * The node and the nodes whose rows flow into it (not the CTEs and subplans it merely holds), depth first; with
+ * `throughLimit: false`, not below a LIMIT (a sort of a page's few rows reads the table only through its LIMIT).
+ */
+export function inputNodes(node: PlanNode, { throughLimit = true } = {}): PlanNode[] {
   const inputs = (node.Plans ?? []).filter((n) => !['InitPlan', 'SubPlan'].includes(n['Parent Relationship'] ?? ''));
-  return [node, ...inputs.flatMap(inputNodes)];
+  const below = throughLimit || node['Node Type'] !== 'Limit' ? inputs : [];
+  return [node, ...below.flatMap((n) => inputNodes(n, { throughLimit }))];
 }
 
 /** drizzle's `$n` text and its parameters as one SQL object again. */
