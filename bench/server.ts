@@ -13,6 +13,7 @@ export const BENCH_SERVER_ENV = {
 /** Waits until `base` answers `GET /v1/health` with 200; kills `child` and throws after `tries` × 200 ms. */
 export async function untilHealthy(child: ChildProcess, base: string, tries = 600): Promise<void> {
   for (let i = 0; i < tries; i++) {
+    if (child.exitCode !== null) throw new Error(`the console exited (${child.exitCode}) before it was healthy`);
     await new Promise((r) => setTimeout(r, 200));
     const ok = await fetch(`${base}/v1/health`).then(
       (r) => r.ok,
@@ -34,6 +35,12 @@ export async function startConsole(
   args = ['scripts/start.mjs'],
   stdout: 'ignore' | number = 'ignore',
 ): Promise<ChildProcess> {
+  // A server left over from an interrupted run would answer in this one's place.
+  const taken = await fetch(`http://127.0.0.1:${port}/v1/health/live`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`127.0.0.1:${port} is already serving: stop that process first`);
   const child = spawn(process.execPath, args, {
     env: {
       ...process.env,
