@@ -2642,7 +2642,7 @@ export interface operations {
         owner?: 'me';
         /** @description `soon`: only keys that expire within 7 days (and have not yet). */
         expiring?: 'soon';
-        /** @description Keys whose name contains this text (any case) or whose prefix starts with it (`svc_AbC1`). */
+        /** @description Keys whose name contains this text (any case) or whose prefix starts with it (`svc_AbC1`). A `q` of one or two characters examines a bounded stretch of the list per request: a page may hold fewer items than `limit`, even none, and still have a `nextCursor`; only a null `nextCursor` ends the matches. */
         q?: string;
       };
       header?: never;
@@ -4697,7 +4697,7 @@ export interface operations {
         limit?: number;
         cursor?: string;
         state?: 'scheduled' | 'active' | 'expired';
-        /** @description Silences whose comment, or a matcher’s label or value, contains this text (any case). */
+        /** @description Silences whose comment, or a matcher’s label or value, contains this text (any case). A `q` of one or two characters examines a bounded stretch of the list per request: a page may hold fewer items than `limit`, even none, and still have a `nextCursor`; only a null `nextCursor` ends the matches. */
         q?: string;
       };
       header?: never;

@@ -17,7 +17,9 @@ export const searchQuery = (description: string) =>
     // What a query's invalid UTF-8 arrives as here (the request URL is decoded leniently before route() sees it).
     .refine((text) => !text.includes('\ufffd'), 'The text is not valid UTF-8.')
     .optional()
-    .meta({ description });
+    .meta({
+      description: `${description} A \`q\` of one or two characters examines a bounded stretch of the list per request: a page may hold fewer items than \`limit\`, even none, and still have a \`nextCursor\`; only a null \`nextCursor\` ends the matches.`,
+    });
 
 /** The envelope every list answers: `{ items, nextCursor }`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
