@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { listApiKeys } from '../lib/api-keys/service';
+import { listApiKeys } from '../lib/api-keys/list-service';
 import { hashPassword } from '../lib/auth/password';
 import { exportStream } from '../lib/audit/export-format';
 import { recordAuditEvent } from '../lib/audit/record';
@@ -28,7 +28,7 @@ import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
 import { insertScratchProject } from '../lib/db/scratch-project';
 import { encodeCursor } from '../lib/http/pagination';
-import { countSilences, listSilences } from '../lib/silences/service';
+import { countSilences, listSilences } from '../lib/silences/list-service';
 import { timeConsolePages } from './console-pages';
 
 const KEYS = Number(process.env.SCALE_KEYS ?? 100_000);

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listApiKeys } from '../api-keys/service';
+import { listApiKeys } from '../api-keys/list-service';
 import { listBots } from '../bots/service';
 import { encodeCursor } from '../http/pagination';
 import { listMembers } from '../members/service';
-import { countSilences, listSilences } from '../silences/service';
+import { countSilences, listSilences } from '../silences/list-service';
 import { listSubscriptions } from '../subscriptions/service';
 import { analyzeSeeded, bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';

@@ -5,7 +5,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { silenceState } from './schema';
-import { countSilences } from './service';
+import { countSilences } from './list-service';
 
 const HOUR = 3_600_000;
 const state = fc.constantFrom('scheduled', 'active', 'expired');

@@ -1,5 +1,6 @@
 import { createApiKeyOp, listApiKeysOp } from '@/lib/api-keys/operations';
-import { createApiKey, listApiKeys } from '@/lib/api-keys/service';
+import { listApiKeys } from '@/lib/api-keys/list-service';
+import { createApiKey } from '@/lib/api-keys/service';
 import { json, route } from '@/lib/pipeline/route';
 import { otherMethods } from '@/lib/pipeline/methods';
 

@@ -2,7 +2,8 @@ import { auditSource } from '@/lib/audit/source';
 import { json, route } from '@/lib/pipeline/route';
 import { createSilence } from '@/lib/silences/lifecycle-service';
 import { createSilenceOp, listSilencesOp } from '@/lib/silences/operations';
-import { listSilences, silenceEtag } from '@/lib/silences/service';
+import { listSilences } from '@/lib/silences/list-service';
+import { silenceEtag } from '@/lib/silences/service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(listSilencesOp, async ({ params, query }) =>

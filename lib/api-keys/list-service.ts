@@ -1,0 +1,158 @@
+import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
+import { preparedStatement, type Db } from '../db/client';
+import * as t from '../db/schema';
+import { containsPattern, INDEXED_SEARCH_MIN, searchList, startsWithPattern } from '../db/search';
+import type { KeyPolicy } from '../auth/key-scope';
+import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
+import { EXPIRING_SOON_DAYS, type ApiKey } from './schema';
+import { DAY_MS, toApiKey, type Owner } from './service';
+
+/**
+ * The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for that
+ * page only: joining before the LIMIT made PostgreSQL sort every key of the organization. One prepared
+ * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
+ * a generic plan.
+ */
+type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean };
+type ListValueName = 'organizationId' | 'ownerType' | 'ownerId' | 'at' | 'id' | 'now' | 'soon';
+type ListValue = (name: ListValueName) => SQLWrapper;
+
+/** The list's conditions, over placeholders (the prepared statements) or values (a search). */
+function listWhere({ byOwner, afterPosition, expiring }: ListShape, value: ListValue) {
+  return and(
+    eq(t.apiKeys.organizationId, value('organizationId')),
+    isNull(t.apiKeys.revokedAt),
+    byOwner ? and(eq(t.apiKeys.ownerType, value('ownerType')), eq(t.apiKeys.ownerId, value('ownerId'))) : undefined,
+    // A rolled key past its stopsAt is gone even before housekeeping revokes it.
+    or(isNull(t.apiKeys.stopsAt), gt(t.apiKeys.stopsAt, value('now'))),
+    expiring ? and(gt(t.apiKeys.expiresAt, value('now')), lte(t.apiKeys.expiresAt, value('soon'))) : undefined,
+    afterPosition
+      ? beyondPosition(t.apiKeys.createdAt, t.apiKeys.id, 'desc', { at: value('at'), id: value('id') })
+      : undefined,
+  )!;
+}
+
+/** The organization's key policy, which each key is shown against: read once (an InitPlan), in the list's statement. */
+const keyPolicyOf = (organizationId: unknown) =>
+  sql<KeyPolicy | null>`(select ${t.organizations.keyPolicy} from ${t.organizations} where ${t.organizations.id} = ${organizationId})`;
+
+function listQuery(db: Db, shape: ListShape) {
+  const keys = db
+    .select()
+    .from(t.apiKeys)
+    .where(listWhere(shape, sql.placeholder))
+    .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
+    .limit(sql.placeholder('limit'))
+    .as('k');
+  return db
+    .select({
+      id: keys.id,
+      name: keys.name,
+      prefix: keys.prefix,
+      ownerType: keys.ownerType,
+      ownerId: keys.ownerId,
+      createdAt: keys.createdAt,
+      expiresAt: keys.expiresAt,
+      lastUsedAt: keys.lastUsedAt,
+      rolledAt: keys.rolledAt,
+      stopsAt: keys.stopsAt,
+      permissions: keys.permissions,
+      projectIds: keys.projectIds,
+      allowedIps: keys.allowedIps,
+      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
+      keyPolicy: keyPolicyOf(sql.placeholder('organizationId')),
+    })
+    .from(keys)
+    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
+    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
+    .orderBy(desc(keys.createdAt), desc(keys.id));
+}
+
+function listStatement(shape: ListShape) {
+  const { byOwner, afterPosition, expiring } = shape;
+  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
+  return preparedStatement((db) => listQuery(db, shape).prepare(name));
+}
+
+const both = [false, true];
+const listStatements = both.map((byOwner) =>
+  both.map((afterPosition) => both.map((expiring) => listStatement({ byOwner, afterPosition, expiring }))),
+);
+
+/**
+ * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
+ * 50 here; a rarer one costs this walk plus its index lookups. 500 put one match at 0.48x of a first page on
+ * PostgreSQL at 100,000 keys, 250 at 0.6x (bench:scale, docs/big-organizations.md).
+ */
+export const KEY_SEARCH_WALK = 250;
+
+/** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names after the LIMIT. */
+async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {
+  const contains = containsPattern(q);
+  const live = isNull(t.apiKeys.revokedAt);
+  return searchList(
+    {
+      table: t.apiKeys,
+      where: listWhere(shape, (name) => sql`${values[name]}`),
+      match: or(ilike(t.apiKeys.name, contains), like(t.apiKeys.prefix, startsWithPattern(q)))!,
+      // The trigram index on names and the prefix index, both over every organization's keys: each arm is then
+      // the only index its condition fits, whatever the statistics say (`where` keeps this organization's).
+      indexed:
+        [...q].length < INDEXED_SEARCH_MIN
+          ? null
+          : [
+              and(live, ilike(t.apiKeys.name, contains))!,
+              // The range LIKE implies, spelled out, so the index serves it even before statistics exist.
+              and(live, like(t.apiKeys.prefix, startsWithPattern(q)), sql`${t.apiKeys.prefix} ~>=~ ${q}`)!,
+            ],
+      walk: KEY_SEARCH_WALK,
+      limit,
+      columns: sql`coalesce(${t.users.name}, ${t.bots.name}) as "owner_name", ${keyPolicyOf(values.organizationId)} as "key_policy"`,
+      joins: sql`left join ${t.users} on ${t.apiKeys.ownerType} = 'user' and ${t.users.id} = ${t.apiKeys.ownerId}
+        left join ${t.bots} on ${t.apiKeys.ownerType} = 'bot' and ${t.bots.id} = ${t.apiKeys.ownerId}`,
+    },
+    (raw) => ({ ownerName: raw.owner_name as string | null, keyPolicy: raw.key_policy as KeyPolicy | null }),
+  );
+}
+
+/**
+ * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
+ * to keys expiring within 7 days, `q` to names containing it (any case) or prefixes starting with it.
+ */
+export async function listApiKeys(
+  organizationId: string,
+  owner: Owner | null,
+  page: PageQuery & { expiring?: 'soon'; q?: string },
+  now = new Date(),
+): Promise<Page<ApiKey>> {
+  const position = page.cursor ? decodeCursor(page.cursor) : null;
+  const shape = { byOwner: !!owner, afterPosition: !!position, expiring: page.expiring === 'soon' };
+  const values = {
+    organizationId,
+    ownerType: owner?.type,
+    ownerId: owner?.id,
+    at: position?.at.toISOString(),
+    id: position?.id,
+    now: now.toISOString(),
+    soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
+  };
+  const { rows, resumeAt } = page.q
+    ? await searchApiKeys(shape, values, page.q, page.limit)
+    : {
+        rows: await (
+          await listStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring]()
+        ).execute({
+          ...values,
+          limit: page.limit + 1,
+        }),
+        resumeAt: null,
+      };
+  const policy = rows[0]?.keyPolicy ?? null;
+  return toPage(
+    rows,
+    page.limit,
+    (r) => r.createdAt,
+    (r) => toApiKey(r, now, policy),
+    resumeAt,
+  );
+}

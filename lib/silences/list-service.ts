@@ -1,0 +1,134 @@
+import { and, desc, eq, gt, ilike, lte, sql, type SQL } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import { PLANNER_FENCE } from '../db/statement';
+import * as t from '../db/schema';
+import { containsPattern, INDEXED_SEARCH_MIN, searchList } from '../db/search';
+import { afterCursor, toPage, type Page } from '../http/pagination';
+import type { Silence, SilenceCounts, SilenceState } from './schema';
+import { inScope, silenceColumns, toSilence, type SilenceRow, type SilenceScope } from './service';
+
+function stateCondition(state: SilenceState, now: Date): SQL | undefined {
+  if (state === 'scheduled') return gt(t.silences.startsAt, now);
+  if (state === 'active') return and(lte(t.silences.startsAt, now), gt(t.silences.endsAt, now));
+  return lte(t.silences.endsAt, now);
+}
+
+/**
+ * The project's whole stretch of `silences_project_idx`, as a range of its four columns: the scope's equalities
+ * alone let a planner without statistics (rows that just arrived) expect a handful of rows and sort them, off
+ * `silences_project_ends_idx`; over a range it expects many, which a walk of this index serves in order.
+ */
+const projectRange = (scope: SilenceScope) => {
+  const key = sql`(${t.silences.organizationId}, ${t.silences.projectId}, ${t.silences.createdAt}, ${t.silences.id})`;
+  const at = (time: string, id: string) =>
+    sql`(${scope.organizationId}::uuid, ${scope.projectId}::uuid, ${time}::timestamptz, ${id}::uuid)`;
+  return sql`${key} > ${at('-infinity', '00000000-0000-0000-0000-000000000000')} and ${key} < ${at('infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff')}`;
+};
+
+/** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
+const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
+
+/**
+ * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
+ * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md).
+ */
+export const SILENCE_SEARCH_WALK = 200;
+
+/**
+ * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
+ * comment or a matcher's label or value contains it, in any case.
+ *
+ * `scheduled` and `active` read only the silences that have not ended, through `silences_project_ends_idx`, and
+ * sort those: a project holds few of them and many expired ones, and the planner, which cannot know that the
+ * newest rows are the only ones not ended, would otherwise walk the `created_at` index through every expired
+ * silence looking for a page it cannot fill. `PLANNER_FENCE` keeps the subquery from being flattened. A `q` is
+ * a filter of those few rows; over all silences or the expired ones it is `searchList` (lib/db/search.ts).
+ */
+export async function listSilences(
+  scope: SilenceScope,
+  query: { limit: number; cursor?: string; state?: SilenceState; q?: string },
+  now = new Date(),
+): Promise<Page<Silence>> {
+  const db = await getDb();
+  const listed = and(
+    inScope(scope),
+    query.state ? stateCondition(query.state, now) : undefined,
+    afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
+  )!;
+  const match = query.q ? ilike(searchText, containsPattern(query.q)) : undefined;
+  const notEnded = query.state === 'scheduled' || query.state === 'active';
+  const toSilences = (rows: SilenceRow[], resumeAt: { at: Date; id: string } | null = null) =>
+    toPage(
+      rows,
+      query.limit,
+      (r) => r.createdAt,
+      (r) => toSilence(r, now),
+      resumeAt,
+    );
+  if (match && !notEnded) {
+    const { rows, resumeAt } = await searchList(
+      {
+        table: t.silences,
+        where: and(listed, projectRange(scope))!,
+        match,
+        indexed: [...query.q!].length < INDEXED_SEARCH_MIN ? null : [match],
+        walk: SILENCE_SEARCH_WALK,
+        limit: query.limit,
+        columns: sql`${silenceColumns.createdByName} as "created_by_name", ${silenceColumns.updatedByName} as "updated_by_name"`,
+      },
+      (raw) => ({
+        createdByName: raw.created_by_name as string | null,
+        updatedByName: raw.updated_by_name as string | null,
+      }),
+    );
+    return toSilences(rows, resumeAt);
+  }
+  const where = and(listed, match);
+  const source = notEnded
+    ? db
+        .select()
+        .from(t.silences)
+        .where(and(where, gt(t.silences.endsAt, now)))
+        .offset(PLANNER_FENCE)
+        .as('silences')
+    : t.silences;
+  const rows = await db
+    .select(silenceColumns)
+    .from(source)
+    // Over all silences or the expired ones, the project as a range too: the walk of its index, whatever the statistics.
+    .where(notEnded ? undefined : and(where, projectRange(scope)))
+    .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
+    .limit(query.limit + 1);
+  return toSilences(rows);
+}
+
+/**
+ * How many silences are in each state, against one clock reading: the console's tab counts. The scheduled and
+ * active ones are counted among the silences that have not ended (`silences_project_ends_idx`, a few rows); the
+ * expired ones are the project's total (`silence_totals`, kept by triggers, migration 0012) minus those, so no
+ * expired silence is read. One statement, so the total and the rows are of one snapshot.
+ */
+export async function countSilences(scope: SilenceScope, now = new Date()): Promise<SilenceCounts> {
+  const db = await getDb();
+  const counted = (state: SilenceState) =>
+    sql<number>`count(*) filter (where ${stateCondition(state, now)})`.mapWith(Number);
+  const total = db
+    .select({ total: t.silenceTotals.total })
+    .from(t.silenceTotals)
+    .where(
+      and(eq(t.silenceTotals.organizationId, scope.organizationId), eq(t.silenceTotals.projectId, scope.projectId)),
+    );
+  const [row] = await db
+    .select({
+      scheduled: counted('scheduled'),
+      active: counted('active'),
+      total: sql<number>`coalesce((${total}), 0)`.mapWith(Number),
+    })
+    .from(t.silences)
+    .where(and(inScope(scope), gt(t.silences.endsAt, now)));
+  const scheduled = row?.scheduled ?? 0;
+  const active = row?.active ?? 0;
+  return { scheduled, active, expired: (row?.total ?? 0) - scheduled - active };
+}
+
+// The read behind every GET of one silence: built once, a named statement on both databases.
