@@ -20,6 +20,7 @@ import {
   type SilenceState,
   type UpdateSilenceBody,
 } from './schema';
+import { SILENCE_SEARCH_WALK } from './keys';
 import { parseUtcInstant, formatInstant } from './time';
 import { auditEventsWritten } from '../observability/metrics';
 
@@ -83,12 +84,6 @@ const inScope = (scope: SilenceScope) =>
 
 /** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
 const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
-
-/**
- * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
- * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md).
- */
-export const SILENCE_SEARCH_WALK = 200;
 
 /**
  * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
