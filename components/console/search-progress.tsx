@@ -19,7 +19,7 @@ const moreButton = ({ search, loadMore }: Searching) => (
  */
 export function SearchingPanel(list: Searching) {
   return (
-    <EmptyState title={list.search.step === 'fill' ? 'Searching…' : 'No match yet'} action={moreButton(list)}>
+    <EmptyState title={list.search.step === 'fill' ? 'Searching…' : 'Search paused'} action={moreButton(list)}>
       {searchProgressText(list.search)}
     </EmptyState>
   );
@@ -29,7 +29,10 @@ export function SearchingPanel(list: Searching) {
 export function SearchingFooter(list: Searching) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 p-3 text-sm text-slate-600">
-      <p>{searchProgressText(list.search)}</p>
+      <p>
+        {list.search.step === 'fill' && 'Searching… '}
+        {searchProgressText(list.search)}
+      </p>
       {moreButton(list)}
     </div>
   );

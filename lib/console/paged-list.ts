@@ -55,7 +55,8 @@ export function usePagedList<T>(
   const fillNow = search?.step === 'fill' && !query.isFetching && !query.isError;
   const { fetchNextPage } = query;
   useEffect(() => {
-    if (fillNow) void fetchNextPage();
+    // Never two at once (a second effect run): a fetch already on its way is kept, not restarted.
+    if (fillNow) void fetchNextPage({ cancelRefetch: false });
   }, [fillNow, fetchNextPage]);
   const loadMore = () => {
     setAction({ hash, pages: pages.length, items: items.length });

@@ -7,7 +7,7 @@ describe('a searched list that answers short pages', () => {
   it('fetches on while its pages hold less than a page and a cursor remains', () => {
     const status = searchStatus({ ...base, pageItems: [0, 3], hasNextPage: true });
     expect(status).toMatchObject({ step: 'fill', searched: 500, newest: true, found: 3 });
-    expect(searchProgressText(status)).toBe('Searching… 3 matches in the 500 newest keys so far.');
+    expect(searchProgressText(status)).toBe('3 matches in the 500 newest keys so far.');
     expect(searchAnnouncement(status, 3)).toBe('Searching keys…');
   });
 

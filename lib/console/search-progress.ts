@@ -82,11 +82,11 @@ function matches(status: SearchStatus): string {
   return `${count(status.found)}${status.newest ? '' : ' more'} ${status.found === 1 ? 'match' : 'matches'}`;
 }
 
-/** What the list says under its rows (or in place of them) while it searches on, or waits to be asked to. */
+/** How far the search looked: "No match in the 250 newest keys so far." while it goes on by itself. */
 export function searchProgressText(status: SearchStatus): string {
   const found = matches(status);
   return status.step === 'fill'
-    ? `Searching… ${found[0].toUpperCase()}${found.slice(1)} in ${scope(status)} so far.`
+    ? `${found[0].toUpperCase()}${found.slice(1)} in ${scope(status)} so far.`
     : `Searched ${scope(status)}: ${found} ${status.found === 0 ? 'yet' : 'so far'}.`;
 }
 
