@@ -79,6 +79,8 @@ test.describe('a search of one or two characters that the first stretch of keys 
   test.describe.configure({ mode: 'serial' });
   // Two characters, a search too short for the indexes: a Greek letter then a Cyrillic one.
   const needle = letterOf(0x3b1, 25) + letterOf(0x430, 32);
+  // Two Cyrillic letters, held by one key older than the 260 and one newer.
+  const twin = letterOf(0x430, 32) + letterOf(0x430, 32);
   const seeded: string[] = [];
   let bob: APIRequestContext;
   let orgId: string;
@@ -87,13 +89,15 @@ test.describe('a search of one or two characters that the first stretch of keys 
     test.setTimeout(120_000);
     bob = await sessionFor('bob');
     orgId = (await loadDemo()).acme;
-    seeded.push((await createKey(bob, orgId, { name: `Needle ${needle}` })).apiKey.id);
+    for (const name of [`Twin old ${twin}`, `Needle ${needle}`])
+      seeded.push((await createKey(bob, orgId, { name })).apiKey.id);
     for (let batch = 0; batch < 26; batch++) {
       const made = await Promise.all(
         Array.from({ length: 10 }, (_, i) => createKey(bob, orgId, { name: `haystack ${batch * 10 + i}` })),
       );
       seeded.push(...made.map((m) => m.apiKey.id));
     }
+    seeded.push((await createKey(bob, orgId, { name: `Twin new ${twin}` })).apiKey.id);
   });
 
   // Other lists of bob's keys read the newest 100: his many keys end with this file.
@@ -115,23 +119,32 @@ test.describe('a search of one or two characters that the first stretch of keys 
     await page.getByRole('searchbox', { name: 'Search keys' }).fill(q);
   }
 
+  /**
+   * Opens the search for `q` with its first request for a next page held until `release`: a state the list is in
+   * while more remains to search. Notes whether "no match" was on screen whenever the list asked for more.
+   */
+  async function openHeld(page: Page, q: string) {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const claimedNoMatch: boolean[] = [];
+    await openKeys(page, q, async (route, cursor) => {
+      if (cursor) {
+        claimedNoMatch.push(await noMatch(page, q).isVisible());
+        await held;
+      }
+      await route.continue();
+    });
+    return { release, claimedNoMatch };
+  }
+
   const noMatch = (page: Page, q: string) => page.getByText(`No key's name contains “${q}”`);
   const announced = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
 
   test('the list searches on by itself and shows the match, never "no match" while a cursor remains', async ({
     page,
   }) => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const claimedNoMatch: boolean[] = [];
-    await openKeys(page, needle, async (route, cursor) => {
-      // A request with a cursor is sent while the pages so far left more to search: "no match" would be false.
-      if (cursor) {
-        claimedNoMatch.push(await noMatch(page, needle).isVisible());
-        await held;
-      }
-      await route.continue();
-    });
+    // A request with a cursor is sent while the pages so far left more to search: "no match" would be false.
+    const { release, claimedNoMatch } = await openHeld(page, needle);
     await expect(page.getByRole('heading', { name: 'Searching…' })).toBeVisible();
     await expect(page.getByText('No match in the 250 newest keys so far.', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Search older keys' })).toBeDisabled();
@@ -145,6 +158,25 @@ test.describe('a search of one or two characters that the first stretch of keys 
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(`Needle ${needle}`);
     await expect(announced(page, 'Search done: 1 match.')).toHaveCount(1);
+    expect(claimedNoMatch).toEqual([false]);
+  });
+
+  test('a match among the newest keys shows at once, with the search going on beneath it', async ({ page }) => {
+    const { release, claimedNoMatch } = await openHeld(page, twin);
+    const rows = page.getByRole('table', { name: 'API keys' }).locator('tbody tr');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(`Twin new ${twin}`);
+    await expect(page.getByText('Searching… 1 match in the 250 newest keys so far.', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Search older keys' })).toBeDisabled();
+    await page.screenshot({ path: 'test-results/screens/api-keys-search-footer.png' });
+    await page.setViewportSize({ width: 320, height: 720 });
+    await page.screenshot({ path: 'test-results/screens/api-keys-search-footer-320.png', fullPage: true });
+    release();
+
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(1)).toContainText(`Twin old ${twin}`);
+    await expect(announced(page, 'Search done: 2 matches.')).toHaveCount(1);
+    await expect(page.getByRole('button', { name: 'Search older keys' })).toHaveCount(0);
     expect(claimedNoMatch).toEqual([false]);
   });
 
