@@ -34,7 +34,8 @@ export function Button({
       className={`relative inline-flex items-center justify-center gap-2 rounded-md font-semibold shadow-sm transition-colors disabled:cursor-not-allowed ${sizing} ${variants[variant]} ${className}`}
       {...props}
     >
-      <span className={pending ? 'invisible' : undefined}>{children}</span>
+      {/* Transparent, not hidden: a hidden label would leave the pending button without a name for screen readers. */}
+      <span className={pending ? 'opacity-0' : undefined}>{children}</span>
       {pending && (
         <span className="absolute inset-0 flex items-center justify-center" aria-hidden="true">
           <span className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent" />

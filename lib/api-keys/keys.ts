@@ -16,6 +16,14 @@ export const rotationKeys = {
   leaks: (orgId: string) => [...apiKeyKeys.all, orgId, 'leaks'] as const,
 };
 
+/**
+ * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
+ * 50 here; a rarer one costs this walk plus its index lookups. 500 put one match at 0.48x of a first page on
+ * PostgreSQL at 100,000 keys, 250 at 0.6x (bench:scale, docs/big-organizations.md). The console says how far a
+ * short search looked by it.
+ */
+export const KEY_SEARCH_WALK = 250;
+
 /** Whose keys a list shows: everyone's (for those who may list them) or the caller's own. */
 export type KeyOwner = 'all' | 'me';
 

@@ -6,6 +6,7 @@ import type { KeyPolicy } from '../auth/key-scope';
 import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey } from './schema';
 import { DAY_MS, toApiKey, type Owner } from './service';
+import { KEY_SEARCH_WALK } from './keys';
 
 /**
  * The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for that
@@ -78,13 +79,6 @@ const both = [false, true];
 const listStatements = both.map((byOwner) =>
   both.map((afterPosition) => both.map((expiring) => listStatement({ byOwner, afterPosition, expiring }))),
 );
-
-/**
- * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
- * 50 here; a rarer one costs this walk plus its index lookups. 500 put one match at 0.48x of a first page on
- * PostgreSQL at 100,000 keys, 250 at 0.6x (bench:scale, docs/big-organizations.md).
- */
-export const KEY_SEARCH_WALK = 250;
 
 /** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names after the LIMIT. */
 async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {

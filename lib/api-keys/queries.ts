@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import { apiKeyFilters, apiKeyKeys, type KeyOwner } from './keys';
+import { apiKeyFilters, apiKeyKeys, KEY_SEARCH_WALK, type KeyOwner } from './keys';
 import type { ApiKey, CreateApiKeyInput, CreatedApiKey } from './schema';
 
 export { apiKeyKeys };
@@ -13,6 +13,7 @@ export function useApiKeys(orgId: string, owner: KeyOwner, expiringSoon = false,
     apiKeyKeys.list(orgId, owner, expiringSoon, q),
     `/v1/organizations/${orgId}/api-keys`,
     apiKeyFilters(owner, expiringSoon, q),
+    { search: { walk: KEY_SEARCH_WALK, noun: 'keys' } },
   );
 }
 

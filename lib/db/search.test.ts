@@ -1,8 +1,10 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KEY_SEARCH_WALK, listApiKeys } from '../api-keys/list-service';
-import { listSilences, SILENCE_SEARCH_WALK } from '../silences/list-service';
+import { KEY_SEARCH_WALK } from '../api-keys/keys';
+import { listApiKeys } from '../api-keys/list-service';
+import { SILENCE_SEARCH_WALK } from '../silences/keys';
+import { listSilences } from '../silences/list-service';
 import type { SilenceState } from '../silences/schema';
 import { bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';

@@ -2,6 +2,13 @@
 // which cannot import values from a 'use client' module.
 import type { SilenceState } from './schema';
 
+/**
+ * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
+ * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md). The console
+ * says how far a short search looked by it.
+ */
+export const SILENCE_SEARCH_WALK = 200;
+
 /** Query keys of the silences area; never inline string keys. */
 export const silenceKeys = {
   all: ['silences'] as const,

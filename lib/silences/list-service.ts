@@ -6,6 +6,7 @@ import { containsPattern, INDEXED_SEARCH_MIN, searchList } from '../db/search';
 import { afterCursor, toPage, type Page } from '../http/pagination';
 import type { Silence, SilenceCounts, SilenceState } from './schema';
 import { inScope, silenceColumns, toSilence, type SilenceRow, type SilenceScope } from './service';
+import { SILENCE_SEARCH_WALK } from './keys';
 
 function stateCondition(state: SilenceState, now: Date): SQL | undefined {
   if (state === 'scheduled') return gt(t.silences.startsAt, now);
@@ -27,12 +28,6 @@ const projectRange = (scope: SilenceScope) => {
 
 /** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
 const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
-
-/**
- * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
- * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md).
- */
-export const SILENCE_SEARCH_WALK = 200;
 
 /**
  * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose

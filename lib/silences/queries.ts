@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import { silenceKeys } from './keys';
+import { SILENCE_SEARCH_WALK, silenceKeys } from './keys';
 import type { CreateSilenceBody, Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
 
 const base = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}/obs/silences`;
@@ -25,7 +25,7 @@ export function useSilences(orgId: string, projectId: string, state: SilenceStat
     silenceKeys.list(orgId, projectId, state, q),
     base(orgId, projectId),
     { state, q },
-    { enabled },
+    { enabled, search: { walk: SILENCE_SEARCH_WALK, noun: `${state} silences` } },
   );
 }
 
