@@ -16,10 +16,9 @@ export async function deleteInBatches(table: PgTable, where: SQL, batch = DELETE
   for (;;) {
     const result = await db.execute(sql`
       delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch}))`);
-    const count =
-      (result as unknown as { rowCount?: number; affectedRows?: number }).rowCount ??
-      (result as unknown as { affectedRows?: number }).affectedRows ??
-      0;
+    // node-postgres says rowCount, PGlite affectedRows.
+    const { rowCount, affectedRows } = result as unknown as { rowCount?: number | null; affectedRows?: number };
+    const count = rowCount ?? affectedRows ?? 0;
     deleted += count;
     if (count < batch) return deleted;
     await new Promise((resolve) => setImmediate(resolve));

@@ -23,11 +23,17 @@ const KEPT = 256;
 // overlapped (lib/observability/stalls.ts).
 const long = ((globalThis as unknown as { __svcLongStatements?: LongStatement[] }).__svcLongStatements ??= []);
 
+function noteLong(text: string, ms: number): void {
+  long.push({ statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms });
+  if (long.length > KEPT) long.splice(0, long.length - KEPT);
+}
+
 /** The long statements (held the backend ≥ 10 ms) that overlapped `from`..`to` (performance.now). */
 export function longStatementsBetween(from: number, to: number): LongStatement[] {
   return long.filter((s) => s.start < to && s.start + s.ms > from);
 }
-type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+/** A statement sent and not answered; `statement` names it if it turns out long. */
+type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void; statement: string };
 
 /** What drizzle's PGlite driver needs of a client, inside a transaction too. */
 export type ThreadClient = {
@@ -53,10 +59,8 @@ export class PgliteThread implements ThreadClient {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   /** Requests' statements sent and not answered; background statements wait for none (lib/db/priority.ts). */
-  private foreground = new Set<number>();
-  private quiet: (() => void)[] = [];
-  /** Backend time of the long statements answered and not yet noted. */
-  private readonly ran = new Map<number, number>();
+  private readonly foreground = new Set<number>();
+  private readonly quiet: (() => void)[] = [];
   private nextId = 1;
   private closed = false;
   /** Why the thread stopped, once it has: every later statement fails with it. */
@@ -151,7 +155,8 @@ export class PgliteThread implements ThreadClient {
         resolve();
       };
       const timer = setTimeout(() => {
-        this.quiet = this.quiet.filter((f) => f !== done);
+        const at = this.quiet.indexOf(done);
+        if (at >= 0) this.quiet.splice(at, 1);
         resolve();
       }, BACKGROUND_WAIT_MS);
       this.quiet.push(done);
@@ -163,16 +168,17 @@ export class PgliteThread implements ThreadClient {
     if (request) this.foreground.add(id);
     // The thread keeps the process alive only while it has work: an idle database lets a script end.
     if (this.pending.size === 0) this.worker.ref();
+    const statement = typeof message.text === 'string' ? message.text : op;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, statement });
       this.worker.postMessage({ ...message, id, op });
-    }).finally(() => this.noteIfLong(op, message, id));
+    });
   }
 
   private settle({ id, result, error, ranMs }: Reply): void {
     const pending = this.pending.get(id);
     if (!pending) return;
-    if (ranMs !== undefined && ranMs >= LONG_STATEMENT_MS) this.ran.set(id, ranMs);
+    if (ranMs !== undefined && ranMs >= LONG_STATEMENT_MS) noteLong(pending.statement, ranMs);
     this.pending.delete(id);
     if (this.foreground.delete(id) && this.foreground.size === 0) for (const done of this.quiet.splice(0)) done();
     this.idle();
@@ -182,15 +188,6 @@ export class PgliteThread implements ThreadClient {
 
   private idle(): void {
     if (this.pending.size === 0) this.worker.unref();
-  }
-
-  private noteIfLong(op: string, message: Record<string, unknown>, id: number): void {
-    const ms = this.ran.get(id);
-    if (ms === undefined) return;
-    this.ran.delete(id);
-    const text = typeof message.text === 'string' ? message.text : op;
-    long.push({ statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms });
-    if (long.length > KEPT) long.splice(0, long.length - KEPT);
   }
 
   /** Fails every statement in flight: the database is unavailable until it is opened again. */
