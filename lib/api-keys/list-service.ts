@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql, type SQLWrapper } from 'drizzle-orm';
-import { preparedStatement, type Db } from '../db/client';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { jsonRow, jsonRowsStatement } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern, INDEXED_SEARCH_MIN, searchList, startsWithPattern } from '../db/search';
 import type { KeyPolicy } from '../auth/key-scope';
@@ -9,10 +10,9 @@ import { DAY_MS, toApiKey, type Owner } from './service';
 import { KEY_SEARCH_WALK } from './keys';
 
 /**
- * The page first, straight off the (organization, createdAt desc, id desc) index, and owner names for that
- * page only: joining before the LIMIT made PostgreSQL sort every key of the organization. One prepared
- * statement per shape (narrowed to an owner or not, after a cursor or not), so no condition is left to
- * a generic plan.
+ * The page straight off the (organization, createdAt desc, id desc) index, and owner names for that page only:
+ * joining before the LIMIT made PostgreSQL sort every key of the organization. One named statement per shape
+ * (narrowed to an owner or not, after a cursor or not, expiring or not), so no condition is left to a generic plan.
  */
 type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean };
 type ListValueName = 'organizationId' | 'ownerType' | 'ownerId' | 'at' | 'id' | 'now' | 'soon';
@@ -37,42 +37,41 @@ function listWhere({ byOwner, afterPosition, expiring }: ListShape, value: ListV
 const keyPolicyOf = (organizationId: unknown) =>
   sql<KeyPolicy | null>`(select ${t.organizations.keyPolicy} from ${t.organizations} where ${t.organizations.id} = ${organizationId})`;
 
-function listQuery(db: Db, shape: ListShape) {
-  const keys = db
-    .select()
+/**
+ * The owner's name, read per row of the page: a scalar subquery in the select list runs only for the rows the
+ * LIMIT lets through (PostgreSQL postpones such columns past a sort when there is a LIMIT).
+ */
+const ownerName = sql<string | null>`case ${t.apiKeys.ownerType}
+  when 'user' then (select ${t.users.name} from ${t.users} where ${t.users.id} = ${t.apiKeys.ownerId})
+  else (select ${t.bots.name} from ${t.bots} where ${t.bots.id} = ${t.apiKeys.ownerId}) end`;
+
+/** A page's row, one JSON array each (lib/db/statement.ts). */
+const listRow = jsonRow({
+  id: t.apiKeys.id,
+  name: t.apiKeys.name,
+  prefix: t.apiKeys.prefix,
+  ownerType: t.apiKeys.ownerType,
+  ownerId: t.apiKeys.ownerId,
+  createdAt: t.apiKeys.createdAt,
+  expiresAt: t.apiKeys.expiresAt,
+  lastUsedAt: t.apiKeys.lastUsedAt,
+  rolledAt: t.apiKeys.rolledAt,
+  stopsAt: t.apiKeys.stopsAt,
+  permissions: t.apiKeys.permissions,
+  projectIds: t.apiKeys.projectIds,
+  allowedIps: t.apiKeys.allowedIps,
+  ownerName,
+  keyPolicy: keyPolicyOf(sql.placeholder('organizationId')),
+});
+
+function listStatement(shape: ListShape) {
+  const query = new QueryBuilder()
+    .select({ row: listRow.sql.as('row') })
     .from(t.apiKeys)
     .where(listWhere(shape, sql.placeholder))
     .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
-    .limit(sql.placeholder('limit'))
-    .as('k');
-  return db
-    .select({
-      id: keys.id,
-      name: keys.name,
-      prefix: keys.prefix,
-      ownerType: keys.ownerType,
-      ownerId: keys.ownerId,
-      createdAt: keys.createdAt,
-      expiresAt: keys.expiresAt,
-      lastUsedAt: keys.lastUsedAt,
-      rolledAt: keys.rolledAt,
-      stopsAt: keys.stopsAt,
-      permissions: keys.permissions,
-      projectIds: keys.projectIds,
-      allowedIps: keys.allowedIps,
-      ownerName: sql<string | null>`coalesce(${t.users.name}, ${t.bots.name})`,
-      keyPolicy: keyPolicyOf(sql.placeholder('organizationId')),
-    })
-    .from(keys)
-    .leftJoin(t.users, and(eq(keys.ownerType, 'user'), eq(t.users.id, keys.ownerId)))
-    .leftJoin(t.bots, and(eq(keys.ownerType, 'bot'), eq(t.bots.id, keys.ownerId)))
-    .orderBy(desc(keys.createdAt), desc(keys.id));
-}
-
-function listStatement(shape: ListShape) {
-  const { byOwner, afterPosition, expiring } = shape;
-  const name = `api_keys_list${byOwner ? '_owner' : ''}${afterPosition ? '_after' : ''}${expiring ? '_expiring' : ''}`;
-  return preparedStatement((db) => listQuery(db, shape).prepare(name));
+    .limit(sql.placeholder('limit'));
+  return jsonRowsStatement(query, listRow);
 }
 
 const both = [false, true];
@@ -133,9 +132,7 @@ export async function listApiKeys(
   const { rows, resumeAt } = page.q
     ? await searchApiKeys(shape, values, page.q, page.limit)
     : {
-        rows: await (
-          await listStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring]()
-        ).execute({
+        rows: await listStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring]({
           ...values,
           limit: page.limit + 1,
         }),

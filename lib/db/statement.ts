@@ -1,5 +1,7 @@
-import { and, eq, getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
+import { and, Column, eq, fillPlaceholders, getTableColumns, is, sql, type SQL, type Table } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
+import { runStatement } from './client';
 
 /**
  * The values of a statement built as SQL text for `runStatement`: `add(value, type)` appends the value and
@@ -47,3 +49,49 @@ export function projectResourceWhere(table: { id: PgColumn; organizationId: PgCo
  * it into the outer query. drizzle leaves out a falsy offset, so the zero goes as SQL text.
  */
 export const PLANNER_FENCE = sql`0` as unknown as number;
+
+/** What `jsonRow` reads: columns, and SQL expressions whose JSON value is already what they are typed as. */
+type JsonRowField = PgColumn | SQL<unknown>;
+/** The column types a `jsonRow` reads back: a timestamp from its JSON text, the rest as JSON gives them. */
+const JSON_ROW_COLUMNS = new Set(['PgUUID', 'PgText', 'PgVarchar', 'PgJsonb', 'PgInteger', 'PgBoolean', 'PgTimestamp']);
+
+/**
+ * A select list as one JSON array per row (`json_build_array`), and its reader. A driver then parses one value
+ * per row instead of one per column: for a page of 51 keys of 15 columns, the embedded database's thread spent
+ * half the CPU (3.3 ms against 1.7) and node-postgres a third less (0.56 against 0.37 ms), and drizzle's own
+ * mapping, which checks the kind of every field of every row, is skipped too. For the hot lists; a timestamp
+ * comes back as the text PostgreSQL writes in JSON (with its offset) and is read into a Date.
+ */
+export function jsonRow<S extends Record<string, JsonRowField>>(selection: S) {
+  const fields = Object.entries(selection).map(([key, field]) => {
+    if (!is(field, Column)) return { key, date: false };
+    if (!JSON_ROW_COLUMNS.has(field.columnType)) throw new Error(`jsonRow cannot read a ${field.columnType} column`);
+    return { key, date: field.columnType === 'PgTimestamp' };
+  });
+  return {
+    sql: sql<unknown[]>`json_build_array(${sql.join(Object.values(selection), sql`, `)})`,
+    read(values: unknown[]): SelectResultFields<S> {
+      const row: Record<string, unknown> = {};
+      fields.forEach(({ key, date }, i) => {
+        const value = values[i] ?? null;
+        row[key] = date && value !== null ? new Date(value as string) : value;
+      });
+      return row as SelectResultFields<S>;
+    },
+  };
+}
+
+/**
+ * A read that drizzle builds once (from a `QueryBuilder`, values as `sql.placeholder`s) selecting one `jsonRow`
+ * as `row`, run as `runStatement` text (a named statement) and read row by row.
+ */
+export function jsonRowsStatement<Row>(
+  query: { toSQL: () => { sql: string; params: unknown[] } },
+  row: { read: (values: unknown[]) => Row },
+): (values: Record<string, unknown>) => Promise<Row[]> {
+  const { sql: text, params } = query.toSQL();
+  return async (values) => {
+    const rows = await runStatement<{ row: unknown[] }>(text, fillPlaceholders(params, values));
+    return rows.map((raw) => row.read(raw.row));
+  };
+}
