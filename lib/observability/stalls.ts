@@ -40,8 +40,13 @@ export function watchStalls(): void {
   }, TICK_MS).unref();
 }
 
-const overlap = (spans: Span[], from: number, to: number) =>
-  spans.reduce((sum, s) => sum + Math.max(0, Math.min(to, s.start + s.ms) - Math.max(from, s.start)), 0);
+/** Milliseconds of `spans` (in time order, none overlapping another) within `from`..`to`: newest first, until one ended before. */
+function overlap(spans: Span[], from: number, to: number): number {
+  let sum = 0;
+  for (let i = spans.length - 1; i >= 0 && spans[i].start + spans[i].ms > from; i--)
+    sum += Math.max(0, Math.min(to, spans[i].start + spans[i].ms) - Math.max(from, spans[i].start));
+  return sum;
+}
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 export type Stalls = {
