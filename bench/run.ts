@@ -40,6 +40,8 @@ const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432'
 const FLOOR = '/v1/health/live';
 const ROUTES = process.env.BENCH_ROUTES;
 const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
+// Node's own flags for the servers, for an A/B of a runtime setting (V8's GC flags are refused in NODE_OPTIONS).
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 type Prepared = {
   adminKey: string;
@@ -86,7 +88,7 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
         '-H',
         '127.0.0.1',
       ]
-    : ['scripts/start.mjs'];
+    : [...NODE_FLAGS, 'scripts/start.mjs'];
   const log = path.join(logDir, `server-${++servers}.log`);
   const fd = openSync(log, 'w');
   // As in production: JSON lines, every background job running (the bench's organization has no webhooks, so
