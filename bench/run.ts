@@ -5,14 +5,15 @@
  * p50/p99, and CPU milliseconds per request of the app and (on PostgreSQL) of the database backends.
  * Exits non-zero only when a request fails, never on a figure.
  *
- * Environment: BENCH_SECONDS (8: per route and per floor, in BENCH_SLICES (4) turns of the two),
- * BENCH_ROUNDS (1: repeats of the whole route set per server), BENCH_CONNECTIONS (16: concurrent clients; 1 shows
+ * Environment: BENCH_SECONDS (6: per route and per floor, in BENCH_SLICES (3) turns of the two),
+ * BENCH_ROUNDS (3: repeats of the whole route set per server), BENCH_CONNECTIONS (16: concurrent clients; 1 shows
  * the latency of a request alone, where nothing is shared between requests),
  * BENCH_PORT (3900: the servers listen on it and the next four), BENCH_DATABASES (`pglite,postgres`),
  * BENCH_SCALE=0 (skip the 100,000-key list and the in-process key verification), BENCH_CPU_PROF=<dir>
  * (run the servers under `node --cpu-prof` and note when each measurement ran, in <dir>/windows.json; summarize
  * with `tsx bench/profile.ts <dir>`, which then also prints each route's cost over the floor's), BENCH_ROUTES=<text>
- * (only the routes whose name contains it, and no comparison runs: to profile one route).
+ * (only the routes whose name contains it, and no comparison runs: to profile one route), BENCH_NODE_FLAGS (Node's
+ * own flags for the servers: an A/B of a runtime setting), BENCH_SLOW_MS (50: the servers' SLOW_REQUEST_MS).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
