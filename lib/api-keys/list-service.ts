@@ -79,7 +79,7 @@ const listStatements = both.map((byOwner) =>
   both.map((afterPosition) => both.map((expiring) => listStatement({ byOwner, afterPosition, expiring }))),
 );
 
-/** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names after the LIMIT. */
+/** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names as the list reads them. */
 async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {
   const contains = containsPattern(q);
   const live = isNull(t.apiKeys.revokedAt);
@@ -100,9 +100,7 @@ async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unk
             ],
       walk: KEY_SEARCH_WALK,
       limit,
-      columns: sql`coalesce(${t.users.name}, ${t.bots.name}) as "owner_name", ${keyPolicyOf(values.organizationId)} as "key_policy"`,
-      joins: sql`left join ${t.users} on ${t.apiKeys.ownerType} = 'user' and ${t.users.id} = ${t.apiKeys.ownerId}
-        left join ${t.bots} on ${t.apiKeys.ownerType} = 'bot' and ${t.bots.id} = ${t.apiKeys.ownerId}`,
+      columns: sql`${ownerName} as "owner_name", ${keyPolicyOf(values.organizationId)} as "key_policy"`,
     },
     (raw) => ({ ownerName: raw.owner_name as string | null, keyPolicy: raw.key_policy as KeyPolicy | null }),
   );

@@ -60,6 +60,9 @@ function searchSuite() {
   beforeAll(async () => {
     const db = await getDb();
     ({ scope } = await newTestProject('Search'));
+    // Named owners, so a found key's owner name can be compared with the list's.
+    await db.insert(t.users).values({ id: alice.id, email: `alice-${alice.id}@search.test`, name: 'Alice Search' });
+    await db.insert(t.bots).values({ id: bob.id, organizationId: scope.organizationId, name: 'bob-search-bot' });
     const random = sequence(42);
     const name = (i: number) => (i % 97 === 0 ? `zanzibar ${i}` : word(random, 2 + (i % 6)));
     // Interleaved owners, one second apart each: both owners' keys spread over the whole list.
@@ -92,6 +95,17 @@ function searchSuite() {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it('a key found by q reads as the plain list reads it, its owner named, a user or a bot', async () => {
+    const listed = new Map(
+      (await pageThrough((cursor) => listApiKeys(scope.organizationId, null, { limit: 100, cursor }), 100))
+        .flat()
+        .map((k) => [k.id, k]),
+    );
+    const found = (await listApiKeys(scope.organizationId, null, { limit: 100, q: 'zanzibar' })).items;
+    expect(new Set(found.map((k) => k.owner.name))).toEqual(new Set(['Alice Search', 'bob-search-bot']));
+    for (const key of found) expect(key).toEqual(listed.get(key.id));
   });
 
   it('pages of silences found by q are the filtered, sorted silences, each exactly once, in every state', async () => {
