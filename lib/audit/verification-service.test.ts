@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { bulkAppendAuditEvents } from '../../server/demo/bulk-seed';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 import { getAuditVerification, releaseAuditVerifications, startAuditVerification } from './verification-service';
 import { verifyAuditChain } from './verify';
 
@@ -102,13 +102,4 @@ function jobSuite() {
   });
 }
 
-describe('audit re-verification jobs on the embedded database', () => {
-  withEmptyEmbeddedDatabase('audit-verification-job');
-  jobSuite();
-});
-
-const postgres = await scratchPostgres('audit_verification_job');
-describe.skipIf(!postgres.reachable)('audit re-verification jobs on PostgreSQL', () => {
-  postgres.use();
-  jobSuite();
-});
+await onBothDatabases('audit re-verification jobs', 'audit-verification-job', jobSuite);

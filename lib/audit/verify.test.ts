@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { bulkAppendAuditEvents } from '../../server/demo/bulk-seed';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 import { pruneAuditEvents } from './retention';
 import { verifyAuditChain, verifyChainInDetail } from './verify';
 
@@ -185,13 +185,4 @@ function verificationSuite() {
   });
 }
 
-describe('audit verification on the embedded database', () => {
-  withEmptyEmbeddedDatabase('audit-verify');
-  verificationSuite();
-});
-
-const postgres = await scratchPostgres('audit_verify');
-describe.skipIf(!postgres.reachable)('audit verification on PostgreSQL', () => {
-  postgres.use();
-  verificationSuite();
-});
+await onBothDatabases('audit verification', 'audit-verify', verificationSuite);

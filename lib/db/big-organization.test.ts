@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { listApiKeys } from '../api-keys/list-service';
 import { listBots } from '../bots/service';
 import { encodeCursor } from '../http/pagination';
@@ -12,7 +12,7 @@ import { getDb } from './client';
 import { inputNodes, planNodes, planOf, type PlanNode } from './list-plans';
 import { subscriptionValues } from '../../server/demo/seed';
 import * as t from './schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 
 // Modest sizes, big enough that the planner prefers an index and a deep page is far from the first.
 const KEYS = 3_000;
@@ -262,13 +262,4 @@ function bigOrganizationSuite() {
   });
 }
 
-describe('a big organization on the embedded database', () => {
-  withEmptyEmbeddedDatabase('big-organization');
-  bigOrganizationSuite();
-});
-
-const postgres = await scratchPostgres('big_organization');
-describe.skipIf(!postgres.reachable)('a big organization on PostgreSQL', () => {
-  postgres.use();
-  bigOrganizationSuite();
-});
+await onBothDatabases('a big organization', 'big-organization', bigOrganizationSuite);

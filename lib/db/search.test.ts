@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { KEY_SEARCH_WALK } from '../api-keys/keys';
 import { listApiKeys } from '../api-keys/list-service';
 import { SILENCE_SEARCH_WALK } from '../silences/keys';
@@ -9,7 +9,7 @@ import type { SilenceState } from '../silences/schema';
 import { bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';
 import * as t from './schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 
 // More rows than each walk examines, so pages come from the walk, from the search indexes after it, and (for a
 // one- or two-character q) stop at the walk's end.
@@ -153,13 +153,4 @@ function searchSuite() {
   });
 }
 
-describe('search on the embedded database', () => {
-  withEmptyEmbeddedDatabase('search');
-  searchSuite();
-});
-
-const postgres = await scratchPostgres('search');
-describe.skipIf(!postgres.reachable)('search on PostgreSQL', () => {
-  postgres.use();
-  searchSuite();
-});
+await onBothDatabases('search', 'search', searchSuite);

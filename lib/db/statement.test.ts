@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from './client';
 import * as t from './schema';
 import { jsonRow, jsonRowsStatement } from './statement';
-import { scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { onBothDatabases } from '../../server/testing/test-database';
 
 const row = jsonRow({
   id: t.organizations.id,
@@ -57,13 +57,4 @@ describe('jsonRow', () => {
   });
 });
 
-describe('jsonRow on the embedded database', () => {
-  withEmptyEmbeddedDatabase('json-row');
-  jsonRowSuite();
-});
-
-const postgres = await scratchPostgres('json_row');
-describe.skipIf(!postgres.reachable)('jsonRow on PostgreSQL', () => {
-  postgres.use();
-  jsonRowSuite();
-});
+await onBothDatabases('jsonRow', 'json-row', jsonRowSuite);

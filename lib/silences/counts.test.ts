@@ -1,9 +1,9 @@
 import { inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 import { silenceState } from './schema';
 import { countSilences } from './list-service';
 
@@ -72,13 +72,4 @@ function countsSuite() {
   });
 }
 
-describe('silence counts on the embedded database', () => {
-  withEmptyEmbeddedDatabase('silence-counts');
-  countsSuite();
-});
-
-const postgres = await scratchPostgres('silence_counts');
-describe.skipIf(!postgres.reachable)('silence counts on PostgreSQL', () => {
-  postgres.use();
-  countsSuite();
-});
+await onBothDatabases('silence counts', 'silence-counts', countsSuite);

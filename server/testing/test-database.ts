@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { seedDemoData, subscriptionValues } from '../demo/seed';
 import { closeDb, getDb } from '../../lib/db/client';
@@ -69,6 +69,23 @@ export async function scratchPostgres(label: string) {
     });
   };
   return { reachable, admin, database, use };
+}
+
+/**
+ * For a unit test file whose `suite` must hold on both databases: registers it as "<what> on the embedded
+ * database" (`withEmptyEmbeddedDatabase`) and as "<what> on PostgreSQL" (`scratchPostgres`, skipped where there is
+ * none). `label` names the temporary folder and, with `_` for `-`, the scratch database. Await it at the top level.
+ */
+export async function onBothDatabases(what: string, label: string, suite: () => void): Promise<void> {
+  describe(`${what} on the embedded database`, () => {
+    withEmptyEmbeddedDatabase(label);
+    suite();
+  });
+  const postgres = await scratchPostgres(label.replaceAll('-', '_'));
+  describe.skipIf(!postgres.reachable)(`${what} on PostgreSQL`, () => {
+    postgres.use();
+    suite();
+  });
 }
 
 /** The process's database with the demo data of PRODUCT.md, as start-up leaves it (server/start.ts). */
