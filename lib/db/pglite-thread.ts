@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions } from '@electric-sql/pglite';
+import { keepLatest } from '../keep-latest';
 import { isBackground } from './priority';
 
 type Field = { name: string; dataTypeID: number };
@@ -24,8 +25,7 @@ const KEPT = 256;
 const long = ((globalThis as unknown as { __svcLongStatements?: LongStatement[] }).__svcLongStatements ??= []);
 
 function noteLong(text: string, ms: number): void {
-  long.push({ statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms });
-  if (long.length > KEPT) long.splice(0, long.length - KEPT);
+  keepLatest(long, { statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms }, KEPT);
 }
 
 /** The long statements (held the backend ≥ 10 ms) that overlapped `from`..`to` (performance.now). */

@@ -1,4 +1,5 @@
 import { inBackground } from '../db/priority';
+import { keepLatest } from '../keep-latest';
 
 /**
  * Background work, off every request's path. Each floor and feature exports its own jobs (a `jobs.ts` beside its
@@ -54,8 +55,7 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
       if (backgroundJobsStopped()) return;
       let result: unknown;
       const noted: Pass = { job: job.name, start: performance.now() };
-      state.passes.push(noted);
-      if (state.passes.length > KEPT_PASSES) state.passes.splice(0, state.passes.length - KEPT_PASSES);
+      keepLatest(state.passes, noted, KEPT_PASSES);
       try {
         // Requests first: on the embedded database each of the pass's statements waits for theirs.
         result = await inBackground(run);

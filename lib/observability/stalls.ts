@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { longStatementsBetween } from '../db/pglite-thread';
+import { keepLatest } from '../keep-latest';
 import { passesBetween } from '../jobs/runner';
 
 /**
@@ -20,10 +21,7 @@ const state = ((globalThis as unknown as { __svcStalls?: State }).__svcStalls ??
   started: false,
 });
 
-function keep(list: Span[], span: Span): void {
-  list.push(span);
-  if (list.length > KEPT) list.splice(0, list.length - KEPT);
-}
+const keep = (list: Span[], span: Span) => keepLatest(list, span, KEPT);
 
 /** Starts watching (once per process): a GC observer and a timer that notes late ticks. */
 export function watchStalls(): void {
