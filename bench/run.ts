@@ -80,6 +80,7 @@ async function startServer(port: number, env: Record<string, string>): Promise<S
   // Node refuses --cpu-prof in NODE_OPTIONS: a profiled run starts Next itself, as scripts/start.mjs would.
   const args = profile
     ? [
+        ...NODE_FLAGS,
         `--cpu-prof`,
         `--cpu-prof-dir=${path.resolve(profile)}`,
         NEXT_BIN,
