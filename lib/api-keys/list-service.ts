@@ -2,7 +2,14 @@ import { and, desc, eq, gt, ilike, isNull, like, lte, or, sql, type SQLWrapper }
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { jsonRow, jsonRowsStatement } from '../db/statement';
 import * as t from '../db/schema';
-import { containsPattern, INDEXED_SEARCH_MIN, searchList, startsWithPattern } from '../db/search';
+import {
+  containsPattern,
+  INDEXED_SEARCH_MIN,
+  searchStatement,
+  searchValue,
+  startsWithPattern,
+  startsWithRange,
+} from '../db/search';
 import type { KeyPolicy } from '../auth/key-scope';
 import { beyondPosition, decodeCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { EXPIRING_SOON_DAYS, type ApiKey } from './schema';
@@ -15,11 +22,23 @@ import { KEY_SEARCH_WALK } from './keys';
  * (narrowed to an owner or not, after a cursor or not, expiring or not), so no condition is left to a generic plan.
  */
 type ListShape = { byOwner: boolean; afterPosition: boolean; expiring: boolean };
+
 type ListValueName = 'organizationId' | 'ownerType' | 'ownerId' | 'at' | 'id' | 'now' | 'soon';
 type ListValue = (name: ListValueName) => SQLWrapper;
 
-/** The list's conditions, over placeholders (the prepared statements) or values (a search). */
-function listWhere({ byOwner, afterPosition, expiring }: ListShape, value: ListValue) {
+/** Each value's SQL type, for a search's statement (`searchValue`). */
+const LIST_VALUE_TYPES: Record<ListValueName, string> = {
+  organizationId: 'uuid',
+  ownerType: 'text',
+  ownerId: 'uuid',
+  at: 'timestamptz',
+  id: 'uuid',
+  now: 'timestamptz',
+  soon: 'timestamptz',
+};
+
+/** The list's conditions, over placeholders (its statements) or search values (its searches'), filled per call. */
+function listWhere({ byOwner, afterPosition, expiring }: ListShape, value: ListValue = sql.placeholder) {
   return and(
     eq(t.apiKeys.organizationId, value('organizationId')),
     isNull(t.apiKeys.revokedAt),
@@ -68,7 +87,7 @@ function listStatement(shape: ListShape) {
   const query = new QueryBuilder()
     .select({ row: listRow.sql.as('row') })
     .from(t.apiKeys)
-    .where(listWhere(shape, sql.placeholder))
+    .where(listWhere(shape))
     .orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id))
     .limit(sql.placeholder('limit'));
   return jsonRowsStatement(query, listRow);
@@ -79,32 +98,37 @@ const listStatements = both.map((byOwner) =>
   both.map((afterPosition) => both.map((expiring) => listStatement({ byOwner, afterPosition, expiring }))),
 );
 
-/** A search of the list: `searchList` (lib/db/search.ts) over the same conditions, owner names as the list reads them. */
-async function searchApiKeys(shape: ListShape, values: Record<ListValueName, unknown>, q: string, limit: number) {
-  const contains = containsPattern(q);
+/**
+ * A search of the list (`searchStatement`, lib/db/search.ts) over the same conditions, its page read as the list's
+ * rows are: name and prefix through their indexes (`q` of three characters or more), or the walk alone.
+ */
+function searchStatementOf(shape: ListShape, indexed: boolean) {
   const live = isNull(t.apiKeys.revokedAt);
-  return searchList(
-    {
-      table: t.apiKeys,
-      where: listWhere(shape, (name) => sql`${values[name]}`),
-      match: or(ilike(t.apiKeys.name, contains), like(t.apiKeys.prefix, startsWithPattern(q)))!,
-      // The trigram index on names and the prefix index, both over every organization's keys: each arm is then
-      // the only index its condition fits, whatever the statistics say (`where` keeps this organization's).
-      indexed:
-        [...q].length < INDEXED_SEARCH_MIN
-          ? null
-          : [
-              and(live, ilike(t.apiKeys.name, contains))!,
-              // The range LIKE implies, spelled out, so the index serves it even before statistics exist.
-              and(live, like(t.apiKeys.prefix, startsWithPattern(q)), sql`${t.apiKeys.prefix} ~>=~ ${q}`)!,
-            ],
-      walk: KEY_SEARCH_WALK,
-      limit,
-      columns: sql`${ownerName} as "owner_name", ${keyPolicyOf(values.organizationId)} as "key_policy"`,
-    },
-    (raw) => ({ ownerName: raw.owner_name as string | null, keyPolicy: raw.key_policy as KeyPolicy | null }),
-  );
+  const contains = ilike(t.apiKeys.name, searchValue('contains'));
+  const startsWith = like(t.apiKeys.prefix, searchValue('startsWith'));
+  return searchStatement({
+    table: t.apiKeys,
+    where: listWhere(shape, (name) => searchValue(name, LIST_VALUE_TYPES[name])),
+    match: or(contains, startsWith)!,
+    // The trigram index on names and the prefix index, both over every organization's keys: each arm is then
+    // the only index its condition fits, whatever the statistics say (`where` keeps this organization's).
+    indexed: indexed
+      ? [
+          and(live, contains)!,
+          // The range LIKE implies, spelled out, so the index serves it in a plan blind to `q`.
+          and(live, startsWith, startsWithRange(t.apiKeys.prefix, 'q'))!,
+        ]
+      : null,
+    walk: KEY_SEARCH_WALK,
+    row: listRow,
+  });
 }
+
+const searchStatements = both.map((byOwner) =>
+  both.map((afterPosition) =>
+    both.map((expiring) => both.map((indexed) => searchStatementOf({ byOwner, afterPosition, expiring }, indexed))),
+  ),
+);
 
 /**
  * Unrevoked keys of the organization, newest first; `owner` narrows to one principal's keys, `expiring`
@@ -128,7 +152,15 @@ export async function listApiKeys(
     soon: new Date(now.getTime() + EXPIRING_SOON_DAYS * DAY_MS).toISOString(),
   };
   const { rows, resumeAt } = page.q
-    ? await searchApiKeys(shape, values, page.q, page.limit)
+    ? await searchStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring][
+        +([...page.q].length >= INDEXED_SEARCH_MIN)
+      ]({
+        ...values,
+        q: page.q,
+        contains: containsPattern(page.q),
+        startsWith: startsWithPattern(page.q),
+        limit: page.limit + 1,
+      })
     : {
         rows: await listStatements[+shape.byOwner][+shape.afterPosition][+shape.expiring]({
           ...values,

@@ -60,13 +60,25 @@ export async function loadRows(file: string, backup: BackupHeader, target: Resto
     // Migrations may have written rows (a chain head per organization), and triggers would write more.
     for (const table of [...tables].reverse()) await query(`delete from ${ident(table)}`);
     for (const table of tables) await query(`alter table ${ident(table)} disable trigger user`);
+    // Each table's columns but the generated ones (a silence's search text): those are computed, never inserted.
+    const insertedColumns = new Map<string, string>();
+    for (const table of tables) {
+      const columns = (await query(
+        `select attname from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped
+           and attgenerated = '' order by attnum`,
+        [ident(table)],
+      )) as { attname: string }[];
+      insertedColumns.set(table, columns.map((c) => ident(c.attname)).join(', '));
+    }
     const batch = { table: '', rows: [] as string[] };
     const flush = async () => {
       if (!batch.rows.length) return;
       const t = ident(batch.table);
-      await query(`insert into ${t} select * from jsonb_populate_recordset(null::${t}, $1::jsonb)`, [
-        `[${batch.rows.join(',')}]`,
-      ]);
+      const columns = insertedColumns.get(batch.table);
+      await query(
+        `insert into ${t} (${columns}) select ${columns} from jsonb_populate_recordset(null::${t}, $1::jsonb)`,
+        [`[${batch.rows.join(',')}]`],
+      );
       batch.rows = [];
     };
     let total = 0;

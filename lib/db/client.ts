@@ -35,6 +35,8 @@ type Handle = {
   /** PostgreSQL: the pool for writes a crash may lose (rate-limit counters), see `getCounterPool`. */
   counterPool?: Pool;
   raw: Raw;
+  /** PostgreSQL, connected directly: sessions that keep a generic plan per named statement (`runBlindStatement`). */
+  blind?: Raw;
   /** Statement texts drizzle should run as named statements (PostgreSQL names them from `.prepare(name)`). */
   hot?: Set<string>;
   /** Embedded database: copies the data directory, consistent, into `into` (lib/backup). */
@@ -175,12 +177,13 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
   // Behind a transaction pooler, no statement may count on the session it ran on (lib/db/pooler.ts).
   const Client = transactionPooler ? sessionFreeClient(pg.Client) : pg.Client;
   // Each pool names its sessions, so pg_stat_activity tells the durable writes from the counters.
-  const newPool = (application_name: string, max: number) => {
+  const newPool = (application_name: string, max: number, options?: string) => {
     const pool = new pg.Pool({
       Client,
       connectionString: url,
       application_name,
       max,
+      options,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS || undefined,
     });
@@ -193,21 +196,38 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
   // Its statements commit without waiting for the disk, each by itself (lib/http/rate-limit.ts `counterStore`),
   // not by a session setting a pooler would carry to other clients' transactions or lose.
   const counterPool = newPool('svc-counters', Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 4));
+  // Statements whose every value is hidden from the planner (`runBlindStatement`): their sessions keep one plan per
+  // statement from its first run. Not behind a transaction pooler, where no statement is named (nor a session's).
+  const blindPool = transactionPooler
+    ? null
+    : newPool(
+        'svc-search',
+        Number(process.env.DATABASE_SEARCH_POOL_SIZE ?? 2),
+        '-c plan_cache_mode=force_generic_plan',
+      );
+  const pools = [
+    { name: 'svc', pool },
+    { name: 'svc-counters', pool: counterPool },
+    ...(blindPool ? [{ name: 'svc-search', pool: blindPool }] : []),
+  ];
   return {
     db: drizzle({ client: pool, schema, logger: statementLogger }),
     kind: 'postgres',
     close: async () => {
-      await Promise.all([pool.end(), counterPool.end()]);
+      await Promise.all(pools.map(({ pool: p }) => p.end()));
     },
     pool,
     counterPool,
     raw: { query: (text, values, name) => pool.query({ name, text, values }) },
+    blind: blindPool ? { query: (text, values, name) => blindPool.query({ name, text, values }) } : undefined,
     figures: () => ({
       kind: 'postgres',
-      pools: [
-        { name: 'svc', pool },
-        { name: 'svc-counters', pool: counterPool },
-      ].map(({ name, pool: p }) => ({ name, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount })),
+      pools: pools.map(({ name, pool: p }) => ({
+        name,
+        total: p.totalCount,
+        idle: p.idleCount,
+        waiting: p.waitingCount,
+      })),
     }),
   };
 }
@@ -303,6 +323,22 @@ const statementNames = new Map<string, string>();
 export async function runStatement<R>(text: string, values: unknown[]): Promise<R[]> {
   watchers.forEach((watch) => watch(text, values));
   const { rows } = await (await handle()).raw.query(text, values, statementName(text));
+  return rows as R[];
+}
+
+/**
+ * `runStatement` for a statement whose every value is hidden from the planner (one-row subqueries: `searchValue`
+ * in lib/db/search.ts), so that any plan made for it is the same. On PostgreSQL, connected directly, it runs on
+ * sessions set to keep that plan from the first run (`plan_cache_mode = force_generic_plan`, pool `svc-search`).
+ * PostgreSQL's own rule plans a named statement for its values five times, then keeps the generic plan only
+ * while it costs no more than the average of those: once `ANALYZE` changed the statistics, a search went on being
+ * planned on every run (1 ms of its 2) for hundreds of runs. Elsewhere (PGlite, a transaction pooler) as
+ * `runStatement`.
+ */
+export async function runBlindStatement<R>(text: string, values: unknown[]): Promise<R[]> {
+  watchers.forEach((watch) => watch(text, values));
+  const open = await handle();
+  const { rows } = await (open.blind ?? open.raw).query(text, values, statementName(text));
   return rows as R[];
 }
 

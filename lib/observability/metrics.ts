@@ -105,7 +105,7 @@ once(
   () =>
     new client.Gauge({
       name: 'svc_db_pool_connections',
-      help: 'PostgreSQL connections per pool (svc, svc-counters) by state: total, idle, waiting (callers queued).',
+      help: 'PostgreSQL connections per pool (svc, svc-counters, svc-search) by state: total, idle, waiting (callers queued).',
       labelNames: ['pool', 'state'] as const,
       collect() {
         this.reset();

@@ -3,9 +3,9 @@
 import type { SilenceState } from './schema';
 
 /**
- * Silences examined newest first before a search asks its index: each costs its search text (the comment and the
- * matchers joined), so the walk is shorter than the keys' (bench:scale, docs/big-organizations.md). The console
- * says how far a short search looked by it.
+ * Silences examined newest first before a search asks its index (a search text, the comment and the matchers
+ * joined, is longer to test than a key's name; bench:scale, docs/big-organizations.md). The console says how far a
+ * short search looked by it.
  */
 export const SILENCE_SEARCH_WALK = 200;
 

@@ -1,14 +1,14 @@
-import { and, desc, eq, gt, ilike, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, ilike, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '../db/client';
-import { PLANNER_FENCE } from '../db/statement';
+import { jsonRow, PLANNER_FENCE } from '../db/statement';
 import * as t from '../db/schema';
-import { containsPattern, INDEXED_SEARCH_MIN, searchList } from '../db/search';
-import { afterCursor, toPage, type Page } from '../http/pagination';
+import { containsPattern, INDEXED_SEARCH_MIN, searchStatement, searchValue } from '../db/search';
+import { afterCursor, beyondPosition, decodeCursor, toPage, type Page } from '../http/pagination';
 import type { Silence, SilenceCounts, SilenceState } from './schema';
 import { inScope, silenceColumns, toSilence, type SilenceRow, type SilenceScope } from './service';
 import { SILENCE_SEARCH_WALK } from './keys';
 
-function stateCondition(state: SilenceState, now: Date): SQL | undefined {
+function stateCondition(state: SilenceState, now: Date | SQLWrapper): SQL | undefined {
   if (state === 'scheduled') return gt(t.silences.startsAt, now);
   if (state === 'active') return and(lte(t.silences.startsAt, now), gt(t.silences.endsAt, now));
   return lte(t.silences.endsAt, now);
@@ -19,15 +19,48 @@ function stateCondition(state: SilenceState, now: Date): SQL | undefined {
  * alone let a planner without statistics (rows that just arrived) expect a handful of rows and sort them, off
  * `silences_project_ends_idx`; over a range it expects many, which a walk of this index serves in order.
  */
-const projectRange = (scope: SilenceScope) => {
+const projectRange = (scope: { organizationId: unknown; projectId: unknown }) => {
   const key = sql`(${t.silences.organizationId}, ${t.silences.projectId}, ${t.silences.createdAt}, ${t.silences.id})`;
   const at = (time: string, id: string) =>
     sql`(${scope.organizationId}::uuid, ${scope.projectId}::uuid, ${time}::timestamptz, ${id}::uuid)`;
   return sql`${key} > ${at('-infinity', '00000000-0000-0000-0000-000000000000')} and ${key} < ${at('infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff')}`;
 };
 
-/** The text `q` searches: the comment and each matcher's label and value (migration 0010, indexed by trigrams). */
-const searchText = sql`silence_search_text(${t.silences.comment}, ${t.silences.matchers})`;
+/** A page's row, one JSON array each (lib/db/statement.ts): what a search reads of the silences it found. */
+const silenceRow = jsonRow(silenceColumns);
+
+/**
+ * A search over all silences or the expired ones (`searchStatement`, lib/db/search.ts): one statement per shape
+ * (expired or not, after a cursor or not, through the trigram index or the walk alone), placeholders filled per call.
+ */
+function searchStatementOf(expired: boolean, afterPosition: boolean, indexed: boolean) {
+  const uuid = (name: string) => searchValue(name, 'uuid');
+  const match = ilike(t.silences.searchText, searchValue('contains'));
+  return searchStatement({
+    table: t.silences,
+    where: and(
+      eq(t.silences.organizationId, uuid('organizationId')),
+      eq(t.silences.projectId, uuid('projectId')),
+      expired ? stateCondition('expired', searchValue('now', 'timestamptz')) : undefined,
+      afterPosition
+        ? beyondPosition(t.silences.createdAt, t.silences.id, 'desc', {
+            at: searchValue('at', 'timestamptz'),
+            id: uuid('id'),
+          })
+        : undefined,
+      projectRange({ organizationId: uuid('organizationId'), projectId: uuid('projectId') }),
+    )!,
+    match,
+    indexed: indexed ? [match] : null,
+    walk: SILENCE_SEARCH_WALK,
+    row: silenceRow,
+  });
+}
+
+const both = [false, true];
+const searchStatements = both.map((expired) =>
+  both.map((afterPosition) => both.map((indexed) => searchStatementOf(expired, afterPosition, indexed))),
+);
 
 /**
  * Newest first; `state` is evaluated against one clock reading for the whole page; `q` keeps silences whose
@@ -50,7 +83,7 @@ export async function listSilences(
     query.state ? stateCondition(query.state, now) : undefined,
     afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
   )!;
-  const match = query.q ? ilike(searchText, containsPattern(query.q)) : undefined;
+  const match = query.q ? ilike(t.silences.searchText, containsPattern(query.q)) : undefined;
   const notEnded = query.state === 'scheduled' || query.state === 'active';
   const toSilences = (rows: SilenceRow[], resumeAt: { at: Date; id: string } | null = null) =>
     toPage(
@@ -60,22 +93,19 @@ export async function listSilences(
       (r) => toSilence(r, now),
       resumeAt,
     );
-  if (match && !notEnded) {
-    const { rows, resumeAt } = await searchList(
-      {
-        table: t.silences,
-        where: and(listed, projectRange(scope))!,
-        match,
-        indexed: [...query.q!].length < INDEXED_SEARCH_MIN ? null : [match],
-        walk: SILENCE_SEARCH_WALK,
-        limit: query.limit,
-        columns: sql`${silenceColumns.createdByName} as "created_by_name", ${silenceColumns.updatedByName} as "updated_by_name"`,
-      },
-      (raw) => ({
-        createdByName: raw.created_by_name as string | null,
-        updatedByName: raw.updated_by_name as string | null,
-      }),
-    );
+  if (query.q && !notEnded) {
+    const position = query.cursor ? decodeCursor(query.cursor) : null;
+    const search =
+      searchStatements[+(query.state === 'expired')][+!!position][+([...query.q].length >= INDEXED_SEARCH_MIN)];
+    const { rows, resumeAt } = await search({
+      organizationId: scope.organizationId,
+      projectId: scope.projectId,
+      now: now.toISOString(),
+      at: position?.at.toISOString(),
+      id: position?.id,
+      contains: containsPattern(query.q),
+      limit: query.limit + 1,
+    });
     return toSilences(rows, resumeAt);
   }
   const where = and(listed, match);
