@@ -15,7 +15,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-step() { printf '\n== %s\n' "$*" >&2; }
+step() { printf '\n== %s (%d s in)\n' "$*" "$SECONDS" >&2; }
 step "format";      npx prettier --check .
 step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
