@@ -28,10 +28,11 @@ const principalName = (type: AnyColumn, id: AnyColumn) =>
     then (select ${t.bots.name} from ${t.bots} where ${t.bots.id} = ${id})
     else (select ${t.users.name} from ${t.users} where ${t.users.id} = ${id}) end`;
 
-/** Every column of a silence plus its authors' names: what every read and write of a silence returns. */
 // Every column but `search_text`, which only the search reads (a copy of the comment and the matchers).
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- taken out of the rest, never read
 const { searchText, ...storedColumns } = getTableColumns(t.silences);
+
+/** Every column of a silence but its search text, plus its authors' names: what every read and write returns. */
 export const silenceColumns = {
   ...storedColumns,
   createdByName: principalName(t.silences.createdByType, t.silences.createdById),
