@@ -161,4 +161,24 @@ describe('a thread that stops without being closed', () => {
     );
     expect((histogram.rows[0] as { n: number }).n).toBeLessThanOrEqual(11);
   });
+
+  it('past 3,000 rows, analyzes again only the columns an index reads; the others keep their statistics', async () => {
+    await thread.exec(`create table wide (k int, e int, p int, other int);
+      create index on wide (k); create index on wide ((e + 1)) where p > 0`);
+    await thread.exec('insert into wide select n, n, n, 7 from generate_series(1, 4000) n');
+    expect(await analyzeChangedTables(thread)).toEqual(['public.wide']);
+    await thread.exec('insert into wide select n, n, n, 8 from generate_series(4001, 20000) n');
+    expect(await analyzeChangedTables(thread)).toEqual(['public.wide']);
+    const { rows } = await thread.query(
+      "select attname as column, most_common_vals::text as common from pg_stats where tablename = 'wide' order by attname",
+    );
+    // `other` is still all 7s, as its statistics were taken at 4,000 rows; the indexed ones saw 20,000.
+    expect(rows.find((r) => (r as { column: string }).column === 'other')).toEqual({ column: 'other', common: '{7}' });
+    const maxima = await thread.query(
+      "select attname as column, histogram_bounds::text::int[] as bounds from pg_stats where tablename = 'wide' and attname <> 'other' order by attname",
+    );
+    for (const row of maxima.rows as { column: string; bounds: number[] }[])
+      expect(Math.max(...row.bounds), row.column).toBeGreaterThan(4000);
+    expect((maxima.rows as { column: string }[]).map((r) => r.column)).toEqual(['e', 'k', 'p']);
+  });
 });
