@@ -77,13 +77,6 @@ export async function listSilences(
   query: { limit: number; cursor?: string; state?: SilenceState; q?: string },
   now = new Date(),
 ): Promise<Page<Silence>> {
-  const db = await getDb();
-  const listed = and(
-    inScope(scope),
-    query.state ? stateCondition(query.state, now) : undefined,
-    afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
-  )!;
-  const match = query.q ? ilike(t.silences.searchText, containsPattern(query.q)) : undefined;
   const notEnded = query.state === 'scheduled' || query.state === 'active';
   const toSilences = (rows: SilenceRow[], resumeAt: { at: Date; id: string } | null = null) =>
     toPage(
@@ -108,6 +101,13 @@ export async function listSilences(
     });
     return toSilences(rows, resumeAt);
   }
+  const db = await getDb();
+  const listed = and(
+    inScope(scope),
+    query.state ? stateCondition(query.state, now) : undefined,
+    afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
+  )!;
+  const match = query.q ? ilike(t.silences.searchText, containsPattern(query.q)) : undefined;
   const where = and(listed, match);
   const source = notEnded
     ? db
