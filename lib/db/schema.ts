@@ -267,17 +267,21 @@ export const silences = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
-    /** What `q` searches: the comment and each matcher's label and value, one per line (migrations 0010, 0016). */
+    /**
+     * What `q` searches: the comment and each matcher's label and value, one per line (migrations 0010, 0016;
+     * computed in PL/pgSQL since 0017).
+     */
     searchText: text('search_text').generatedAlwaysAs(sql`silence_search_text(comment, matchers)`),
   },
   (t) => [
     index('silences_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
     // `state=scheduled|active` and their counts read the few silences that have not ended, not the expired.
     index('silences_project_ends_idx').on(t.organizationId, t.projectId, t.endsAt),
-    // The list's `q`: a part of the comment or of a matcher's label or value.
+    // The list's `q`: a part of the comment or of a matcher's label or value. New rows' trigrams wait in a pending
+    // list of 64 kB, which every search reads and an edit appends to (migration 0017).
     index('silences_search_text_idx')
       .using('gin', sql`${t.searchText} gin_trgm_ops`)
-      .with({ fastupdate: false }),
+      .with({ fastupdate: true, gin_pending_list_limit: 64 }),
     check('silences_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
   ],
 );
