@@ -17,11 +17,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { cpuMs, sampleApp, samplePostgres } from './cpu';
 import { printGoals, printRun, type Figure, type Pair } from './report';
 import { startConsole } from './server';
@@ -40,9 +40,9 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'pglite,postgres').split(',');
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
 const FLOOR = '/v1/health/live';
 const ROUTES = process.env.BENCH_ROUTES;
-const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
-// Node's own flags for the servers, for an A/B of a runtime setting (V8's GC flags are refused in NODE_OPTIONS).
-const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+// Node's own flags for the servers: production's (scripts/server-node-flags.mjs) unless BENCH_NODE_FLAGS names
+// others, for an A/B of a runtime setting (V8's GC flags are refused in NODE_OPTIONS).
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
 
 type Prepared = {
   adminKey: string;
@@ -77,20 +77,13 @@ let servers = 0;
 
 async function startServer(port: number, env: Record<string, string>): Promise<Server> {
   const profile = process.env.BENCH_CPU_PROF;
-  // Node refuses --cpu-prof in NODE_OPTIONS: a profiled run starts Next itself, as scripts/start.mjs would.
-  const args = profile
-    ? [
-        ...NODE_FLAGS,
-        `--cpu-prof`,
-        `--cpu-prof-dir=${path.resolve(profile)}`,
-        NEXT_BIN,
-        'start',
-        '-p',
-        String(port),
-        '-H',
-        '127.0.0.1',
-      ]
-    : [...NODE_FLAGS, 'scripts/start.mjs'];
+  // Node refuses --cpu-prof in NODE_OPTIONS: it goes on the command line, before scripts/start.mjs, which runs
+  // Next in its own process (and signs the connection's address, which the restricted key's rule reads).
+  const args = [
+    ...NODE_FLAGS,
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profile)}`] : []),
+    'scripts/start.mjs',
+  ];
   const log = path.join(logDir, `server-${++servers}.log`);
   const fd = openSync(log, 'w');
   // As in production: JSON lines, every background job running (the bench's organization has no webhooks, so
