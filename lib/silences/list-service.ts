@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, ilike, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '../db/client';
-import { jsonRow, PLANNER_FENCE } from '../db/statement';
+import { PLANNER_FENCE } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern, INDEXED_SEARCH_MIN, searchStatement, searchValue } from '../db/search';
 import { afterCursor, beyondPosition, decodeCursor, toPage, type Page } from '../http/pagination';
 import type { Silence, SilenceCounts, SilenceState } from './schema';
-import { inScope, silenceColumns, toSilence, type SilenceRow, type SilenceScope } from './service';
+import { inScope, silenceColumns, silenceRow, toSilence, type SilenceRow, type SilenceScope } from './service';
 import { SILENCE_SEARCH_WALK } from './keys';
 
 function stateCondition(state: SilenceState, now: Date | SQLWrapper): SQL | undefined {
@@ -25,9 +25,6 @@ const projectRange = (scope: { organizationId: unknown; projectId: unknown }) =>
     sql`(${scope.organizationId}::uuid, ${scope.projectId}::uuid, ${time}::timestamptz, ${id}::uuid)`;
   return sql`${key} > ${at('-infinity', '00000000-0000-0000-0000-000000000000')} and ${key} < ${at('infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff')}`;
 };
-
-/** A page's row, one JSON array each (lib/db/statement.ts): what a search reads of the silences it found. */
-const silenceRow = jsonRow(silenceColumns);
 
 /**
  * A search over all silences or the expired ones (`searchStatement`, lib/db/search.ts): one statement per shape

@@ -1,10 +1,11 @@
 import { and, eq, getTableColumns, sql, type AnyColumn } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { changesBetween } from '../audit/changes';
 import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
-import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
+import { jsonRow, projectResourceWhere, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
@@ -103,14 +104,18 @@ const changeable = (row: Pick<SilenceRow, 'comment' | 'matchers' | 'startsAt' | 
   endsAt: formatInstant(row.endsAt),
 });
 
-/** The authors' names of `updated` rows, as `silenceColumns` reads them, for statements written as text. */
-const AUTHOR_NAMES = ['created', 'updated']
-  .map(
-    (who) => `case when u.${who}_by_type = 'bot'
-      then (select name from bots where id = u.${who}_by_id)
-      else (select name from users where id = u.${who}_by_id) end as ${who}_by_name`,
-  )
-  .join(', ');
+/** A silence as one JSON array (lib/db/statement.ts), for statements that read one: one field for the driver to parse. */
+export const silenceRow = jsonRow(silenceColumns);
+
+/**
+ * `silenceRow` as SQL text over a relation named `silences`, for statements written as text: their `updated` rows
+ * are read `from updated as silences`.
+ */
+const SILENCE_ROW_SQL = (() => {
+  const { sql: text, params } = new PgDialect().sqlToQuery(silenceRow.sql);
+  if (params.length > 0) throw new Error('silenceRow holds values');
+  return text;
+})();
 
 /**
  * The common edit, a new comment, as one statement with its audit event (no transaction around it: one
@@ -156,12 +161,11 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
         ${versions === null ? '' : `and s.version = any(${v.add(versions, 'integer[]')})`}
       returning s.*, previous.comment as previous_comment
     ), ${auditEventCtes(event, v, 'updated', now)}
-    select u.*, ${AUTHOR_NAMES} from updated u`;
-  const [raw] = await runStatement<Record<string, unknown>>(statement, v.values);
+    select ${SILENCE_ROW_SQL} as row from updated as silences`;
+  const [raw] = await runStatement<{ row: unknown[] }>(statement, v.values);
   if (!raw) return null;
   auditEventsWritten.inc({ action: event.action });
-  const row = { ...rowOf(t.silences, raw), createdByName: raw.created_by_name, updatedByName: raw.updated_by_name };
-  return toSilence(row as SilenceRow, now);
+  return toSilence(silenceRow.read(raw.row), now);
 }
 
 /** Locks the silence for a change in `tx`: 404 when it is not in scope, then 412 unless If-Match names it. */
