@@ -4,9 +4,10 @@ import { runStatement } from './client';
 import { onBothDatabases } from '../../server/testing/test-database';
 
 /**
- * Migration 0017 made silence writes cheaper without changing what they store. It rewrote `silence_search_text` in PL/pgSQL. The stored `search_text` of every silence was
- * computed by the SQL function it replaced, and the previous release still computes that expression during a
- * roll, so the two must agree on every input: the SQL function's body, inline here, is the reference.
+ * Migration 0017 made silence writes cheaper without changing what they store. It rewrote `silence_search_text`
+ * in PL/pgSQL: the stored `search_text` of every silence was computed by the SQL function it replaced, and the
+ * previous release still computes that expression during a roll, so the two must agree on every input. The SQL
+ * function's body, inline here, is the reference.
  */
 const REFERENCE = `$1::text || coalesce((select string_agg(E'\\n' || (m ->> 'label') || E'\\n' || (m ->> 'value'), '')
   from jsonb_array_elements($2::jsonb) as m), '')`;
