@@ -10,14 +10,15 @@ import { eq } from 'drizzle-orm';
 export async function measureKeyVerification(): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-verify-'));
   process.env.DATA_DIR = dir;
-  process.env.SEED_DEMO = '1';
   delete process.env.DATABASE_URL;
   const { getDb, closeDb } = await import('../lib/db/client');
+  const { seedDemoData } = await import('../server/demo/seed');
   const t = await import('../lib/db/schema');
   const { generateApiKey, displayPrefix, sha256Hex } = await import('../lib/auth/api-key-format');
   const { principalForApiKey } = await import('../lib/auth/service');
   try {
     const db = await getDb();
+    await seedDemoData(db);
     const [acme] = await db.select().from(t.organizations).where(eq(t.organizations.name, 'Acme'));
     const [ada] = await db.select().from(t.users).where(eq(t.users.email, 'ada@acme.test'));
     const key = generateApiKey();
