@@ -1,6 +1,8 @@
 import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, expectError, mintedSessionCookie, sessionFor, test } from '../fixtures';
+import { randomUUID } from 'node:crypto';
 import { userIdOf } from '../support/api-keys';
+import { alertmanagerBase, amtool } from '../support/amtool';
 import { eventsAfter, newestSeq } from '../support/audit';
 import { baseURL } from '../support/env';
 import { anonymousContext, enrolTotp, signInWith } from '../support/second-factor';
@@ -56,13 +58,28 @@ test('turning the policy on needs the admin to have a second factor, is audited,
 test('while on, a member without a second factor is refused with any credential, and can still reach /v1/me', async ({
   fixtures,
 }) => {
-  const { moKey, moOAuth } = fixtures.secondFactor;
+  const { moKey, moOAuth, hooliProject } = fixtures.secondFactor;
   const mo = keep(await sessionFor('mo@hooli.test'));
   const credentials = [mo, keep(await bearer(moKey)), keep(await bearer(moOAuth))];
   for (const ctx of credentials) {
     await expectError(await ctx.get(`/v1/organizations/${org}/projects`), 403, 'two_factor_required');
     await expectError(await ctx.get(`/v1/organizations/${org}/api-keys`), 403, 'two_factor_required');
   }
+  // The organization's Alertmanager API too, in its own error format, for amtool as for any client; an unknown
+  // project is still 404 first.
+  const alertmanager = alertmanagerBase(org, hooliProject);
+  for (const ctx of credentials.slice(1)) {
+    const refused = await ctx.get(`${alertmanager}/api/v2/silences`);
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toBe(
+      'This organization requires a second factor: add one on your Security page (/security) first.',
+    );
+    const unknown = await ctx.get(`${alertmanagerBase(org, randomUUID())}/api/v2/silences`);
+    expect(unknown.status()).toBe(404);
+  }
+  const viaAmtool = await amtool(alertmanager, { basic: moKey }, ['silence', 'query', '-q']);
+  expect(viaAmtool.code).not.toBe(0);
+  expect(viaAmtool.stderr).toContain('403');
   await expectError(
     await mo.post(`/v1/organizations/${org}/api-keys`, { data: { name: 'refused' } }),
     403,
@@ -90,6 +107,7 @@ test('while on, a member without a second factor is refused with any credential,
   // Mo enrols: the refusal lifts at once for every credential.
   await enrolTotp(mo);
   for (const ctx of credentials) expect((await ctx.get(`/v1/organizations/${org}/projects`)).status()).toBe(200);
+  expect((await amtool(alertmanager, { basic: moKey }, ['silence', 'query', '-q'])).code).toBe(0);
   expect((await mo.delete('/v1/me/totp')).status()).toBe(204);
   for (const ctx of credentials)
     await expectError(await ctx.get(`/v1/organizations/${org}/projects`), 403, 'two_factor_required');

@@ -14,6 +14,8 @@ export type SecondFactorFixtures = {
   umbrella: string;
   /** Hooli: `hal` (OrganizationAdmin) switches the policy; `mo` (BasicAccess) has none; `sso` has no password. */
   hooli: string;
+  /** Hooli's one project, alerting on: its Alertmanager API is one of the organization's routes. */
+  hooliProject: string;
   moKey: string;
   moOAuth: string;
 };
@@ -76,6 +78,14 @@ async function seed(db: Tx): Promise<SecondFactorFixtures> {
       .insert(t.policyBindings)
       .values({ organizationId: orgs.hooli, principalType: 'user', principalId: sso.id, policy: 'BasicAccess' });
   }
+  const hooliProject =
+    (await db.select().from(t.projects).where(eq(t.projects.organizationId, orgs.hooli)))[0]?.id ??
+    (
+      await db
+        .insert(t.projects)
+        .values({ organizationId: orgs.hooli, name: 'Hooli Alerts', alertingEnabled: true })
+        .returning()
+    )[0].id;
   const moKey = generateApiKey();
   await db.insert(t.apiKeys).values({
     organizationId: orgs.hooli,
@@ -94,5 +104,5 @@ async function seed(db: Tx): Promise<SecondFactorFixtures> {
     clientId: 'svc-cli',
     expiresAt: new Date(Date.now() + 86_400_000),
   });
-  return { ...orgs, moKey, moOAuth };
+  return { ...orgs, hooliProject, moKey, moOAuth };
 }

@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { Permission } from '../permissions';
 import { hasPermission } from '../auth/service';
 import { admitCaller, headerCredential } from '../pipeline/authenticate';
+import { pipelineHooks } from '../pipeline/hooks';
 import { admitKeyRequest, permissionRefusal } from '../pipeline/key-refusals';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
@@ -66,8 +67,9 @@ export const serveAlertmanager = (run: (requestId: string) => Promise<Response>)
 export const alertmanagerError = (err: unknown, requestId: string) => answerError(alertmanager, err, requestId);
 
 /**
- * The checks of a /v1 route in the same order (413 → 401 → 429 → 404 tenant → 403 → 400 body), with the
- * credential read from `Authorization` only: this family takes no cookie, so it has no origin to check.
+ * The checks of a /v1 route in the same order (413 → 401 → 429 → 404 tenant → 403 the organization's second-factor
+ * policy → 403 permission → 400 body), with the credential read from `Authorization` only: this family takes no
+ * cookie, so it has no origin to check.
  */
 export async function runAlertmanagerOperation(
   op: AmOperation,
@@ -87,6 +89,9 @@ export async function runAlertmanagerOperation(
   const tenant = await resolveTenant(op, principal, rawParams);
   if (!tenant?.project) throw notFound('project not found');
   const scope = { organizationId: tenant.organizationId, projectId: tenant.project.id };
+  // The organization's own refusals (its second-factor policy), as on every /v1 route of the organization.
+  const organizationRefusal = await pipelineHooks().refusalInOrganization(principal, scope.organizationId);
+  if (organizationRefusal) throw new ApiError(organizationRefusal);
 
   const can = (permission: Permission) => hasPermission(principal, permission, scope);
   const refusal = (permission: Permission) => permissionRefusal(principal, permission, scope, 'access denied');
