@@ -36,6 +36,25 @@ async function expectNoSidewaysScroll(page: Page, what: string) {
   expect(width, `${what} scrolls sideways`).toBeLessThanOrEqual(PHONE.width);
 }
 
+/** Every row action's label on one line: a narrow card wraps whole buttons, never a word inside one ("Revok|e"). */
+async function expectActionsWhole(page: Page, what: string) {
+  const broken = await page.locator('td[data-actions] button').evaluateAll((buttons) =>
+    buttons
+      .filter((button) => {
+        // A text node set on one line has one box; broken across lines, one per line.
+        const texts = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+        for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          if (range.getClientRects().length > 1) return true;
+        }
+        return false;
+      })
+      .map((button) => button.textContent),
+  );
+  expect(broken, `${what}: actions whose label breaks across lines`).toEqual([]);
+}
+
 async function listLoaded(page: Page) {
   await expect(page.locator('main h1').first()).toBeVisible();
   await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
@@ -90,6 +109,7 @@ test('at 320 px a key shows its name, prefix, expiry and state; no sideways scro
     await expectOnScreen(page, row.locator('td').nth(3), `key ${i} expiry`);
     await expectOnScreen(page, row.getByRole('button', { name: /^Usage of / }), `key ${i} usage`);
   }
+  await expectActionsWhole(page, 'the API keys page');
   // State: the expired fixture key says so on its card. It is Acme's oldest, past the first page once the suites
   // have made keys: found by the list's search, as a person would.
   await page.goto(`${consolePages(demo).apiKeys}?q=${encodeURIComponent('e2e expired')}`);
@@ -122,6 +142,7 @@ test('at 320 px a subscription shows its slug, state, target and health, and eve
     await page.goto(path);
     await listLoaded(page);
     await expectNoSidewaysScroll(page, path);
+    await expectActionsWhole(page, path);
   }
 });
 
