@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, loadDemo, sessionFor, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
-import { signInAs } from '../support/console';
+import { readListsInBrowser, signInAs } from '../support/console';
 import { productionSilences } from '../support/silences';
 
 test('bob finds one key by a part of its name or its prefix; the search stays in the URL', async ({
@@ -223,4 +223,56 @@ test.describe('a search of one or two characters that the first stretch of keys 
     expect(claimedNoMatch).toEqual(claimedNoMatch.map(() => false));
     expect(claimedNoMatch.length).toBeGreaterThan(0);
   });
+});
+
+test('a silence search of two characters that the first stretch does not answer searches on by itself', async ({
+  page,
+  as,
+  demo,
+}) => {
+  // Two letters no other silence holds (a Greek then a Cyrillic one), in a new active silence's comment.
+  const needle = letterOf(0x3b1, 25) + letterOf(0x430, 32);
+  const bob = await as('bob');
+  const made = await bob.post(productionSilences(demo), {
+    data: {
+      comment: `Short search ${needle}`,
+      matchers: [{ label: 'service', op: '=', value: `short-${crypto.randomUUID().slice(0, 8)}` }],
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  // As in a project whose 200 newest active silences hold no match: the first page comes back empty with a cursor.
+  // The list asks for the next page by itself; that request is held until `release`, then answered by the server.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const claimedNoMatch: boolean[] = [];
+  const noMatch = page.getByText(`None has “${needle}” in its comment or matchers.`);
+  await page.route(
+    (url) => url.pathname === productionSilences(demo) && url.searchParams.get('q') === needle,
+    async (route) => {
+      const url = new URL(route.request().url());
+      if (!url.searchParams.get('cursor')) return route.fulfill({ json: { items: [], nextCursor: 'older' } });
+      claimedNoMatch.push(await noMatch.isVisible());
+      await held;
+      url.searchParams.delete('cursor');
+      await route.fulfill({ response: await route.fetch({ url: url.href }) });
+    },
+  );
+  await readListsInBrowser(page);
+  await signInAs(page, 'bob');
+  await page.goto(`/orgs/${demo.acme}/projects/${demo.production}/silences`);
+  await page.getByRole('searchbox', { name: 'Search silences' }).fill(needle);
+  await expect(page.getByRole('heading', { name: 'Searching…' })).toBeVisible();
+  await expect(page.getByText('No match in the 200 newest active silences so far.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Search older active silences' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: 'Searching active silences…' })).toHaveCount(1);
+  await page.setViewportSize({ width: 320, height: 720 });
+  await page.screenshot({ path: 'test-results/screens/silences-search-more-320.png', fullPage: true });
+  release();
+
+  const rows = page.getByRole('table', { name: 'Active silences' }).locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`Short search ${needle}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Search done: 1 match.' })).toHaveCount(1);
+  expect(claimedNoMatch).toEqual([false]);
 });
