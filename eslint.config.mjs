@@ -28,7 +28,7 @@ const config = [
       'node_modules/**',
       'data/**',
       'drizzle/**',
-      'test-results/**',
+      'test-results*/**',
       'playwright-report/**',
       'next-env.d.ts',
     ],

@@ -33,6 +33,8 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [['list']],
+  // A second run beside this one (scripts/test-all.sh, TEST_POSTGRES_URL) keeps its traces apart.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: { baseURL, trace: 'retain-on-failure' },
   projects: [
     { name: 'api', testDir: './e2e/api' },

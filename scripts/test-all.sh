@@ -23,4 +23,29 @@ step "floors";      npm run --silent deps
 step "unit";        npx vitest run
 step "openapi";     bash scripts/openapi-check.sh
 step "build";       npm run build
-step "api + browser (embedded database)"; npx playwright test "$@"
+
+# TEST_POSTGRES_URL (a database on a PostgreSQL server, which the run fills; .ci/run makes and drops one): the API
+# suite also runs there, beside the embedded run, on ports 100 higher and in a state folder of its own. The two
+# runs mostly wait on their servers, so together they take little longer than the embedded run alone. Its output
+# is shown when it ends.
+postgres_run=
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
+  step "api (PostgreSQL), beside the embedded run"
+  postgres_log=$(mktemp)
+  postgres_state=$(mktemp -d)
+  DATABASE_URL="$TEST_POSTGRES_URL" E2E_PORT=3310 E2E_LIMITED_PORT=3311 E2E_STATE_DIR="$postgres_state" \
+    E2E_OUTPUT_DIR=test-results-postgres npx playwright test --project=api >"$postgres_log" 2>&1 &
+  postgres_run=$!
+fi
+step "api + browser (embedded database)"
+embedded=0
+npx playwright test "$@" || embedded=$?
+if [ -n "$postgres_run" ]; then
+  postgres=0
+  wait "$postgres_run" || postgres=$?
+  step "api (PostgreSQL) ended: exit $postgres"
+  cat "$postgres_log"
+  rm -rf "$postgres_state"
+  [ "$postgres" = 0 ] || exit "$postgres"
+fi
+exit "$embedded"
