@@ -33,9 +33,12 @@ if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   step "api (PostgreSQL), beside the embedded run"
   postgres_log=$(mktemp)
   postgres_state=$(mktemp -d)
+  # In a process group of its own (setsid), so that an interrupted or failed npm test stops it with its servers.
   DATABASE_URL="$TEST_POSTGRES_URL" E2E_PORT=3310 E2E_LIMITED_PORT=3311 E2E_STATE_DIR="$postgres_state" \
-    E2E_OUTPUT_DIR=test-results-postgres npx playwright test --project=api >"$postgres_log" 2>&1 &
+    E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api >"$postgres_log" 2>&1 &
   postgres_run=$!
+  trap 'kill -- -"$postgres_run" 2>/dev/null || true' EXIT
+  trap 'exit 130' INT TERM
 fi
 step "api + browser (embedded database)"
 embedded=0
