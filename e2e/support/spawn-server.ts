@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { E2E } from './env';
 
 /** A process a test started: what it printed so far, and how to stop it. */
@@ -52,11 +53,11 @@ export function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts another app process (`npm start`'s script) with extra env, waiting until /v1/health answers 200. */
+/** Starts another app process as `npm start` does (its Node flags too), with extra env, once /v1/health answers 200. */
 export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
   const running = startProcess(
     process.execPath,
-    ['scripts/start.mjs'],
+    [...SERVER_NODE_FLAGS, 'scripts/start.mjs'],
     // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
     appEnv({ PORT: String(port), SEED_DEMO: '0', SHUTDOWN_GRACE_MS: '0', ...env }),
   );
