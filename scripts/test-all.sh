@@ -27,15 +27,27 @@ step "build";       npm run build
 # TEST_POSTGRES_URL (a database on a PostgreSQL server, which the run fills; .ci/run makes and drops one): the API
 # suite also runs there, beside the embedded run, on ports 100 higher and in a state folder of its own. The two
 # runs mostly wait on their servers, so together they take little longer than the embedded run alone. Its output
-# is shown when it ends.
+# is shown when it ends. It takes npm test's arguments (files, -g, …) but not a --project: only the API project
+# runs there, and a filter that names none of its tests passes.
 postgres_run=
 if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   step "api (PostgreSQL), beside the embedded run"
+  postgres_args=()
+  skip_next=
+  for arg in "$@"; do
+    if [ -n "$skip_next" ]; then skip_next=; continue; fi
+    case "$arg" in
+      --project=*) ;;
+      --project) skip_next=1 ;;
+      *) postgres_args+=("$arg") ;;
+    esac
+  done
   postgres_log=$(mktemp)
   postgres_state=$(mktemp -d)
   # In a process group of its own (setsid), so that an interrupted or failed npm test stops it with its servers.
   DATABASE_URL="$TEST_POSTGRES_URL" E2E_PORT=3310 E2E_LIMITED_PORT=3311 E2E_STATE_DIR="$postgres_state" \
-    E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api >"$postgres_log" 2>&1 &
+    E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api --pass-with-no-tests ${postgres_args[@]+"${postgres_args[@]}"} \
+    >"$postgres_log" 2>&1 &
   postgres_run=$!
   trap 'kill -- -"$postgres_run" 2>/dev/null || true' EXIT
   trap 'exit 130' INT TERM
