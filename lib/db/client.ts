@@ -5,7 +5,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { QueryOptions } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import * as schema from './schema';
-import { analyzeChangedTables } from './analyze';
+import { maintainEmbeddedDatabase } from './analyze';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
@@ -124,9 +124,10 @@ async function openPglite(): Promise<Handle> {
   });
   await migrate(db as never, { migrationsFolder: migrationsFolder() });
   // PGlite has no autovacuum, so planner statistics would never follow the data: without them a list
-  // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan).
+  // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan). Nor would the row
+  // versions that updates and deletes leave behind ever be reclaimed (lib/db/analyze.ts).
   await thread.exec('analyze');
-  const analyzer = setInterval(() => void analyzeChangedTables(thread).catch(() => {}), ANALYZE_EVERY_MS);
+  const analyzer = setInterval(() => void maintainEmbeddedDatabase(thread).catch(() => {}), ANALYZE_EVERY_MS);
   analyzer.unref();
   opened.handle = {
     db,

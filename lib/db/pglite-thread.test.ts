@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
-import { analyzeChangedTables } from './analyze';
+import { analyzeChangedTables, vacuumDeadTables } from './analyze';
 import { longStatementsBetween, PgliteThread } from './pglite-thread';
 import { inBackground } from './priority';
 
@@ -180,5 +180,26 @@ describe('a thread that stops without being closed', () => {
     for (const row of maxima.rows as { column: string; bounds: number[] }[])
       expect(Math.max(...row.bounds), row.column).toBeGreaterThan(4000);
     expect((maxima.rows as { column: string }[]).map((r) => r.column)).toEqual(['e', 'k', 'p']);
+  });
+
+  it("vacuums, one table at a time, the tables whose dead row versions passed autovacuum's threshold", async () => {
+    await thread.exec(`create table churn (id int primary key, note text); create index on churn (note);
+      create table calm (id int primary key, note text);
+      insert into churn select n, 'a' from generate_series(1, 1000) n;
+      insert into calm select n, 'a' from generate_series(1, 1000) n; analyze churn; analyze calm`);
+    await vacuumDeadTables(thread); // what the tests before left behind
+    // The threshold of a table of 1,000 rows: 50 + 200 dead row versions.
+    await thread.exec(`update calm set note = 'b' where id <= 240; update churn set note = 'b' where id <= 260`);
+    expect(await vacuumDeadTables(thread)).toEqual(['public.churn']);
+    expect(await vacuumDeadTables(thread)).toEqual([]);
+    await thread.query('select pg_stat_force_next_flush()');
+    const { rows } = await thread.query(
+      `select relname as table, n_dead_tup::int as dead, last_vacuum is not null as vacuumed
+       from pg_stat_user_tables where relname in ('churn', 'calm') order by relname`,
+    );
+    expect(rows).toEqual([
+      { table: 'calm', dead: 240, vacuumed: false },
+      { table: 'churn', dead: 0, vacuumed: true },
+    ]);
   });
 });
