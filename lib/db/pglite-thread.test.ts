@@ -162,6 +162,17 @@ describe('a thread that stops without being closed', () => {
     expect((histogram.rows[0] as { n: number }).n).toBeLessThanOrEqual(11);
   });
 
+  it('samples a table that passed 3,000 rows since its last ANALYZE, however few it held then', async () => {
+    await thread.exec(`create table burst (n int); insert into burst select generate_series(1, 100); analyze burst`);
+    await thread.exec('insert into burst select generate_series(101, 30000)');
+    expect(await analyzeChangedTables(thread)).toContain('public.burst');
+    const histogram = await thread.query(
+      "select array_length(histogram_bounds::text::int[], 1) as n from pg_stats where tablename = 'burst'",
+    );
+    // Analyzed whole (statistics target 100) it would have 101 bounds.
+    expect((histogram.rows[0] as { n: number }).n).toBeLessThanOrEqual(11);
+  });
+
   it('past 3,000 rows, analyzes again only the columns an index reads; the others keep their statistics', async () => {
     await thread.exec(`create table wide (k int, e int, p int, other int);
       create index on wide (k); create index on wide ((e + 1)) where p > 0`);
