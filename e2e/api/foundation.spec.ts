@@ -3,15 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, expectError, test } from '../fixtures';
 import { dataDir, E2E } from '../support/env';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
-import { appEnv, startProcess } from '../support/spawn-server';
+import { startApp } from '../support/spawn-server';
 
 /** Runs `npm start`'s script with extra env; resolves with its exit code and output, or kills it after `ms`. */
 function start(
   env: Record<string, string>,
   ms: number,
 ): Promise<{ code: number | null; output: string; kill: () => void }> {
-  const { child, output } = startProcess(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], appEnv(env));
+  const { child, output } = startApp(env);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ code: null, output: output(), kill: () => child.kill('SIGTERM') }), ms);
     child.on('exit', (code) => {

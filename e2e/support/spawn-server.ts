@@ -43,7 +43,7 @@ export async function untilReady(running: Running, url: string, name: string): P
 }
 
 /** The environment `npm start`'s script runs with in these tests: the suite's secrets, on 127.0.0.1, then `env`. */
-export function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NEXTAUTH_SECRET: E2E.secret,
@@ -53,14 +53,15 @@ export function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts another app process as `npm start` does (its Node flags too), with extra env, once /v1/health answers 200. */
+/** Starts an app process as `npm start` does (its script and Node flags), with the suite's env and `env`. */
+export function startApp(env: Record<string, string>): Running {
+  return startProcess(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], appEnv(env));
+}
+
+/** Starts another app process as `npm start` does, with extra env, once /v1/health answers 200. */
 export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
-  const running = startProcess(
-    process.execPath,
-    [...SERVER_NODE_FLAGS, 'scripts/start.mjs'],
-    // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
-    appEnv({ PORT: String(port), SEED_DEMO: '0', SHUTDOWN_GRACE_MS: '0', ...env }),
-  );
+  // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
+  const running = startApp({ PORT: String(port), SEED_DEMO: '0', SHUTDOWN_GRACE_MS: '0', ...env });
   const url = `http://127.0.0.1:${port}`;
   await untilReady(running, `${url}/v1/health`, `server on ${port}`);
   return { url, ...running };
