@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { SERVER_ARGS } from '../scripts/server-node-flags.mjs';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3330);
 const EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 100_000);
@@ -33,7 +34,7 @@ function rssMiB(pid: number): number {
 }
 
 async function start(dir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       PORT: String(PORT),

@@ -27,6 +27,7 @@ import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-fo
 import { analyzeSeeded, bulkAppendAuditEvents, bulkInsertApiKeys, bulkInsertSilences } from '../server/demo/bulk-seed';
 import { closeDb, getDb } from '../lib/db/client';
 import * as t from '../lib/db/schema';
+import { SERVER_ARGS } from '../scripts/server-node-flags.mjs';
 import { seedDemoData } from '../server/demo/seed';
 
 const AUDIT = Number(process.env.BENCH_AUDIT ?? 100_000);
@@ -156,7 +157,7 @@ async function seed(target: Target): Promise<{ secret: string; silences: string[
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: { ...process.env, ...SERVER_ENV, PORT: String(PORT), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -1,7 +1,7 @@
 // What the benches share: starting the built console for a measurement, and signing a user in to it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { postCredentials } from '../e2e/support/credentials';
-import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
+import { SERVER_ARGS } from '../scripts/server-node-flags.mjs';
 
 /** The environment of a bench's server: fixed secrets, limits out of the way, no demo data unless asked for. */
 export const BENCH_SERVER_ENV = {
@@ -33,7 +33,7 @@ export async function untilHealthy(child: ChildProcess, base: string, tries = 60
 export async function startConsole(
   port: number,
   env: Record<string, string>,
-  args = [...SERVER_NODE_FLAGS, 'scripts/start.mjs'],
+  args = SERVER_ARGS,
   stdout: 'ignore' | number = 'ignore',
 ): Promise<ChildProcess> {
   // A server left over from an interrupted run would answer in this one's place.

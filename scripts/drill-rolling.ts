@@ -27,7 +27,7 @@ import {
   type Logged,
 } from './drill/haproxy';
 import { startLoad, type Failure, type Prepared } from './drill/rolling-load';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_ARGS } from './server-node-flags.mjs';
 
 const PORT = Number(process.env.DRILL_PORT ?? 6250);
 const CLIENTS = Number(process.env.DRILL_CLIENTS ?? 8);
@@ -50,7 +50,7 @@ type Instance = { name: string; port: number; child: ChildProcess };
 async function start(dir: string, i: number): Promise<Instance> {
   const port = instancePort(i);
   const log = createWriteStream(path.join(dir, `${names[i]}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       ...BENCH_SERVER_ENV,

@@ -8,3 +8,6 @@
 // floor, two servers in turns: 1.045 and 1.069 times the throughput ratio (docs/benchmarks.md). It costs up to
 // about 100 MB more resident memory per instance under load.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
+
+// Node's arguments for the server as `npm start` runs it: these flags, then the start script.
+export const SERVER_ARGS = [...SERVER_NODE_FLAGS, 'scripts/start.mjs'];

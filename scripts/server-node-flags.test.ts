@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
+import { SERVER_ARGS, SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
-it('npm start runs the server with the flags the bench and the drills use', () => {
+it('npm start runs the server as the bench, the drills and the e2e suites start it', () => {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
-  expect(scripts.start).toBe(['node', ...SERVER_NODE_FLAGS, 'scripts/start.mjs'].join(' '));
+  expect(scripts.start).toBe(['node', ...SERVER_ARGS].join(' '));
 });
 
 it('Node accepts the flags, and under load the young generation grows past its default limit', () => {

@@ -3,7 +3,7 @@ import { get } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ARGS } from '../../scripts/server-node-flags.mjs';
 import { expect, test } from '../fixtures';
 import { E2E } from '../support/env';
 import { spawnServer } from '../support/spawn-server';
@@ -107,14 +107,10 @@ test.describe('the embedded database after kill -9 of a holder its parent has no
     try {
       for (let trial = 0; trial < 5; trial++) {
         // The exec'd sleep is the server's parent and never reaps it: after kill -9 it stays a zombie.
-        const parent = spawn(
-          'sh',
-          ['-c', `node ${SERVER_NODE_FLAGS.join(' ')} scripts/start.mjs >/dev/null 2>&1 & echo $!; exec sleep 600`],
-          {
-            env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, PORT: String(port), DATA_DIR: dir, SEED_DEMO: '0' },
-            stdio: ['ignore', 'pipe', 'ignore'],
-          },
-        );
+        const parent = spawn('sh', ['-c', `node ${SERVER_ARGS.join(' ')} >/dev/null 2>&1 & echo $!; exec sleep 600`], {
+          env: { ...process.env, NEXTAUTH_SECRET: E2E.secret, PORT: String(port), DATA_DIR: dir, SEED_DEMO: '0' },
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         try {
           const pid = await new Promise<number>((resolve) =>
             parent.stdout!.once('data', (d) => resolve(Number(String(d)))),

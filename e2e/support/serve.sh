@@ -15,6 +15,6 @@ npx tsx e2e/support/prepare-db.ts "$fixtures"
 SECRET_SCANNING_PUBLIC_KEYS="$(node e2e/support/scanner-key-pair.mjs "$(dirname "$fixtures")/scanner-$port.json" "e2e-$port")"
 export SECRET_SCANNING_PUBLIC_KEYS
 # As `npm start` runs it, with the server's Node flags (scripts/server-node-flags.mjs).
-flags=$(node --input-type=module -e "import { SERVER_NODE_FLAGS } from './scripts/server-node-flags.mjs'; console.log(SERVER_NODE_FLAGS.join(' '))")
-# shellcheck disable=SC2086 # one word per flag
-exec node $flags scripts/start.mjs
+args=$(node --input-type=module -e "import { SERVER_ARGS } from './scripts/server-node-flags.mjs'; console.log(SERVER_ARGS.join(' '))")
+# shellcheck disable=SC2086 # one word per argument
+exec node $args

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { SERVER_ARGS } from '../../scripts/server-node-flags.mjs';
 import { E2E } from './env';
 
 /** A process a test started: what it printed so far, and how to stop it. */
@@ -7,7 +7,7 @@ export type Running = { child: ChildProcess; output: () => string; stop: () => P
 export type Spawned = Running & { url: string };
 
 /** Starts `command`, keeping what it prints; `stop` sends SIGTERM and waits until it has exited. */
-export function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Running {
+export function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Running {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
@@ -55,7 +55,7 @@ function appEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Starts an app process as `npm start` does (its script and Node flags), with the suite's env and `env`. */
 export function startApp(env: Record<string, string>): Running {
-  return startProcess(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], appEnv(env));
+  return startProcess(process.execPath, SERVER_ARGS, appEnv(env));
 }
 
 /** Starts another app process as `npm start` does, with extra env, once /v1/health answers 200. */

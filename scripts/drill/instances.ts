@@ -5,7 +5,7 @@ import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../server-node-flags.mjs';
+import { SERVER_ARGS } from '../server-node-flags.mjs';
 
 export type Instance = { name: string; url: string; child: ChildProcess; stop: () => Promise<void> };
 
@@ -13,7 +13,7 @@ export type Instance = { name: string; url: string; child: ChildProcess; stop: (
 export async function startInstance(name: string, port: number, env: Record<string, string>): Promise<Instance> {
   // On PostgreSQL DATA_DIR holds only the admin socket: a temporary one per instance, removed after.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'svc-drill-'));
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
