@@ -88,10 +88,8 @@ async function openPglite(): Promise<Handle> {
   // A backend that aborts takes its thread down: statements in flight fail as unavailable (503), and the
   // next request opens the database again.
   const opened: { handle?: Handle } = {};
-  const upkeep: { timer?: ReturnType<typeof setInterval> } = {};
   const thread = new PgliteThread(path.join(dir, 'pglite'), (err) => {
     console.error('The embedded database stopped; it opens again on the next request.', err);
-    clearInterval(upkeep.timer);
     const current = state.__svcDb;
     void current?.then((h) => {
       if (h === opened.handle && state.__svcDb === current) {
@@ -129,15 +127,12 @@ async function openPglite(): Promise<Handle> {
   // of 100,000 keys is planned as if it held two rows (a full sort instead of an index scan). Nor would the row
   // versions that updates and deletes leave behind ever be reclaimed (lib/db/analyze.ts).
   await thread.exec('analyze');
-  // A pass that fails is logged, and the next interval tries again.
-  upkeep.timer = setInterval(
-    () =>
-      void maintainEmbeddedDatabase(thread).catch((err: unknown) =>
-        console.error('The embedded database upkeep (ANALYZE, VACUUM) failed; it runs again in a minute.', err),
-      ),
+  // A pass that fails is logged, and the next interval tries again; the upkeep ends with the thread.
+  thread.every(
     ANALYZE_EVERY_MS,
+    () => maintainEmbeddedDatabase(thread),
+    (err) => console.error('The embedded database upkeep (ANALYZE, VACUUM) failed; it runs again in a minute.', err),
   );
-  upkeep.timer.unref();
   opened.handle = {
     db,
     kind: 'pglite',
@@ -146,7 +141,6 @@ async function openPglite(): Promise<Handle> {
     figures: () => ({ kind: 'pglite', pools: [], inFlight: thread.inFlight }),
     snapshot: (into) => thread.snapshot(into),
     close: async () => {
-      clearInterval(upkeep.timer);
       await thread.close();
       await release();
     },

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
 import { analyzeChangedTables, vacuumDeadTables } from './analyze';
 import { longStatementsBetween, PgliteThread } from './pglite-thread';
@@ -119,7 +119,60 @@ describe('a thread that stops without being closed', () => {
     expect(isDatabaseUnavailable(exits[0])).toBe(true);
     await expect(other.query('select 1')).rejects.toSatisfy(isDatabaseUnavailable);
   });
+});
 
+describe('periodic tasks (the upkeep)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A thread with a task every second that counts its runs, failing its second; failures go to `errors`. */
+  async function counting(name: string) {
+    const periodic = new PgliteThread(path.join(dir, name), () => {});
+    await periodic.ready;
+    const counted = { runs: 0, errors: [] as unknown[] };
+    periodic.every(
+      1_000,
+      async () => {
+        counted.runs++;
+        if (counted.runs === 2) throw new Error('second run failed');
+        await periodic.query('select 1');
+      },
+      (err) => counted.errors.push(err),
+    );
+    return { periodic, counted };
+  }
+
+  it('runs a task on time whatever the one before did, and ends it with the thread that stopped', async () => {
+    const { periodic, counted } = await counting('periodic-stops');
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(counted.runs).toBe(3);
+    expect(counted.errors).toEqual([new Error('second run failed')]);
+    await (periodic as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(counted.runs).toBe(3);
+  });
+
+  it('ends a task with the thread that is closed, and takes none once it is', async () => {
+    const { periodic, counted } = await counting('periodic-closes');
+    await vi.advanceTimersByTimeAsync(1_000);
+    await periodic.close();
+    expect(vi.getTimerCount()).toBe(0);
+    periodic.every(
+      1_000,
+      async () => void counted.runs++,
+      () => {},
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(counted.runs).toBe(1);
+  });
+});
+
+describe('statements of requests, in the background, and the upkeep', () => {
   it('lets requests go first: a background statement waits until no request statement is in flight', async () => {
     const order: string[] = [];
     const run = (name: string, text: string) => thread.query(text).then(() => void order.push(name));

@@ -62,6 +62,8 @@ export class PgliteThread implements ThreadClient {
   private readonly foreground = new Set<number>();
   private readonly quiet: (() => void)[] = [];
   private nextId = 1;
+  /** The timers of `every`: cleared when the thread stops or is closed. */
+  private readonly timers = new Set<ReturnType<typeof setInterval>>();
   private closed = false;
   /** Why the thread stopped, once it has: every later statement fails with it. */
   private stopped: Error | null = null;
@@ -132,8 +134,21 @@ export class PgliteThread implements ThreadClient {
     return this.pending.size;
   }
 
+  /**
+   * Runs `task` every `ms` for as long as the thread runs (upkeep: lib/db/analyze.ts), never keeping the process
+   * alive; a failed run goes to `onError`, and the next runs as planned. A thread that stops or is closed takes
+   * its tasks with it, so a database opened again never has a dead thread's tasks running beside its own.
+   */
+  every(ms: number, task: () => Promise<void>, onError: (err: unknown) => void): void {
+    if (this.closed || this.stopped) return;
+    const timer = setInterval(() => void task().catch(onError), ms);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
+    this.clearTimers();
     await this.call('close', {}).catch(() => {});
     this.closed = true;
     await this.worker.terminate();
@@ -186,12 +201,18 @@ export class PgliteThread implements ThreadClient {
     else pending.resolve(result);
   }
 
+  private clearTimers(): void {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers.clear();
+  }
+
   private idle(): void {
     if (this.pending.size === 0) this.worker.unref();
   }
 
   /** Fails every statement in flight: the database is unavailable until it is opened again. */
   private stop(cause: Error): Error {
+    this.clearTimers();
     const err = new Error(cause.message.startsWith('PGlite is closed') ? cause.message : 'PGlite is closed.', {
       cause,
     });
