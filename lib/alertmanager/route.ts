@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import type { Permission } from '../permissions';
 import { hasPermission } from '../auth/service';
 import { admitCaller, headerCredential } from '../pipeline/authenticate';
-import { pipelineHooks } from '../pipeline/hooks';
+import { checkOrganizationRefusals } from '../pipeline/hooks';
 import { admitKeyRequest, permissionRefusal } from '../pipeline/key-refusals';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
@@ -90,8 +90,7 @@ export async function runAlertmanagerOperation(
   if (!tenant?.project) throw notFound('project not found');
   const scope = { organizationId: tenant.organizationId, projectId: tenant.project.id };
   // The organization's own refusals (its second-factor policy), as on every /v1 route of the organization.
-  const organizationRefusal = await pipelineHooks().refusalInOrganization(principal, scope.organizationId);
-  if (organizationRefusal) throw new ApiError(organizationRefusal);
+  await checkOrganizationRefusals(principal, scope.organizationId);
 
   const can = (permission: Permission) => hasPermission(principal, permission, scope);
   const refusal = (permission: Permission) => permissionRefusal(principal, permission, scope, 'access denied');

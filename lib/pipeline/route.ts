@@ -15,7 +15,7 @@ import type { Permission } from '../permissions';
 import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
-import { pipelineHooks } from './hooks';
+import { checkOrganizationRefusals, pipelineHooks } from './hooks';
 import type { AuditSource } from '../db/audit-types';
 
 type AnyZod = z.ZodType;
@@ -163,13 +163,12 @@ export function route<
           if (!(await can(permission, scope))) throw await refusal(permission, scope);
         };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
-        const hooks = pipelineHooks();
-        const organizationRefusal = tenant ? await hooks.refusalInOrganization(principal, tenant.organizationId) : null;
-        if (organizationRefusal) throw new ApiError(organizationRefusal);
+        if (tenant) await checkOrganizationRefusals(principal, tenant.organizationId);
         if (config.permission) await authorize(config.permission);
         if (config.anyPermission && !(await anyOf(config.anyPermission, can)))
           throw await firstRefusal(config.anyPermission, refusal);
-        if (config.sudo && (await hooks.outsideSudo(principal))) throw new ApiError('reauthentication_required');
+        if (config.sudo && (await pipelineHooks().outsideSudo(principal)))
+          throw new ApiError('reauthentication_required');
 
         const query = config.query
           ? validateQuery(config.query, req.nextUrl.search)
