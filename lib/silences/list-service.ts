@@ -5,7 +5,7 @@ import * as t from '../db/schema';
 import { containsPattern, INDEXED_SEARCH_MIN, searchStatement, searchValue } from '../db/search';
 import { afterCursor, beyondPosition, decodeCursor, toPage, type Page } from '../http/pagination';
 import type { Silence, SilenceCounts, SilenceState } from './schema';
-import { inScope, silenceColumns, silenceRow, toSilence, type SilenceRow, type SilenceScope } from './service';
+import { inScope, silenceRow, toSilence, type SilenceRow, type SilenceScope } from './service';
 import { SILENCE_SEARCH_WALK } from './keys';
 
 function stateCondition(state: SilenceState, now: Date | SQLWrapper): SQL | undefined {
@@ -115,13 +115,13 @@ export async function listSilences(
         .as('silences')
     : t.silences;
   const rows = await db
-    .select(silenceColumns)
+    .select({ row: silenceRow.sql.as('row') })
     .from(source)
     // Over all silences or the expired ones, the project as a range too: the walk of its index, whatever the statistics.
     .where(notEnded ? undefined : and(where, projectRange(scope)))
     .orderBy(desc(t.silences.createdAt), desc(t.silences.id))
     .limit(query.limit + 1);
-  return toSilences(rows);
+  return toSilences(rows.map(({ row }) => silenceRow.read(row)));
 }
 
 /**
