@@ -22,6 +22,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** What a backend abort does to a thread: its worker ends (the worker is private to the client). */
+const abortBackend = (stopping: PgliteThread) =>
+  (stopping as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+
 const count = async () => (await thread.query('select count(*)::int as n from t')).rows[0] as { n: number };
 
 describe('the embedded database in its own thread', () => {
@@ -111,8 +115,7 @@ describe('a thread that stops without being closed', () => {
     const other = new PgliteThread(path.join(dir, 'aborting'), (err) => exits.push(err));
     await other.ready;
     const inFlight = other.query('select pg_sleep(0.3)');
-    // What a backend abort does to the thread; the worker is private to the client.
-    await (other as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    await abortBackend(other);
     const err = await inFlight.catch((e: unknown) => e);
     expect(isDatabaseUnavailable(err)).toBe(true);
     expect(exits).toHaveLength(1);
@@ -151,7 +154,7 @@ describe('periodic tasks (the upkeep)', () => {
     await vi.advanceTimersByTimeAsync(3_000);
     expect(counted.runs).toBe(3);
     expect(counted.errors).toEqual([new Error('second run failed')]);
-    await (periodic as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    await abortBackend(periodic);
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(counted.runs).toBe(3);
