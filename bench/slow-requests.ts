@@ -15,7 +15,8 @@ type Tally = {
 /**
  * What the server's "slow request" lines (SLOW_REQUEST_MS, lib/http/request.ts) say was going on during the slow
  * requests of a bench run, per route: how many, how many overlapped a GC pause, a held event loop, a background
- * pass (which), a statement that held the embedded database's backend (which).
+ * pass (which), a long statement (which; the longest of each request): on the embedded database one that held its
+ * backend, on PostgreSQL a round trip of 10 ms or more, or a wait for a pooled connection.
  */
 export async function printSlowRequests(logFile: string, thresholdMs: number): Promise<void> {
   const byRoute = new Map<string, Tally>();
@@ -63,7 +64,7 @@ export async function printSlowRequests(logFile: string, thresholdMs: number): P
   for (const [name, t] of [...byRoute].sort((a, b) => b[1].count - a[1].count)) {
     const sorted = t.durations.sort((a, b) => a - b);
     console.log(
-      `  ${name.slice(-70)}: ${t.count}, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms; GC ${t.gc}, loop held ${t.loop}; background: ${top(t.background)}; database held by: ${top(t.db)}`,
+      `  ${name.slice(-70)}: ${t.count}, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms; GC ${t.gc}, loop held ${t.loop}; background: ${top(t.background)}; long statements: ${top(t.db)}`,
     );
   }
 }

@@ -8,6 +8,7 @@ import * as schema from './schema';
 import { maintainEmbeddedDatabase } from './analyze';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
+import { timeConnectionWaits, timedClient } from './long-statements';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
 import { ensurePolicies } from './policies';
 import { postgresUrls, sessionFreeClient, type PostgresUrls } from './pooler';
@@ -179,7 +180,8 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     await migrator.end().catch(() => {});
   }
   // Behind a transaction pooler, no statement may count on the session it ran on (lib/db/pooler.ts).
-  const Client = transactionPooler ? sessionFreeClient(pg.Client) : pg.Client;
+  // Every statement timed, so a slow request's log line names the long ones it overlapped (lib/db/long-statements.ts).
+  const Client = timedClient(transactionPooler ? sessionFreeClient(pg.Client) : pg.Client);
   // Each pool names its sessions, so pg_stat_activity tells the durable writes from the counters.
   const newPool = (application_name: string, max: number, options?: string) => {
     const pool = new pg.Pool({
@@ -192,6 +194,7 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
       query_timeout: QUERY_TIMEOUT_MS || undefined,
     });
     guardPool(pool);
+    timeConnectionWaits(pool, application_name);
     // Without a listener, an idle client's network error would crash the process.
     pool.on('error', (err) => console.error('PostgreSQL pool error', err));
     return pool;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
 import { analyzeChangedTables, vacuumDeadTables } from './analyze';
-import { longStatementsBetween, PgliteThread } from './pglite-thread';
+import { longStatementsBetween } from './long-statements';
+import { PgliteThread } from './pglite-thread';
 import { inBackground } from './priority';
 
 // The embedded database in its own thread: the client drizzle sees must behave as PGlite's own did.

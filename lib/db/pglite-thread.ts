@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions } from '@electric-sql/pglite';
-import { keepLatest } from '../keep-latest';
+import { LONG_STATEMENT_MS, noteLongStatement } from './long-statements';
 import { isBackground } from './priority';
 
 type Field = { name: string; dataTypeID: number };
@@ -14,24 +14,9 @@ type Reply = {
   ranMs?: number;
 };
 
-/** A statement that held the backend (and so every statement queued behind it) for a while. */
-export type LongStatement = { statement: string; start: number; ms: number };
-const LONG_STATEMENT_MS = 10;
 // Under constant load requests may never all be answered at once: background work then goes after this long.
 const BACKGROUND_WAIT_MS = 200;
-const KEPT = 256;
-// The latest long statements, on the server's clock (performance.now): a slow request's log line names those it
-// overlapped (lib/observability/stalls.ts).
-const long = ((globalThis as unknown as { __svcLongStatements?: LongStatement[] }).__svcLongStatements ??= []);
 
-function noteLong(text: string, ms: number): void {
-  keepLatest(long, { statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms }, KEPT);
-}
-
-/** The long statements (held the backend ≥ 10 ms) that overlapped `from`..`to` (performance.now). */
-export function longStatementsBetween(from: number, to: number): LongStatement[] {
-  return long.filter((s) => s.start < to && s.start + s.ms > from);
-}
 /** A statement sent and not answered; `statement` names it if it turns out long. */
 type Pending = { resolve: (value: unknown) => void; reject: (err: Error) => void; statement: string };
 
@@ -193,7 +178,7 @@ export class PgliteThread implements ThreadClient {
   private settle({ id, result, error, ranMs }: Reply): void {
     const pending = this.pending.get(id);
     if (!pending) return;
-    if (ranMs !== undefined && ranMs >= LONG_STATEMENT_MS) noteLong(pending.statement, ranMs);
+    if (ranMs !== undefined && ranMs >= LONG_STATEMENT_MS) noteLongStatement(pending.statement, ranMs);
     this.pending.delete(id);
     if (this.foreground.delete(id) && this.foreground.size === 0) for (const done of this.quiet.splice(0)) done();
     this.idle();

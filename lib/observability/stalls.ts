@@ -1,12 +1,12 @@
 import { PerformanceObserver } from 'node:perf_hooks';
-import { longStatementsBetween } from '../db/pglite-thread';
+import { longStatementsBetween } from '../db/long-statements';
 import { keepLatest } from '../keep-latest';
 import { passesBetween } from '../jobs/runner';
 
 /**
  * What else happened while a request was slow, for its log line (lib/http/request.ts): garbage collection
- * pauses, stretches when the event loop was held (no timer ran), background passes under way, and on the
- * embedded database the statements that held its one backend. Kept for the last few hundred of each.
+ * pauses, stretches when the event loop was held (no timer ran), background passes under way, and the statements
+ * that took long (on the embedded database, those that held its one backend). Kept for the last few hundred of each.
  */
 type Span = { start: number; ms: number };
 type State = { gc: Span[]; blocked: Span[]; started: boolean };
@@ -54,7 +54,11 @@ export type Stalls = {
   loopHeldMs: number;
   /** Background passes that ran during the request. */
   background: string[];
-  /** Embedded database: statements that held its backend ≥ 10 ms during the request, longest first. */
+  /**
+   * Statements that took ≥ 10 ms during the request, longest first (lib/db/long-statements.ts): on the embedded
+   * database, those that held its one backend; on PostgreSQL, round trips (the server's lock waits included) and
+   * waits for a pooled connection.
+   */
   database: { statement: string; ms: number }[];
 };
 
