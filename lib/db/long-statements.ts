@@ -22,6 +22,12 @@ export function longStatementsBetween(from: number, to: number): LongStatement[]
   return long.filter((s) => s.start < to && s.start + s.ms > from);
 }
 
+/** Notes `text` if it has taken long since `started` (performance.now). */
+function noteIfLong(text: string, started: number): void {
+  const ms = performance.now() - started;
+  if (ms >= LONG_STATEMENT_MS) noteLongStatement(text, ms);
+}
+
 type QueryArgs = Parameters<pg.Client['query']>;
 type Callback = (err: Error | null, result: unknown) => void;
 
@@ -38,10 +44,7 @@ export function timedClient(Client: typeof pg.Client): typeof pg.Client {
     if (config && typeof config === 'object' && 'submit' in config) return query.apply(this, args);
     const text = typeof config === 'string' ? config : ((config as { text?: string } | null)?.text ?? '');
     const started = performance.now();
-    const done = () => {
-      const ms = performance.now() - started;
-      if (ms >= LONG_STATEMENT_MS) noteLongStatement(text, ms);
-    };
+    const done = () => noteIfLong(text, started);
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       const callback = args[last] as Callback;
@@ -65,10 +68,7 @@ export function timeConnectionWaits(pool: pg.Pool, name: string): void {
   const label = `(waiting for a connection of pool ${name})`;
   const timed: Connect = (callback) => {
     const started = performance.now();
-    const done = () => {
-      const ms = performance.now() - started;
-      if (ms >= LONG_STATEMENT_MS) noteLongStatement(label, ms);
-    };
+    const done = () => noteIfLong(label, started);
     if (callback) {
       return connect((err, client, release) => {
         done();
