@@ -15,6 +15,8 @@ for (const { width, colorScheme } of [
     demo,
     as,
   }) => {
+    // A long keyboard flow with three axe scans: 15-19 s on an idle machine, past 30 s on one at half speed.
+    test.slow();
     await page.setViewportSize({ width, height: 800 });
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await signInAs(page, 'bob@acme.test');
