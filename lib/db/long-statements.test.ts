@@ -24,6 +24,10 @@ describe('long statements', () => {
     expect(noted.statement).toBe(`select ${'x, '.repeat(40)}`.slice(0, 80));
     expect(noted.ms).toBe(20);
     expect(longStatementsBetween(now + 1, now + 2)).toEqual([]);
+    noteLongStatement(`insert into t values ${'(1), '.repeat(1_000_000)}(1)`, 30);
+    expect(longStatementsBetween(now - 5, performance.now()).at(-1)?.statement).toBe(
+      `insert into t values ${'(1), '.repeat(15)}(1)`.slice(0, 80),
+    );
   });
 });
 

@@ -12,9 +12,13 @@ export const LONG_STATEMENT_MS = 10;
 const KEPT = 256;
 const long = ((globalThis as unknown as { __svcLongStatements?: LongStatement[] }).__svcLongStatements ??= []);
 
-/** Notes `text` (its first 80 characters: never a value) as having taken `ms` until now. */
+/**
+ * Notes `text` (its first 80 characters, whitespace folded: never a value) as having taken `ms` until now. Only its
+ * head is folded: a bulk statement's text may run to megabytes.
+ */
 export function noteLongStatement(text: string, ms: number): void {
-  keepLatest(long, { statement: text.replace(/\s+/g, ' ').slice(0, 80), start: performance.now() - ms, ms }, KEPT);
+  const statement = text.slice(0, 1000).replace(/\s+/g, ' ').slice(0, 80);
+  keepLatest(long, { statement, start: performance.now() - ms, ms }, KEPT);
 }
 
 /** The long statements (≥ 10 ms) that overlapped `from`..`to` (performance.now). */
