@@ -94,6 +94,8 @@ export interface paths {
     /**
      * List the caller's organizations
      * @description Every organization the caller is a member of; an API key or a bot sees only its own.
+     *
+     *     Needs no permission: it acts on the caller's own account, and every API key may call it, restricted or not.
      */
     get: operations['listTheCallerSOrganizations'];
     put?: never;
@@ -121,7 +123,7 @@ export interface paths {
      * Change an organization's settings
      * @description `requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) get 403 `two_factor_required` on this organization with any credential. Turning it on needs the caller to have a second factor (else 403 `two_factor_required`). Audited as `organization.updated`; `{}` changes nothing.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -139,7 +141,7 @@ export interface paths {
     };
     /**
      * List an organization's projects
-     * @description Permission: `projects.get`.
+     * @description Permission: `projects.get`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -163,6 +165,8 @@ export interface paths {
      * The caller’s own effective permissions in the organization
      * @description Any member may read their own. Evaluated from the policy bindings at the time of the request, like every check.
      *
+     *     Needs no permission: it acts on the caller's own account, and every API key may call it, restricted or not.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     get: operations['theCallerSOwnEffectivePermissionsInTheOrganization'];
@@ -185,6 +189,8 @@ export interface paths {
      * List API keys, newest first
      * @description Without `apiKeys.list` only the caller’s own keys; with it, every key of the organization (`owner=me` narrows). Revoked keys are never listed.
      *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.list`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.list`.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     get: operations['listAPIKeysNewestFirst'];
@@ -192,6 +198,8 @@ export interface paths {
     /**
      * Create an API key for yourself or for a bot
      * @description A key for yourself needs `apiKeys.create`; a key for a bot (`botId`) needs `bots.createApiKey`. A request authenticated by an API key is refused (403). The full key is in this response only (`Cache-Control: no-store`).
+     *
+     *     Permission: any of `apiKeys.create`, `bots.createApiKey`, as the request decides; a restricted key must name that one.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -218,6 +226,8 @@ export interface paths {
      * Revoke an API key
      * @description Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.
      *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.delete`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.delete`, except on itself: a key may always revoke itself.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     delete: operations['revokeAnAPIKey'];
@@ -226,6 +236,8 @@ export interface paths {
     /**
      * Narrow or widen an API key's restrictions
      * @description Allowed as creating a key for its owner: your own key (`apiKeys.create`) or a bot’s (`bots.createApiKey`); another user’s key is 403, and a request authenticated by an API key is refused (403). An absent field stays as it is; null lifts that restriction. The caps of creation apply: a permission you do not hold, a project of another organization, or what the organization key policy forbids is 400 at that item. Audited as `api_key.updated` with each changed field before and after; an unchanged key writes nothing.
+     *
+     *     Permission: any of `apiKeys.create`, `bots.createApiKey`, as the request decides; a restricted key must name that one.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -244,6 +256,8 @@ export interface paths {
     /**
      * What an API key would use of its owner’s permissions now
      * @description Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full access key lists what its owner holds.
+     *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.list`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.list`.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -266,6 +280,8 @@ export interface paths {
     /**
      * The API key this request is authenticated by, and what it may do now
      * @description Needs no permission. `effective`: the owner’s permissions as they stand now, intersected with the key’s restrictions (`projectId` null: in the whole organization). `clientIp`: the address the key is checked against. Any other credential: 403.
+     *
+     *     Needs no permission: it acts on the caller's own account, and every API key may call it, restricted or not.
      */
     get: operations['theAPIKeyThisRequestIsAuthenticatedByAndWhatItMayDoNow'];
     put?: never;
@@ -289,6 +305,8 @@ export interface paths {
      * Roll an API key: a new secret, the old one working for a grace period
      * @description Allowed as creating a key for its owner: your own key (`apiKeys.create`) or a bot’s (`bots.createApiKey`); another user’s key is 403, and a request authenticated by an API key is refused (403). The new key keeps name, owner and lifetime; the old one works until `stopsAt` = now + grace (0: revoked at once). Unknown or revoked: 404; expired: 409 `api_key_expired`; already rolled: 409 `api_key_already_rolled`.
      *
+     *     Permission: any of `apiKeys.create`, `bots.createApiKey`, as the request decides; a restricted key must name that one.
+     *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
@@ -311,6 +329,8 @@ export interface paths {
      * Requests made with an API key per UTC day, last 30 days
      * @description Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. Counts are flushed from each instance every few seconds.
      *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.list`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.list`.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     get: operations['requestsMadeWithAnAPIKeyPerUTCDayLast30Days'];
@@ -332,6 +352,8 @@ export interface paths {
     /**
      * Keys revoked because a leak was reported, until their notice is dismissed
      * @description Your own keys; every key of the organization with `apiKeys.list`.
+     *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.list`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.list`.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -358,6 +380,8 @@ export interface paths {
      * Dismiss a leak notice
      * @description Your own key’s notice, or anyone’s with `apiKeys.delete`. No open notice: 404.
      *
+     *     Needs no permission: it acts on the caller's own things. With `apiKeys.delete`, everyone's, not only the caller's. A key restricted by permissions or projects gets 403 `key_scope_insufficient` unless it names `apiKeys.delete`.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     delete: operations['dismissALeakNotice'];
@@ -375,7 +399,7 @@ export interface paths {
     };
     /**
      * List an organization's members and their policies
-     * @description Permission: `members.list`.
+     * @description Permission: `members.list`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -402,7 +426,7 @@ export interface paths {
      * Remove a member from the organization
      * @description In one transaction: the membership, the member’s policy bindings in the organization, and every API key the member owns there (revoked, reason `member_removed`). The last OrganizationAdmin cannot be removed: 409 `last_organization_admin`.
      *
-     *     Permission: `members.delete`.
+     *     Permission: `members.delete`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -427,6 +451,8 @@ export interface paths {
      * Leave the organization
      * @description Any member may leave; their policy bindings go and their API keys in the organization are revoked (reason `member_left`). The last OrganizationAdmin cannot leave: 409 `last_organization_admin`. Bots are not members: 403.
      *
+     *     Needs no permission: it acts on the caller's own things. A key restricted by permissions or projects gets 403 `key_scope_insufficient`.
+     *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     post: operations['leaveTheOrganization'];
@@ -446,6 +472,8 @@ export interface paths {
     /**
      * List an organization's bots
      * @description Every member may list the bots of the organization (to choose an API key owner).
+     *
+     *     Permission: `bots.list`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -472,7 +500,7 @@ export interface paths {
      * Delete a bot
      * @description In one transaction: the bot (kept as deleted), its policy bindings, and every key it owns (revoked, reason `bot_deleted`).
      *
-     *     Permission: `bots.delete`.
+     *     Permission: `bots.delete`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -497,7 +525,7 @@ export interface paths {
      * Create the organization’s SCIM token (replaces the previous one)
      * @description Needs `members.delete`, since an identity provider holding the token can suspend members. Any earlier token of the organization stops working. Refused to API keys. The token is in this response only.
      *
-     *     Permission: `members.delete`.
+     *     Permission: `members.delete`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -521,7 +549,7 @@ export interface paths {
      * List a project's subscriptions
      * @description Oldest first, keyset-paged.
      *
-     *     Permission: `queues.subscriptions.list`.
+     *     Permission: `queues.subscriptions.list`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -543,7 +571,7 @@ export interface paths {
     };
     /**
      * Get a subscription
-     * @description Permission: `queues.subscriptions.get`.
+     * @description Permission: `queues.subscriptions.get`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -557,7 +585,7 @@ export interface paths {
      * Change a subscription
      * @description Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its `kind` must equal the current one (else 400 at `target.kind`). Body problems are 400 even for an unknown subscription; problems that need the subscription (kind, merged target) come after its 404.
      *
-     *     Permission: `queues.subscriptions.update`.
+     *     Permission: `queues.subscriptions.update`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -577,7 +605,7 @@ export interface paths {
      * Pause a subscription
      * @description Sets `state` to `paused`. Already in that state: 200 with the subscription unchanged (same `updatedAt`, no audit event). No request body.
      *
-     *     Permission: `queues.subscriptions.update`.
+     *     Permission: `queues.subscriptions.update`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -601,7 +629,7 @@ export interface paths {
      * Resume a subscription
      * @description Sets `state` to `active`. Already in that state: 200 with the subscription unchanged (same `updatedAt`, no audit event). No request body.
      *
-     *     Permission: `queues.subscriptions.update`.
+     *     Permission: `queues.subscriptions.update`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -623,7 +651,7 @@ export interface paths {
      * List a project's silences
      * @description Newest first; `state` filters by the state computed from the clock at the request. 404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.list`.
+     *     Permission: `obs.silences.list`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -639,7 +667,7 @@ export interface paths {
      *
      *     404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.create`.
+     *     Permission: `obs.silences.create`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -661,7 +689,7 @@ export interface paths {
      * Count a project's silences by state
      * @description Each state computed from one clock reading, as the list's `state` filter does. 404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.list`.
+     *     Permission: `obs.silences.list`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -685,7 +713,7 @@ export interface paths {
      * Get a silence
      * @description Answers a strong `ETag: "<version>"` to send back in If-Match. 404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.get`.
+     *     Permission: `obs.silences.get`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -700,7 +728,7 @@ export interface paths {
      *
      *     404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.update`.
+     *     Permission: `obs.silences.update`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -717,7 +745,7 @@ export interface paths {
      *
      *     404 while the project has alerting switched off.
      *
-     *     Permission: `obs.silences.update`.
+     *     Permission: `obs.silences.update`; a restricted key must name it.
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
@@ -734,6 +762,8 @@ export interface paths {
     /**
      * A device login waiting for approval, by the code the device shows
      * @description Only a signed-in console session may do this: API keys and OAuth tokens get 403, so a token can never approve more tokens. Unknown, expired or already decided codes: 404.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     get: operations['aDeviceLoginWaitingForApprovalByTheCodeTheDeviceShows'];
     put?: never;
@@ -757,6 +787,8 @@ export interface paths {
      * Approve a device login: the device then receives tokens acting as you
      * @description Only a signed-in console session may do this: API keys and OAuth tokens get 403, so a token can never approve more tokens.
      *
+     *     Needs no permission: it acts on the caller's own account.
+     *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
     post: operations['approveADeviceLoginTheDeviceThenReceivesTokensActingAsYou'];
@@ -778,6 +810,8 @@ export interface paths {
     /**
      * Deny a device login: the device is told access_denied
      * @description Only a signed-in console session may do this: API keys and OAuth tokens get 403, so a token can never approve more tokens.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     post: operations['denyADeviceLoginTheDeviceIsToldAccessDenied'];
     delete?: never;
@@ -798,6 +832,8 @@ export interface paths {
     /**
      * Sign out of all sessions
      * @description Ends every console session of the calling user at once, on every instance, including the one making the request. API keys get 403.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     post: operations['signOutOfAllSessions'];
     delete?: never;
@@ -817,7 +853,7 @@ export interface paths {
      * List audit events, newest first
      * @description Every change to access or configuration in the organization: who, what, when, from where, and what it changed.
      *
-     *     Permission: `auditLog.read`.
+     *     Permission: `auditLog.read`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -841,7 +877,7 @@ export interface paths {
      * Export audit events as NDJSON or CSV
      * @description The same filters as the list, every matching event newest first, streamed (`application/x-ndjson`: one event per line; `text/csv`: one row per event with `changes` as JSON).
      *
-     *     Permission: `auditLog.read`.
+     *     Permission: `auditLog.read`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -865,7 +901,7 @@ export interface paths {
      * Verify the audit log’s hash chain
      * @description Walks the organization’s events in seq order, recomputing each `SHA-256(previous hash ‖ canonical JSON)`, and reports the first seq that does not check out. It starts from the prefix an earlier verification checked (re-hashing only what is new); a stored event updated or deleted since resets that prefix, so the change is found. `POST …/audit-events/verifications` re-hashes the whole chain as a job.
      *
-     *     Permission: `auditLog.read`.
+     *     Permission: `auditLog.read`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -891,7 +927,7 @@ export interface paths {
      * Re-verify the whole audit log (a job)
      * @description Starts re-hashing every event from the retention checkpoint, ignoring verified prefixes, so a row changed anywhere is found (even one changed with the database’s triggers disabled). It runs in the background: poll `GET …/verifications/{id}`. While one runs, this answers that one.
      *
-     *     Permission: `auditLog.read`.
+     *     Permission: `auditLog.read`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -913,7 +949,7 @@ export interface paths {
      * A re-verification job’s progress and result
      * @description Any instance answers (progress is stored). A running job whose instance stopped is reported `failed`.
      *
-     *     Permission: `auditLog.read`.
+     *     Permission: `auditLog.read`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -976,6 +1012,8 @@ export interface paths {
     /**
      * The caller's second factors and sudo window
      * @description Whether TOTP is on, the passkeys, how many recovery codes are left and when the sudo window closes.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     get: operations['theCallerSSecondFactorsAndSudoWindow'];
     put?: never;
@@ -998,6 +1036,8 @@ export interface paths {
     /**
      * Confirm it is you (sudo)
      * @description Opens the sudo window of this session for `SUDO_WINDOW_SECONDS` (default 900) with exactly one of: the password, a TOTP or recovery code, or a passkey assertion (from `POST /v1/auth/passkey/options`). A wrong one is 401 and counts against the sign-in limits (429 past them). Audited as `sudo.granted`.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     post: operations['confirmItIsYouSudo'];
     delete?: never;
@@ -1019,12 +1059,16 @@ export interface paths {
      * Start enrolling an authenticator app (TOTP)
      * @description A new secret (SHA-1, 6 digits, 30 s), pending until confirmed; a pending one is replaced. TOTP already on: 409.
      *
+     *     Needs no permission: it acts on the caller's own account.
+     *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
     post: operations['startEnrollingAnAuthenticatorAppTOTP'];
     /**
      * Turn TOTP off
      * @description With no second factor left, the recovery codes go too. Not on: 404.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
@@ -1046,6 +1090,8 @@ export interface paths {
     /**
      * Turn TOTP on with a code from the app
      * @description A wrong code is 400 at `code`. With the first second factor come ten recovery codes, shown once (stored hashed); a user who already has codes gets an empty list.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     post: operations['turnTOTPOnWithACodeFromTheApp'];
     delete?: never;
@@ -1066,6 +1112,8 @@ export interface paths {
     /**
      * Replace the recovery codes
      * @description Ten new codes, shown once; the old ones stop working. Without a second factor: 409.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
@@ -1089,6 +1137,8 @@ export interface paths {
      * Options to create a passkey
      * @description WebAuthn creation options (JSON, base64url) for `navigator.credentials.create`; the challenge works once.
      *
+     *     Needs no permission: it acts on the caller's own account.
+     *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
     post: operations['optionsToCreateAPasskey'];
@@ -1111,6 +1161,8 @@ export interface paths {
      * Add a passkey
      * @description Verifies the authenticator response to the options just issued (origin and RP ID of `NEXTAUTH_URL`). A response that does not check out is 400 at `response`.
      *
+     *     Needs no permission: it acts on the caller's own account.
+     *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
     post: operations['addAPasskey'];
@@ -1132,7 +1184,9 @@ export interface paths {
     post?: never;
     /**
      * Remove a passkey
-     * @description Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     * @description Needs no permission: it acts on the caller's own account.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      */
     delete: operations['removeAPasskey'];
     options?: never;
@@ -1151,7 +1205,7 @@ export interface paths {
      * List an organization's webhook endpoints, newest first
      * @description Secrets are never listed.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1161,7 +1215,7 @@ export interface paths {
      * Add a webhook endpoint
      * @description Every audit event whose action matches `events` (an action, `noun.*`, or `*`) is POSTed to `url`, signed per Standard Webhooks. The URL is `https://` and not an internal address. The signing secret is in this response only.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -1185,7 +1239,7 @@ export interface paths {
      * Get a webhook endpoint
      * @description The endpoint without its secret.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1196,7 +1250,7 @@ export interface paths {
      * Delete a webhook endpoint
      * @description Its queued deliveries and its delivery log go with it.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1207,7 +1261,7 @@ export interface paths {
      * Change a webhook endpoint
      * @description Only the fields given change; `enabled: true` re-enables an endpoint the service disabled.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1227,7 +1281,7 @@ export interface paths {
      * Rotate a webhook endpoint's signing secret
      * @description The new secret is shown once. For 24 hours deliveries carry a second signature made with the old one.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
      *
@@ -1253,7 +1307,7 @@ export interface paths {
      * Send a test event to a webhook endpoint
      * @description Queues one `webhook.test` message, delivered and retried like any other.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1275,7 +1329,7 @@ export interface paths {
      * A webhook endpoint's delivery log, newest first
      * @description One item per attempt: when, the status the receiver answered, how long it took, the next retry.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1301,7 +1355,7 @@ export interface paths {
      * Deliver a message again
      * @description Queues the message of this attempt again, now, with the same `webhook-id`; the retry schedule starts over.
      *
-     *     Permission: `orgs.update`.
+     *     Permission: `orgs.update`; a restricted key must name it.
      *
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
@@ -1322,6 +1376,8 @@ export interface paths {
     /**
      * Your notifications, newest first
      * @description What was also emailed when SMTP is configured, with the count of unread ones.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     get: operations['yourNotificationsNewestFirst'];
     put?: never;
@@ -1344,6 +1400,8 @@ export interface paths {
     /**
      * Mark notifications read
      * @description The ones named by `ids`, or all of them when `ids` is absent.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     post: operations['markNotificationsRead'];
     delete?: never;
@@ -1362,6 +1420,8 @@ export interface paths {
     /**
      * Which kinds of notification you receive
      * @description Every kind is on until you turn it off.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     get: operations['whichKindsOfNotificationYouReceive'];
     put?: never;
@@ -1372,6 +1432,8 @@ export interface paths {
     /**
      * Turn kinds of notification on or off
      * @description Only the kinds given change; a kind turned off is neither listed nor emailed.
+     *
+     *     Needs no permission: it acts on the caller's own account.
      */
     patch: operations['turnKindsOfNotificationOnOrOff'];
     trace?: never;
@@ -1409,6 +1471,7 @@ export interface components {
             | 'obs.silences.list'
             | 'obs.silences.create'
             | 'obs.silences.update'
+            | 'bots.list'
             | 'bots.create'
             | 'bots.delete'
             | 'bots.createApiKey'
@@ -1438,6 +1501,7 @@ export interface components {
             | 'obs.silences.list'
             | 'obs.silences.create'
             | 'obs.silences.update'
+            | 'bots.list'
             | 'bots.create'
             | 'bots.delete'
             | 'bots.createApiKey'
@@ -1574,6 +1638,7 @@ export interface components {
         | 'obs.silences.list'
         | 'obs.silences.create'
         | 'obs.silences.update'
+        | 'bots.list'
         | 'bots.create'
         | 'bots.delete'
         | 'bots.createApiKey'
@@ -1598,6 +1663,7 @@ export interface components {
           | 'obs.silences.list'
           | 'obs.silences.create'
           | 'obs.silences.update'
+          | 'bots.list'
           | 'bots.create'
           | 'bots.delete'
           | 'bots.createApiKey'

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   'obs.silences.list',
   'obs.silences.create',
   'obs.silences.update',
+  'bots.list',
   'bots.create',
   'bots.delete',
   'bots.createApiKey',
@@ -24,6 +25,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 const basicAccess: Permission[] = [
   'apiKeys.create',
+  'bots.list',
   'projects.get',
   'queues.subscriptions.get',
   'queues.subscriptions.list',

@@ -11,6 +11,7 @@ export const effectivePermissionsOp = defineOperation({
   tags: ['Organizations'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { restrictedKeys: 'always' },
   params: orgParams,
   success: {
     status: 200,

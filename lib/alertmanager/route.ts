@@ -7,6 +7,7 @@ import { hasPermission } from '../auth/service';
 import { admitCaller, headerCredential } from '../pipeline/authenticate';
 import { checkOrganizationRefusals } from '../pipeline/hooks';
 import { admitKeyRequest, permissionRefusal } from '../pipeline/key-refusals';
+import { checkNeeds } from '../pipeline/needs';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
 import { parseJsonBody } from '../http/json-body';
@@ -97,8 +98,7 @@ export async function runAlertmanagerOperation(
   const authorize = async (permission: Permission) => {
     if (!(await can(permission))) throw await refusal(permission);
   };
-  if (op.permission) await authorize(op.permission);
-  if (op.anyPermission && !(await anyOf(op.anyPermission, can))) throw await refusal(op.anyPermission[0]);
+  await checkNeeds(op, principal, params.data as Record<string, string>, can, refusal);
 
   let body: unknown;
   if (op.body) {
@@ -115,9 +115,4 @@ export async function runAlertmanagerOperation(
     authorize,
     audit: auditSource({ principal, req, requestId }),
   });
-}
-
-async function anyOf(permissions: Permission[], can: (p: Permission) => Promise<boolean>): Promise<boolean> {
-  for (const permission of permissions) if (await can(permission)) return true;
-  return false;
 }

@@ -50,6 +50,7 @@ export const listApiKeysOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.list' },
   params: orgParams,
   query: listApiKeysQuery,
   success: {
@@ -69,6 +70,7 @@ export const revokeApiKeyOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.delete', restrictedKeys: { ownKey: 'keyId' } },
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
 });
@@ -105,6 +107,7 @@ export const apiKeyAccessOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.list' },
   params: apiKeyParams,
   success: { status: 200, description: 'The key and its permissions.', schema: apiKeyAccess },
 });
@@ -120,6 +123,7 @@ export const currentApiKeyOp = defineOperation({
   tags: ['API keys'],
   scope: 'none',
   credentials: ['api_key'],
+  self: { restrictedKeys: 'always' },
   credentialRefusal: 'Only an API key can ask which API key it is.',
   success: { status: 200, description: 'The calling key.', schema: currentApiKey },
 });
@@ -160,6 +164,7 @@ export const apiKeyUsageOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.list' },
   params: apiKeyParams,
   success: { status: 200, description: '30 days, oldest first, zeros included.', schema: apiKeyUsage },
 });
@@ -172,6 +177,7 @@ export const listApiKeyLeaksOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.list' },
   params: orgParams,
   success: {
     status: 200,
@@ -188,6 +194,7 @@ export const dismissApiKeyLeakOp = defineOperation({
   tags: ['API keys'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: { orPermission: 'apiKeys.delete' },
   params: leakParams,
   success: { status: 204, description: 'Dismissed for everyone.' },
 });

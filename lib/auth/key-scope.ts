@@ -66,6 +66,14 @@ export function keyScopeOf(
   };
 }
 
+/**
+ * Whether the key reaches only what it names: restricted by permissions or projects. A key restricted by addresses
+ * alone acts fully as its owner from those addresses, the owner's own doors included.
+ */
+export function keyIsNarrowed(scope: KeyScope): boolean {
+  return scope.permissions !== null || scope.projectIds !== null;
+}
+
 /** Whether a request from this client address may use the key (no `allowedIps`: from anywhere). */
 export function keyAllowsAddress(scope: KeyScope, address: string): boolean {
   return scope.allowedIps === null || addressInRanges(parseClientAddress(address), scope.allowedIps);

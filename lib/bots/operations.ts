@@ -11,6 +11,7 @@ export const listBotsOp = defineOperation({
   tags: ['Organizations'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  permission: 'bots.list',
   params: orgParams,
   query: pageQuery,
   success: { status: 200, description: 'A page of bots.', schema: pageOf(bot) },

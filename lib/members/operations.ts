@@ -44,6 +44,7 @@ export const leaveOrganizationOp = defineOperation({
   tags: ['Members'],
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
+  self: {},
   params: orgParams,
   success: { status: 204, description: 'Left the organization.' },
   errors: ['last_organization_admin'],

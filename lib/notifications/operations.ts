@@ -11,6 +11,7 @@ const common = {
   tags: ['Notifications'],
   scope: 'none' as const,
   credentials: CONSOLE_SESSION,
+  self: {},
   credentialRefusal: 'Notifications are read in the console; sign in there.',
 };
 

@@ -11,6 +11,7 @@ export const listOrganizationsOp = defineOperation({
   tags: ['Organizations'],
   scope: 'none',
   credentials: ANY_CREDENTIAL,
+  self: { restrictedKeys: 'always' },
   query: pageQuery,
   success: { status: 200, description: 'A page of organizations.', schema: pageOf(organization) },
   errors: ['invalid_cursor'],

@@ -80,6 +80,47 @@ function security(op: Operation, family: Family) {
   return op.credentials.flatMap((kind) => family.schemesOf[kind].map((scheme) => ({ [scheme]: [] })));
 }
 
+const code = (p: string) => `\`${p}\``;
+const acceptsKeys = (op: Operation) =>
+  op.credentials !== 'public' && op.credentials !== 'signed' && op.credentials.includes('api_key');
+
+/**
+ * What a key restricted by permissions or projects gets at the operation, for tools (`x-access.restrictedKeys`):
+ * `named` (it passes when it names one of `permissions`, at the path's project), `refused` (403
+ * `key_scope_insufficient`), `allowed` (a door every key keeps), `own-key` (on the calling key itself, or anyone's
+ * when it names one of `permissions`), `not-accepted` (no API key at all).
+ */
+function restrictedKeysAt(op: Operation): string {
+  if (!acceptsKeys(op)) return 'not-accepted';
+  if (!op.self) return 'named';
+  if (op.self.restrictedKeys === 'always') return 'allowed';
+  if (op.self.restrictedKeys) return 'own-key';
+  return op.self.orPermission ? 'named' : 'refused';
+}
+
+function accessOf(op: Operation) {
+  const permissions = op.permission ? [op.permission] : (op.anyPermission ?? [op.self?.orPermission].filter(Boolean));
+  const needs = op.permission ? 'permission' : op.anyPermission ? 'any-permission' : 'self';
+  return { needs, permissions, restrictedKeys: restrictedKeysAt(op) };
+}
+
+function needsText(op: Operation): string | undefined {
+  if (op.credentials === 'public' || op.credentials === 'signed') return undefined;
+  if (op.permission) return `Permission: ${code(op.permission)}; a restricted key must name it.`;
+  if (op.anyPermission)
+    return `Permission: any of ${op.anyPermission.map(code).join(', ')}, as the request decides; a restricted key must name that one.`;
+  const self = op.self!;
+  const everyone = self.orPermission ? ` With ${code(self.orPermission)}, everyone's, not only the caller's.` : '';
+  if (!acceptsKeys(op)) return `Needs no permission: it acts on the caller's own account.${everyone}`;
+  if (self.restrictedKeys === 'always')
+    return "Needs no permission: it acts on the caller's own account, and every API key may call it, restricted or not.";
+  const refused = self.orPermission
+    ? `A key restricted by permissions or projects gets 403 \`key_scope_insufficient\` unless it names ${code(self.orPermission)}`
+    : 'A key restricted by permissions or projects gets 403 `key_scope_insufficient`';
+  const own = typeof self.restrictedKeys === 'object' ? ', except on itself: a key may always revoke itself' : '';
+  return `Needs no permission: it acts on the caller's own things.${everyone} ${refused}${own}.`;
+}
+
 function documentOperation(op: Operation, family: Family): ZodOpenApiOperationObject {
   return {
     operationId: operationId(op.summary),
@@ -87,7 +128,7 @@ function documentOperation(op: Operation, family: Family): ZodOpenApiOperationOb
     description:
       [
         op.description,
-        op.permission ? `Permission: \`${op.permission}\`.` : undefined,
+        needsText(op),
         op.sudo
           ? 'Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).'
           : undefined,
@@ -98,6 +139,7 @@ function documentOperation(op: Operation, family: Family): ZodOpenApiOperationOb
     tags: op.tags,
     security: security(op, family),
     'x-tenant-scope': op.scope,
+    ...(op.credentials === 'public' || op.credentials === 'signed' ? {} : { 'x-access': accessOf(op) }),
     // zod-openapi reads every key it is given, so absent schemas must be absent keys.
     requestParams: Object.fromEntries(
       Object.entries({ path: op.params, query: op.query, header: op.headers }).filter(

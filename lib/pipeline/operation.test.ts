@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { allOperations } from '../../server/operations';
+import { alertmanagerOperations } from '../alertmanager/operations';
 import { SCOPE_PARAMS } from './operation';
 
 const TENANT_PARAMS = ['orgId', 'projectId'];
@@ -29,4 +30,16 @@ describe('operation declarations', () => {
       if (op.credentialRefusal) expect(op.credentials, op.path).not.toBe('public');
     }
   });
+
+  it.each([...allOperations, ...alertmanagerOperations].map((op) => [`${op.method} ${op.path}`, op] as const))(
+    '%s declares exactly one need: a permission, any of several, self, or no credential',
+    (_, op) => {
+      const anonymous = op.credentials === 'public' || op.credentials === 'signed';
+      const declared = [op.permission, op.anyPermission, op.self].filter((need) => need !== undefined);
+      expect(declared).toHaveLength(anonymous ? 0 : 1);
+      if (op.self?.restrictedKeys && typeof op.self.restrictedKeys === 'object') {
+        expect(op.path).toContain(`{${op.self.restrictedKeys.ownKey}}`);
+      }
+    },
+  );
 });

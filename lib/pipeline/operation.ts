@@ -22,15 +22,35 @@ export const CONSOLE_SESSION = ['session'] as const satisfies readonly Credentia
 export type Scope = 'organization' | 'project' | 'none';
 
 /**
- * One /v1 operation as data: what the route wrapper enforces and what the OpenAPI document shows.
- * Route files pair an operation with its handler: `export const PATCH = route(updateSubscription, handler)`.
+ * What a **self** operation does for a key restricted by permissions or projects, which only ever reaches what its
+ * permissions name (PRODUCT.md, "Restricted keys and the owner's own doors"): refused (403 `key_scope_insufficient`)
+ * unless the operation is one of the doors every key keeps, or the key names `orPermission`.
  */
-export type Operation<
-  P extends AnyZod | undefined = AnyZod | undefined,
-  Q extends AnyZod | undefined = AnyZod | undefined,
-  B extends AnyZod | undefined = AnyZod | undefined,
-  H extends AnyZod | undefined = AnyZod | undefined,
-> = {
+export type SelfAccess = {
+  /** With this permission the operation reaches everyone's things, not only the caller's: a key naming it passes. */
+  orPermission?: Permission;
+  /**
+   * The doors any key keeps: `always` (what the key is, its organization, what it may do), or `ownKey`, the path
+   * parameter that names the calling key itself (a key may always revoke itself, as RFC 7009 lets a client).
+   */
+  restrictedKeys?: 'always' | { ownKey: string };
+};
+
+/**
+ * What the caller needs, declared by every operation: exactly one of a permission (checked by the wrapper at the
+ * path's scope), any of several (the body decides which), `self` (the caller's own things: no permission, but a
+ * restricted key is refused), or no credential at all (`public`, `signed`). An operation that declares none of
+ * them does not compile, so none can slip past the restricted-key sweep.
+ */
+export type Needs =
+  /** Checked at the path's scope (the project when the path names one) before the body is validated. */
+  | { permission: Permission; anyPermission?: never; self?: never }
+  /** Passes when the caller has any one of these (the body then decides which one is needed). */
+  | { anyPermission: Permission[]; permission?: never; self?: never }
+  | { self: SelfAccess; permission?: never; anyPermission?: never }
+  | { credentials: 'public' | 'signed'; permission?: never; anyPermission?: never; self?: never };
+
+type OperationBase<P, Q, B, H> = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI form: `/v1/organizations/{orgId}/…`. */
   path: string;
@@ -54,10 +74,6 @@ export type Operation<
   headers?: H;
   /** Honours `Idempotency-Key` (lib/http/idempotency.ts): retries get the stored response. Needs a tenant scope. */
   idempotent?: boolean;
-  /** Checked at the path's scope (the project when the path names one) before the body is validated. */
-  permission?: Permission;
-  /** Passes when the caller has any one of these (the body then decides which one is needed). */
-  anyPermission?: Permission[];
   /**
    * Needs a recent authentication of this console session (`SUDO_WINDOW_SECONDS`), else 403
    * `reauthentication_required`: checked after `access_denied`, before the body. Bearer credentials are not asked.
@@ -70,6 +86,17 @@ export type Operation<
   /** Endpoint-specific error codes beyond the ones every authenticated route can answer. */
   errors?: ErrorCode[];
 };
+
+/**
+ * One /v1 operation as data: what the route wrapper enforces and what the OpenAPI document shows.
+ * Route files pair an operation with its handler: `export const PATCH = route(updateSubscription, handler)`.
+ */
+export type Operation<
+  P extends AnyZod | undefined = AnyZod | undefined,
+  Q extends AnyZod | undefined = AnyZod | undefined,
+  B extends AnyZod | undefined = AnyZod | undefined,
+  H extends AnyZod | undefined = AnyZod | undefined,
+> = OperationBase<P, Q, B, H> & Needs;
 
 /** Keeps the literal `credentials`, so `route()` and `publicRoute()` can each take only their kind. */
 export function defineOperation<

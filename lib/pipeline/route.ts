@@ -16,6 +16,7 @@ import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
 import { checkOrganizationRefusals, pipelineHooks } from './hooks';
+import { checkNeeds } from './needs';
 import type { AuditSource } from '../db/audit-types';
 
 type AnyZod = z.ZodType;
@@ -100,17 +101,6 @@ function headerObject(req: NextRequest, names: string[]): Record<string, string>
   return out;
 }
 
-async function anyOf(permissions: Permission[], can: (permission: Permission) => Promise<boolean>): Promise<boolean> {
-  for (const permission of permissions) if (await can(permission)) return true;
-  return false;
-}
-
-/** Of several permissions refused, the key's side first: its message says what a better key would need. */
-async function firstRefusal(permissions: Permission[], refusal: (p: Permission) => Promise<ApiError>) {
-  const refusals = await Promise.all(permissions.map((p) => refusal(p)));
-  return refusals.find((r) => r.code === 'key_scope_insufficient') ?? refusals[0];
-}
-
 type NextParams = { params: Promise<Record<string, string>> };
 
 type Authenticated = { credentials: readonly CredentialKind[] };
@@ -164,9 +154,7 @@ export function route<
         };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
         if (tenant) await checkOrganizationRefusals(principal, tenant.organizationId);
-        if (config.permission) await authorize(config.permission);
-        if (config.anyPermission && !(await anyOf(config.anyPermission, can)))
-          throw await firstRefusal(config.anyPermission, refusal);
+        await checkNeeds(config, principal, (params.data ?? {}) as Record<string, unknown>, can, refusal);
         if (config.sudo && (await pipelineHooks().outsideSudo(principal)))
           throw new ApiError('reauthentication_required');
 

@@ -16,6 +16,7 @@ const me = {
   tags: ['Second factor'],
   scope: 'none' as const,
   credentials: CONSOLE_SESSION,
+  self: {},
   credentialRefusal: 'Second factors and sudo belong to a console session; sign in to the console.',
 };
 

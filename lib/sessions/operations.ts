@@ -9,6 +9,7 @@ export const endAllSessionsOp = defineOperation({
   tags: ['Sessions'],
   scope: 'none',
   credentials: NOT_API_KEYS,
+  self: {},
   credentialRefusal: 'API keys cannot end sessions; sign in to the console.',
   success: { status: 204, description: 'Every session of the user has ended.' },
 });
