@@ -63,6 +63,14 @@ const config = {
       to: { path: APP },
     },
     {
+      name: 'wiring-never-imports-a-route-file',
+      comment:
+        "The server's wiring, scripts and the CLI never import app/ (a page or a /v1 route file): a handler they run lives with its feature",
+      severity: 'error',
+      from: { path: '^(server|cli|scripts|bench)/' },
+      to: { path: '^app/' },
+    },
+    {
       name: 'browser-never-imports-server',
       comment: 'Browser code (components, queries, query keys) never imports server code',
       severity: 'error',

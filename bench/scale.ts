@@ -8,7 +8,8 @@
  * and of one with 50 of each to Debian's Chromium (bench/console-pages.ts), on BENCH_SCALE_PORT (3470).
  *
  * Environment: DATABASE_URL (PostgreSQL; else a fresh embedded database in a temporary folder), SCALE_KEYS (100000),
- * SCALE_SILENCES (100000, all but 10 expired), SCALE_AUDIT (1000000), SCALE_RUNS (30: timings are medians; a search and its first page at least 60 each, in turns).
+ * SCALE_SILENCES (100000, all but 10 expired), SCALE_AUDIT (1000000), SCALE_RUNS (30: timings are medians; a search
+ * and its first page at least 60 each, in turns).
  * The npm script sets DATABASE_QUERY_TIMEOUT_MS=0: seeding and ANALYZE of a million rows outlast the app's 4 s.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

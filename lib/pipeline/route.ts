@@ -107,8 +107,10 @@ type Authenticated = { credentials: readonly CredentialKind[] };
 
 /**
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
- * 413 → 401 → 403 ip_not_allowed, key_policy_violation → 429 → 403 forbidden_origin → 404 (path, tenant scope) → 403 (credential kind,
- * two_factor_required, permission) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
+ * 413 → 401 → 403 ip_not_allowed, key_policy_violation → 429 → 403 forbidden_origin → 404 (path, tenant scope)
+ * → 403 (credential kind, two_factor_required, what the operation needs: a permission, or a self door a narrowed key
+ * may not pass) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → Idempotency-Key (when
+ * `idempotent`) → handler (404, 412, 409, 2xx).
  */
 export function route<
   P extends AnyZod | undefined,

@@ -1,11 +1,10 @@
 import 'server-only';
-import { GET as effectivePermissions } from '@/app/v1/organizations/[orgId]/permissions/route';
-import { GET as listProjects } from '@/app/v1/organizations/[orgId]/projects/route';
-import { GET as listOrganizations } from '@/app/v1/organizations/route';
 import { accessKeys } from '../../lib/access/keys';
+import { effectivePermissionsRoute } from '../../lib/access/routes';
 import type { EffectivePermissions } from '../../lib/access/schema';
 import type { Page } from '../../lib/http/pagination';
 import { orgKeys, PICKER } from '../../lib/orgs/keys';
+import { listOrganizationsRoute, listProjectsRoute } from '../../lib/orgs/routes';
 import type { Project } from '../../lib/orgs/schema';
 import { serverRead, type Read } from './prefetch';
 
@@ -17,7 +16,7 @@ import { serverRead, type Read } from './prefetch';
 
 export const organizationsRead = (): Read => ({
   queryKey: orgKeys.list(),
-  handler: listOrganizations,
+  handler: listOrganizationsRoute,
   path: '/v1/organizations',
   paged: true,
   pageSize: PICKER.pageSize,
@@ -25,7 +24,7 @@ export const organizationsRead = (): Read => ({
 
 export const projectsRead = (orgId: string): Read => ({
   queryKey: orgKeys.projects(orgId),
-  handler: listProjects,
+  handler: listProjectsRoute,
   path: `/v1/organizations/${orgId}/projects`,
   params: { orgId },
   paged: true,
@@ -34,7 +33,7 @@ export const projectsRead = (orgId: string): Read => ({
 
 export const permissionsRead = (orgId: string): Read => ({
   queryKey: accessKeys.permissions(orgId),
-  handler: effectivePermissions,
+  handler: effectivePermissionsRoute,
   path: `/v1/organizations/${orgId}/permissions`,
   params: { orgId },
 });
