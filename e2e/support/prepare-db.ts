@@ -88,6 +88,25 @@ for (const [org, email, name] of [
     .insert(t.policyBindings)
     .values({ organizationId: org.id, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
 }
+// The restricted-key sweep's owner (e2e/api/key-restrictions-sweep.spec.ts): holds nearly every permission in Acme
+// (OrganizationAdmin aside, so ada stays its last administrator), so that what a narrowed key of his is refused is
+// refused by the key, and what a door would let through would be his own: leaving, or his other keys revoked.
+const [kai] = await db
+  .insert(t.users)
+  .values({ email: 'kai@acme.test', name: 'Kai Narrowed', passwordHash: await hashPassword('correct-horse-battery') })
+  .onConflictDoNothing()
+  .returning();
+if (kai) {
+  await db.insert(t.memberships).values({ organizationId: acme.id, userId: kai.id });
+  await db
+    .insert(t.policyBindings)
+    .values(
+      ['BasicAccess', 'ApiKeyAdmin', 'BotAdmin', 'MemberAdmin', 'QueuesEditor', 'SilencesEditor', 'Auditor'].map(
+        (policy) => ({ organizationId: acme.id, principalType: 'user' as const, principalId: kai.id, policy }),
+      ),
+    );
+}
+
 // In Globex, so Acme's bot list stays exactly the demo's.
 for (const name of ['ci-bot', 'retiring-bot']) {
   const [bot] = await db.insert(t.bots).values({ organizationId: globex.id, name }).onConflictDoNothing().returning();
