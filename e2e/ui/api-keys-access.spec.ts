@@ -32,6 +32,8 @@ for (const { width, colorScheme } of [
     await form.getByRole('radio', { name: 'Full access' }).focus();
     await page.keyboard.press('ArrowRight');
     await expect(restricted).toBeChecked();
+    // What a restricted key can never do, said before it is made.
+    await expect(form.getByText(/never acts on your own account: it\s+cannot make you leave/)).toBeVisible();
 
     // bob holds obs.silences.update only in Production: disabled until Production is chosen.
     const update = form.getByRole('checkbox', { name: 'obs.silences.update' });
@@ -87,6 +89,10 @@ for (const { width, colorScheme } of [
     await expect(access).toContainText('Restricted to 2 permissions; 1 project; from 127.0.0.1/32');
     const production = access.getByRole('region', { name: 'Production' });
     await expect(production.getByRole('listitem')).toHaveText(['obs.silences.update', 'obs.silences.list']);
+    // The four doors a narrowed key keeps, and nothing else of bob's own account.
+    const doors = access.getByRole('region', { name: 'Always open to this key' }).getByRole('listitem');
+    await expect(doors).toHaveCount(4);
+    await expect(doors.last()).toContainText('revoke itself');
     await expectAccessible(page, `key access dialog, ${width} px ${colorScheme}`);
     await page.screenshot({ path: `test-results/screens/api-key-access-dialog-${width}-${colorScheme}.png` });
     await page.keyboard.press('Escape');

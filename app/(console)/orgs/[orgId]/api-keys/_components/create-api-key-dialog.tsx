@@ -14,6 +14,7 @@ import { createApiKeyBody, EXPIRY_CHOICES, type CreateApiKeyInput, type CreatedA
 import type { Bot } from '@/lib/bots/schema';
 import { usePermissions } from '@/lib/access/queries';
 import { useProjects } from '@/lib/orgs/queries';
+import { NarrowedKeyLimits } from './owner-doors';
 import { AccessPicker, type Access, type AccessErrors } from './access-picker';
 
 const ME = 'me';
@@ -197,6 +198,7 @@ export function CreateApiKeyDialog({
               </div>
             ))}
           </div>
+          {restricted && <NarrowedKeyLimits />}
           {restricted && (
             <AccessPicker
               value={access}

@@ -6,6 +6,7 @@ import { useApiKeyAccess } from '@/lib/api-keys/rotation-queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import type { Project } from '@/lib/orgs/schema';
 import { restrictionSummary } from './key-badges';
+import { isNarrowed, KeptDoors } from './owner-doors';
 
 /**
  * A key's restrictions and what it would use of its owner's permissions now: a permission the owner has lost since
@@ -37,6 +38,7 @@ export function KeyAccessDialog({
       description="A key acts for its owner: what the owner may do now, narrowed by the key's restrictions."
     >
       {apiKey && <p className="mb-3 text-sm text-slate-700">{restrictionSummary(apiKey)}.</p>}
+      {apiKey && isNarrowed(apiKey) && <KeptDoors />}
       {apiKey && apiKey.policyViolations.length > 0 && (
         <p className="mb-3 text-sm text-red-800">
           Refused: it breaks the organization&apos;s key policy ({apiKey.policyViolations.join(', ')}).
