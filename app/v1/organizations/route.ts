@@ -1,10 +1,15 @@
 import { json, route } from '@/lib/pipeline/route';
-import { listOrganizationsOp } from '@/lib/orgs/operations';
+import { createOrganizationOp, listOrganizationsOp } from '@/lib/orgs/operations';
 import { listOrganizations } from '@/lib/orgs/service';
+import { createOrganization } from '@/lib/orgs/create-service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(listOrganizationsOp, async ({ principal, query }) =>
   json(await listOrganizations(principal, query)),
 );
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods(listOrganizationsOp);
+export const POST = route(createOrganizationOp, async ({ principal, body, audit }) =>
+  json(await createOrganization(principal, body.name, audit), { status: 201 }),
+);
+
+export const { PUT, PATCH, DELETE } = otherMethods(listOrganizationsOp, createOrganizationOp);
