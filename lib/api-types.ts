@@ -99,7 +99,13 @@ export interface paths {
      */
     get: operations['listTheCallerSOrganizations'];
     put?: never;
-    post?: never;
+    /**
+     * Create an organization
+     * @description A person, signed in to the console, makes an organization and becomes its OrganizationAdmin (audit `organization.created`). API keys and OAuth tokens: 403 `access_denied`.
+     *
+     *     Needs no permission: it acts on the caller's own account.
+     */
+    post: operations['createAnOrganization'];
     delete?: never;
     options?: never;
     head?: never;
@@ -147,11 +153,43 @@ export interface paths {
      */
     get: operations['listAnOrganizationSProjects'];
     put?: never;
-    post?: never;
+    /**
+     * Create a project
+     * @description Names are unique in the organization, case aside: 409 `project_name_taken`. Audit `project.created`.
+     *
+     *     Permission: `projects.create`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['createAProject'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename a project or switch its alerting
+     * @description Names are unique in the organization (409 `project_name_taken`). Alerting off closes the project’s silence routes (404) on the next request. Audit `project.updated` with the changes; `{}` changes nothing.
+     *
+     *     Permission: `projects.update`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    patch: operations['renameAProjectOrSwitchItsAlerting'];
     trace?: never;
   };
   '/v1/organizations/{orgId}/permissions': {
@@ -462,6 +500,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/members/{userId}/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a member's policies
+     * @description Replaces every binding of the member in the organization. A policy given that the caller does not hold at that scope (every permission of it), an unknown policy or a project of another organization: 400 at its path (`policies.0.policy`); bindings the member keeps are not given again. The last OrganizationAdmin keeps it: 409 `last_organization_admin`. The member’s keys, tokens and sessions feel the change on their next request. Audit `member.policies_changed` with before and after.
+     *
+     *     Permission: `members.update`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    put: operations['replaceAMemberSPolicies'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/bots': {
     parameters: {
       query?: never;
@@ -479,7 +543,17 @@ export interface paths {
      */
     get: operations['listAnOrganizationSBots'];
     put?: never;
-    post?: never;
+    /**
+     * Create a bot
+     * @description A bot with its policies. A policy the caller does not hold at that scope, an unknown policy or a project of another organization: 400 at its path. A live bot of the organization has the name already: 409 `bot_name_taken`. Audit `bot.created`.
+     *
+     *     Permission: `bots.create`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['createABot'];
     delete?: never;
     options?: never;
     head?: never;
@@ -507,6 +581,32 @@ export interface paths {
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     delete: operations['deleteABot'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/bots/{botId}/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a bot's policies
+     * @description Replaces every binding of the bot, with the checks of bot creation (400 at the path of what may not be given; bindings the bot keeps are not given again). Its keys feel the change on their next request. Audit `bot.policies_changed` with before and after.
+     *
+     *     Permission: `bots.create`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    put: operations['replaceABotSPolicies'];
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1438,10 +1538,177 @@ export interface paths {
     patch: operations['turnKindsOfNotificationOnOrOff'];
     trace?: never;
   };
+  '/v1/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make the first administrator
+     * @description Public, with the one-time token of the setup URL a server without users logs at start. In one transaction: the user, the organization and their OrganizationAdmin binding (audit `organization.created`). Of two setups at once exactly one wins; once any user exists every token is void and this answers 404. Limited per client address.
+     */
+    post: operations['makeTheFirstAdministrator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/set-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose a password with a one-time link
+     * @description Public, with the token of the link `npm run user:create` printed (24 hours, single use). The password is stored hashed, the user’s other links die and their sessions end. Unknown, used or expired: 404.
+     */
+    post: operations['chooseAPasswordWithAOneTimeLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List pending invitations
+     * @description Neither accepted, revoked nor expired; newest first. No links: they were shown once.
+     *
+     *     Permission: `members.invite`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['listPendingInvitations'];
+    put?: never;
+    /**
+     * Invite someone by email
+     * @description A link valid 7 days, single use; only its hash is stored. With SMTP_URL it goes by email (kind `invitation`), else the answer carries it in `url`, once. A policy the caller does not hold at that scope, an unknown policy or a project of another organization: 400 at its path. The email is a member already: 409 `already_member`. Audit `invitation.created`.
+     *
+     *     Permission: `members.invite`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['inviteSomeoneByEmail'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/invitations/{invitationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a pending invitation
+     * @description Its link dies at once (then 404). Audit `invitation.revoked`.
+     *
+     *     Permission: `members.invite`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    delete: operations['revokeAPendingInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/invitations/{invitationId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a pending invitation again with a new link
+     * @description A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`.
+     *
+     *     Permission: `members.invite`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['sendAPendingInvitationAgainWithANewLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invitations/{token}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What an invitation link is for
+     * @description Public: the organization, who invited, the invited email. Unknown, used, revoked or expired: 404.
+     */
+    get: operations['whatAnInvitationLinkIsFor'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/invitations/{token}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation
+     * @description Signed in to the console as the invited email: no body, the user joins. Not signed in: `{name, password}` makes the account (when no user has the email; else 401: sign in first) and it joins. Unknown, used, revoked or expired: 404; signed in as another email: 403 `invitation_email_mismatch`; already a member: 409 `already_member`. Audit `invitation.accepted` and `member.joined`.
+     */
+    post: operations['acceptAnInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    CreateOrganization: {
+      name: string;
+    };
     UpdateOrganization: {
       requireTwoFactor?: boolean;
       /** @description Replaces the whole key policy; null removes it. Enforced on create, roll and use. */
@@ -1451,6 +1718,15 @@ export interface components {
       maxLifetimeDays: number | null;
       requireRestrictions: boolean;
       allowedIps: string[] | null;
+    };
+    CreateProject: {
+      name: string;
+      /** @description Default false: silences and alerts off. */
+      alertingEnabled?: boolean;
+    };
+    UpdateProject: {
+      name?: string;
+      alertingEnabled?: boolean;
     };
     CreateApiKey: {
       name: string;
@@ -1464,6 +1740,8 @@ export interface components {
             | 'apiKeys.list'
             | 'apiKeys.delete'
             | 'projects.get'
+            | 'projects.create'
+            | 'projects.update'
             | 'queues.subscriptions.get'
             | 'queues.subscriptions.list'
             | 'queues.subscriptions.update'
@@ -1477,6 +1755,8 @@ export interface components {
             | 'bots.createApiKey'
             | 'members.list'
             | 'members.delete'
+            | 'members.invite'
+            | 'members.update'
             | 'auditLog.read'
             | 'orgs.update'
           )[]
@@ -1494,6 +1774,8 @@ export interface components {
             | 'apiKeys.list'
             | 'apiKeys.delete'
             | 'projects.get'
+            | 'projects.create'
+            | 'projects.update'
             | 'queues.subscriptions.get'
             | 'queues.subscriptions.list'
             | 'queues.subscriptions.update'
@@ -1507,6 +1789,8 @@ export interface components {
             | 'bots.createApiKey'
             | 'members.list'
             | 'members.delete'
+            | 'members.invite'
+            | 'members.update'
             | 'auditLog.read'
             | 'orgs.update'
           )[]
@@ -1519,6 +1803,28 @@ export interface components {
     RollApiKey: {
       /** @description How long the old key keeps working; 0 revokes it at once. */
       gracePeriodSeconds: number;
+    };
+    MemberPolicies: {
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
+    CreateBot: {
+      name: string;
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
+    BotPolicies: {
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
     };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
@@ -1571,6 +1877,33 @@ export interface components {
       key_expiring?: boolean;
       key_revoked_by_other?: boolean;
       webhook_disabled?: boolean;
+    };
+    Setup: {
+      token: string;
+      name: string;
+      email: string;
+      /** @description At least 12 characters; stored only as an argon2id hash. */
+      password: string;
+      organizationName: string;
+    };
+    SetPassword: {
+      token: string;
+      /** @description At least 12 characters; stored only as an argon2id hash. */
+      password: string;
+    };
+    CreateInvitation: {
+      email: string;
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
+    /** @description Signed in as the invited email: no body. Otherwise the new account. */
+    AcceptInvitation: {
+      name?: string;
+      /** @description At least 12 characters; stored only as an argon2id hash. */
+      password?: string;
     };
     Error: {
       error: {
@@ -1631,6 +1964,8 @@ export interface components {
         | 'apiKeys.list'
         | 'apiKeys.delete'
         | 'projects.get'
+        | 'projects.create'
+        | 'projects.update'
         | 'queues.subscriptions.get'
         | 'queues.subscriptions.list'
         | 'queues.subscriptions.update'
@@ -1644,6 +1979,8 @@ export interface components {
         | 'bots.createApiKey'
         | 'members.list'
         | 'members.delete'
+        | 'members.invite'
+        | 'members.update'
         | 'auditLog.read'
         | 'orgs.update'
       )[];
@@ -1656,6 +1993,8 @@ export interface components {
           | 'apiKeys.list'
           | 'apiKeys.delete'
           | 'projects.get'
+          | 'projects.create'
+          | 'projects.update'
           | 'queues.subscriptions.get'
           | 'queues.subscriptions.list'
           | 'queues.subscriptions.update'
@@ -1669,6 +2008,8 @@ export interface components {
           | 'bots.createApiKey'
           | 'members.list'
           | 'members.delete'
+          | 'members.invite'
+          | 'members.update'
           | 'auditLog.read'
           | 'orgs.update'
         )[];
@@ -1953,7 +2294,17 @@ export interface components {
         | 'webhook.updated'
         | 'webhook.deleted'
         | 'webhook.secret_rotated'
-        | 'webhook.disabled';
+        | 'webhook.disabled'
+        | 'organization.created'
+        | 'project.created'
+        | 'project.updated'
+        | 'invitation.created'
+        | 'invitation.revoked'
+        | 'invitation.accepted'
+        | 'member.joined'
+        | 'member.policies_changed'
+        | 'bot.created'
+        | 'bot.policies_changed';
       actor: {
         /** @enum {string} */
         type: 'user' | 'bot' | 'system' | 'identity_provider' | 'secret_scanner';
@@ -2124,6 +2475,68 @@ export interface components {
       key_expiring: boolean;
       key_revoked_by_other: boolean;
       webhook_disabled: boolean;
+    };
+    SetupResult: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        email: string;
+        name: string;
+      };
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+    };
+    IssuedInvitation: {
+      invitation: components['schemas']['Invitation'];
+      /** @description The link to pass on, shown once; only without SMTP_URL (else it went by email). */
+      url?: string;
+    };
+    Invitation: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+      invitedBy: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    InvitationPreview: {
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      inviter: {
+        name: string;
+      };
+      email: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    AcceptedInvitation: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        email: string;
+        name: string;
+      };
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
     };
   };
   responses: never;
@@ -2407,6 +2820,102 @@ export interface operations {
       };
     };
   };
+  createAnOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOrganization'];
+      };
+    };
+    responses: {
+      /** @description The organization; the caller is its OrganizationAdmin. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Organization'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   changeAnOrganizationSSettings: {
     parameters: {
       query?: never;
@@ -2560,6 +3069,221 @@ export interface operations {
       };
       /** @description Error: `not_found`. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createAProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateProject'];
+      };
+    };
+    responses: {
+      /** @description The project. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `project_name_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  renameAProjectOrSwitchItsAlerting: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateProject'];
+      };
+    };
+    responses: {
+      /** @description The project as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `project_name_taken`. */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -3977,6 +4701,114 @@ export interface operations {
       };
     };
   };
+  replaceAMemberSPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MemberPolicies'];
+      };
+    };
+    responses: {
+      /** @description The member with the new policies. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `last_organization_admin`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listAnOrganizationSBots: {
     parameters: {
       query?: {
@@ -4077,6 +4909,113 @@ export interface operations {
       };
     };
   };
+  createABot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateBot'];
+      };
+    };
+    responses: {
+      /** @description The bot. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bot'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `bot_name_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   deleteABot: {
     parameters: {
       query?: never;
@@ -4095,6 +5034,105 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replaceABotSPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        botId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BotPolicies'];
+      };
+    };
+    responses: {
+      /** @description The bot with the new policies. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bot'];
+        };
       };
       /** @description Error: `invalid_request`. */
       400: {
@@ -5813,9 +6851,11 @@ export interface operations {
           | 'api_key'
           | 'bot'
           | 'device_login'
+          | 'invitation'
           | 'oauth_login'
           | 'organization'
           | 'passkey'
+          | 'project'
           | 'scim_token'
           | 'silence'
           | 'subscription'
@@ -5933,9 +6973,11 @@ export interface operations {
           | 'api_key'
           | 'bot'
           | 'device_login'
+          | 'invitation'
           | 'oauth_login'
           | 'organization'
           | 'passkey'
+          | 'project'
           | 'scim_token'
           | 'silence'
           | 'subscription'
@@ -8571,6 +9613,621 @@ export interface operations {
       };
       /** @description Error: `unavailable`. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  makeTheFirstAdministrator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Setup'];
+      };
+    };
+    responses: {
+      /** @description The first administrator and their organization; sign in next. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SetupResult'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  chooseAPasswordWithAOneTimeLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetPassword'];
+      };
+    };
+    responses: {
+      /** @description The password is set; sign in with it. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listPendingInvitations: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of pending invitations. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Invitation'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  inviteSomeoneByEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateInvitation'];
+      };
+    };
+    responses: {
+      /** @description The invitation (and its link without SMTP_URL). */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedInvitation'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `already_member`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeAPendingInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendAPendingInvitationAgainWithANewLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitation (and its new link without SMTP_URL). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedInvitation'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  whatAnInvitationLinkIsFor: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The invitation as its invitee sees it. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvitationPreview'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptAnInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': components['schemas']['AcceptInvitation'];
+      };
+    };
+    responses: {
+      /** @description Joined. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AcceptedInvitation'];
+        };
+      };
+      /** @description Error: `invitation_email_mismatch`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `already_member`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
         headers: {
           [name: string]: unknown;
         };
