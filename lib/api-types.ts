@@ -1897,6 +1897,8 @@ export interface components {
         name: string;
       };
       version: number;
+      /** @description How many unresolved alerts it mutes now: 0 unless active; kept as alerts and silences change. */
+      mutedAlerts: number;
     };
     SilenceCounts: {
       scheduled: number;
