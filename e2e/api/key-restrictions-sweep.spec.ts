@@ -80,6 +80,8 @@ test.describe('restricted keys at the owner’s own doors', () => {
       verificationId: randomUUID(),
       passkeyId: randomUUID(),
       userCode: 'WDJB-MJHT',
+      invitationId: randomUUID(),
+      fingerprint: '0123456789abcdef',
     };
     const before = {
       keys: await keyIdentities(kai, demo.acme),
