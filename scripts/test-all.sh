@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Every test: lint, types, unit, then the API and browser suites against a fresh build.
-# Installs Debian's chromium (the browser tests never download one) and prometheus-alertmanager (amtool and a
-# real Alertmanager for the Alertmanager API tests) when they are missing.
+# Installs Debian's chromium (the browser tests never download one), prometheus-alertmanager (amtool and a real
+# Alertmanager for the Alertmanager API tests) and prometheus (a real alert sender) when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 command -v amtool >/dev/null && command -v prometheus-alertmanager >/dev/null || missing+=(prometheus-alertmanager)
+command -v prometheus >/dev/null || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian's ${missing[*]} for the tests…" >&2
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
