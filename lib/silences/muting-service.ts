@@ -49,6 +49,21 @@ async function insertLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
 }
 
 /**
+ * A silence's test for a batch of alerts: its `=` matchers first, as plain string comparisons, and its full matcher
+ * code (RE2, compiled on first need) only for an alert they let through. A batch of 256 alerts against 1,000
+ * silences made 256,000 RE2 tests and 1,000 compilations inside the project's lock; most now stop at a comparison.
+ */
+function silenceTest(silence: { id: string; matchers: Matcher[] }) {
+  const equal = silence.matchers.filter((m) => m.op === '=' && m.value !== '');
+  let full: ((labels: Record<string, string>) => boolean) | undefined;
+  return {
+    id: silence.id,
+    matches: (labels: Record<string, string>) =>
+      equal.every((m) => labels[m.label] === m.value) && (full ??= labelSetTest(silence.matchers))(labels),
+  };
+}
+
+/**
  * Brings the links of just-stored alerts up to date: each unresolved one is tested against every silence of the
  * project that has not ended (a few rows), a resolved one keeps none. Only the links that changed are written,
  * so a Prometheus resend of the same alerts writes nothing here. The caller holds `lockProjectMuting`.
@@ -70,7 +85,7 @@ export async function relinkAlerts(
         gt(t.silences.endsAt, now),
       ),
     );
-  const tests = live.map((s) => ({ id: s.id, matches: labelSetTest(s.matchers) }));
+  const tests = live.map(silenceTest);
   const wanted = alerts.flatMap((a) =>
     a.endsAt > now
       ? tests.filter((s) => s.matches(a.labels)).map((s) => ({ fingerprint: a.fingerprint, silenceId: s.id }))
