@@ -1,15 +1,26 @@
 /**
  * Prepares a database for the benchmark before the server holds it: the demo data, an API key for ada
- * (OrganizationAdmin) and `count` more keys in Acme, inserted in batches. Prints a JSON summary.
- * usage: tsx bench/prepare.ts <keyCount> <out.json>
+ * (OrganizationAdmin) and `count` more keys in Acme, inserted in batches; with `alerts`, Production's 10,000
+ * unresolved alerts and 1,000 silences with their links (bench/alerts-seed.ts). Prints a JSON summary.
+ * usage: tsx bench/prepare.ts <keyCount> <out.json> [alerts]
  */
 import { writeFileSync } from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-format';
 import { closeDb, getDb } from '../lib/db/client';
 import { seedDemoData } from '../server/demo/seed';
 import * as t from '../lib/db/schema';
 import { newSlug } from '../lib/slug';
+import { fingerprintOf } from '../lib/alerts/fingerprint';
+import { labelSetTest } from '../lib/silences/matchers';
+import {
+  ALERT_COUNT,
+  SCHEDULED_EVERY,
+  SILENCE_COUNT,
+  alertAnnotations,
+  alertLabels,
+  silenceMatchers,
+} from './alerts-seed';
 
 const count = Number(process.argv[2] ?? 50);
 const out = process.argv[3];
@@ -101,6 +112,57 @@ const silences = await db
     })),
   )
   .returning({ id: t.silences.id });
+// Issue 57's project: the rows and links the muting service would have written, straight into the tables.
+if (process.argv[4] === 'alerts') {
+  const now = Date.now();
+  const scope = { organizationId: acme.id, projectId: production.id };
+  const alerts = Array.from({ length: ALERT_COUNT }, (_, i) => {
+    const labels = alertLabels(i);
+    const annotations = alertAnnotations(i);
+    return {
+      ...scope,
+      fingerprint: fingerprintOf(labels),
+      labels,
+      annotations,
+      generatorUrl: `http://prometheus.example.com:9090/graph?g0.expr=${labels.alertname}`,
+      startsAt: new Date(now - (ALERT_COUNT - i) * 1000),
+      // Past the bench's end: every alert stays unresolved while it runs.
+      endsAt: new Date(now + 6 * 3_600_000),
+      endsByTimeout: false,
+      updatedAt: new Date(now),
+      sizeBytes: JSON.stringify({ labels, annotations }).length,
+      firingNotifiedAt: new Date(now),
+    };
+  });
+  for (let i = 0; i < alerts.length; i += 1000) await db.insert(t.alerts).values(alerts.slice(i, i + 1000));
+  const drafts = Array.from({ length: SILENCE_COUNT }, (_, i) => {
+    const matchers = silenceMatchers(i);
+    const matches = labelSetTest(matchers);
+    return { id: crypto.randomUUID(), matchers, muted: alerts.filter((a) => matches(a.labels)) };
+  });
+  for (let i = 0; i < drafts.length; i += 500)
+    await db.insert(t.silences).values(
+      drafts.slice(i, i + 500).map((d, j) => ({
+        ...scope,
+        id: d.id,
+        slug: newSlug('sil'),
+        comment: `bench alerts ${i + j}`,
+        matchers: d.matchers,
+        startsAt: new Date(now + ((i + j) % SCHEDULED_EVERY === 0 ? 3_600_000 : -60_000)),
+        endsAt: new Date(now + 7 * 86_400_000),
+        matchedAlerts: d.muted.length,
+        createdByType: 'user' as const,
+        createdById: ada.id,
+        updatedByType: 'user' as const,
+        updatedById: ada.id,
+      })),
+    );
+  const links = drafts.flatMap((d) => d.muted.map((a) => ({ ...scope, fingerprint: a.fingerprint, silenceId: d.id })));
+  for (let i = 0; i < links.length; i += 1000) await db.insert(t.alertSilences).values(links.slice(i, i + 1000));
+  await db.execute(sql`analyze`);
+  console.error(`seeded ${alerts.length} alerts, ${drafts.length} silences, ${links.length} links`);
+}
+
 writeFileSync(
   out!,
   JSON.stringify({

@@ -13,7 +13,9 @@
  * (run the servers under `node --cpu-prof` and note when each measurement ran, in <dir>/windows.json; summarize
  * with `tsx bench/profile.ts <dir>`, which then also prints each route's cost over the floor's), BENCH_ROUTES=<text>
  * (only the routes whose name contains it, and no comparison runs: to profile one route), BENCH_NODE_FLAGS (Node's
- * own flags for the servers: an A/B of a runtime setting), BENCH_SLOW_MS (50: the servers' SLOW_REQUEST_MS).
+ * own flags for the servers: an A/B of a runtime setting), BENCH_SLOW_MS (50: the servers' SLOW_REQUEST_MS),
+ * BENCH_ALERTS=0 (no alerts: issue 57's routes measure Production at 10,000 alerts and 1,000 silences, each page
+ * and preview in turns with the key list, its goal a ratio to that page's rate).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { printGoals, printRun, type Figure, type Pair } from './report';
 import { startConsole } from './server';
 import { printSlowRequests } from './slow-requests';
 import { measureKeyVerification } from './verify-keys';
+import { ALERT_COUNT, alertAnnotations, alertLabels } from './alerts-seed';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -43,6 +46,8 @@ const ROUTES = process.env.BENCH_ROUTES;
 // Node's own flags for the servers: production's (scripts/server-node-flags.mjs) unless BENCH_NODE_FLAGS names
 // others, for an A/B of a runtime setting (V8's GC flags are refused in NODE_OPTIONS).
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
+const ALERTS = process.env.BENCH_ALERTS !== '0';
+const KEY_LIST = 'GET API key list, 50 items (admin)';
 
 type Prepared = {
   adminKey: string;
@@ -99,9 +104,10 @@ async function stopServer({ child }: Server): Promise<void> {
   await exited;
 }
 
-async function prepare(keys: number, env: Record<string, string>): Promise<Prepared> {
+async function prepare(keys: number, env: Record<string, string>, alerts = false): Promise<Prepared> {
   const out = path.join(os.tmpdir(), `bench-prepared-${process.pid}-${keys}.json`);
-  await run(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'bench/prepare.ts', String(keys), out], env);
+  const args = ['node_modules/tsx/dist/cli.mjs', 'bench/prepare.ts', String(keys), out, ...(alerts ? ['alerts'] : [])];
+  await run(process.execPath, args, env);
   return JSON.parse(readFileSync(out, 'utf8')) as Prepared;
 }
 
@@ -151,11 +157,13 @@ function percentiles(latencies: number[]): { p50: number; p99: number; max: numb
  * p99 over all the slices' requests together (a mean of the slices' p99s would let one slice's pause
  * count as much as all the others).
  */
-async function floorAndRoute(base: string, route: { name: string; opts: autocannon.Options }, meter: Meter) {
+async function floorAndRoute(base: string, route: Route, meter: Meter) {
   const slices: { floor: Measured; route: Measured }[] = [];
   const duration = SECONDS / SLICES;
   for (let i = 0; i < SLICES; i++) {
-    const floor = await load(`GET ${FLOOR} (floor)`, { url: `${base}${FLOOR}`, duration }, meter);
+    const floor = route.floor
+      ? await load(`${route.floor.name} (floor)`, { ...route.floor.opts, duration }, meter)
+      : await load(`GET ${FLOOR} (floor)`, { url: `${base}${FLOOR}`, duration }, meter);
     slices.push({ floor, route: await load(route.name, { ...route.opts, duration }, meter) });
   }
   const combine = (figures: Measured[]): Figure => {
@@ -174,8 +182,99 @@ async function floorAndRoute(base: string, route: { name: string; opts: autocann
   return { floor: combine(slices.map((s) => s.floor)), route: combine(slices.map((s) => s.route)) };
 }
 
+/**
+ * A measured route and its goal, the least ratio of its rate to its floor's (null: shown for reference); `floor`
+ * replaces GET /v1/health/live as the route it is compared with, `p99Limit` the most its p99 may be of that floor's.
+ */
+type Route = {
+  name: string;
+  goal: number | null;
+  opts: autocannon.Options;
+  floor?: { name: string; opts: autocannon.Options };
+  p99Limit?: number;
+};
+
+/**
+ * Issue 57: at 10,000 unresolved alerts and 1,000 silences, an alerts page costs at most twice the key-list page
+ * and a preview four times, each measured in turns with that page; a batch of 256 alerts (Prometheus's, one at a
+ * time as it sends them) is timed against the usual floor.
+ */
+function alertRoutes(base: string, p: Prepared, keyList: Route): Route[] {
+  const auth = { authorization: `Bearer ${p.adminKey}`, 'content-type': 'application/json' };
+  const project = `/v1/organizations/${p.orgId}/projects/${p.projectId}`;
+  const floor = { name: keyList.name, opts: keyList.opts };
+  // The console's filter after a click on an alert name: one `=` matcher, 400 of the 10,000 alerts.
+  const filter = encodeURIComponent('alertname="DiskFull"');
+  // Prometheus resends what still fires: the 40 batches of the seeded alerts in turn, each end pushed later.
+  let batch = 0;
+  const resend = () => {
+    const from = (batch++ % (ALERT_COUNT / 256)) * 256;
+    const endsAt = new Date(Date.now() + 6 * 3_600_000).toISOString();
+    return JSON.stringify(
+      Array.from({ length: 256 }, (_, j) => ({
+        labels: alertLabels(from + j),
+        annotations: alertAnnotations(from + j),
+        endsAt,
+        generatorURL: `http://prometheus.example.com:9090/graph?g0.expr=${alertLabels(from + j).alertname}`,
+      })),
+    );
+  };
+  const preview = (matchers: { label: string; op: string; value: string }[]) => ({
+    url: `${base}${project}/obs/silences/preview`,
+    method: 'POST' as const,
+    headers: auth,
+    body: JSON.stringify({ matchers }),
+  });
+  return [
+    {
+      name: 'GET alerts, first page (10k alerts)',
+      goal: 0.5,
+      p99Limit: 2,
+      floor,
+      opts: { url: `${base}${project}/obs/alerts?limit=50`, headers: auth },
+    },
+    {
+      name: 'GET alerts, filter alertname= (10k alerts)',
+      goal: 0.5,
+      p99Limit: 2,
+      floor,
+      opts: { url: `${base}${project}/obs/alerts?limit=50&filter=${filter}`, headers: auth },
+    },
+    {
+      // A silence drafted from an alert's labels, widened by a regex: the labels' index narrows the rows read.
+      name: 'POST preview, = and =~ (10k alerts)',
+      goal: 0.25,
+      p99Limit: 4,
+      floor,
+      opts: preview([
+        { label: 'service', op: '=', value: 'svc-7' },
+        { label: 'alertname', op: '=~', value: 'Disk.*|CPU.*' },
+      ]),
+    },
+    {
+      // No `=` matcher: every unresolved alert is read and tested.
+      name: 'POST preview, =~ only (10k alerts)',
+      goal: 0.25,
+      p99Limit: 4,
+      floor,
+      opts: preview([{ label: 'instance', op: '=~', value: 'host-1[0-9]:.*' }]),
+    },
+    {
+      name: 'POST 256 alerts, a resend, 1 client (10k alerts)',
+      goal: null,
+      opts: {
+        url: `${base}/alertmanager/${p.orgId}/${p.projectId}/api/v2/alerts`,
+        method: 'POST',
+        headers: auth,
+        connections: 1,
+        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: resend() }) }],
+      },
+    },
+  ];
+}
+
 /** The hot routes, each with its goal (ratio to the floor); the readiness check is shown for reference. */
-function hotRoutes(base: string, p: Prepared) {
+function hotRoutes(base: string, p: Prepared): Route[] {
   const auth = { authorization: `Bearer ${p.adminKey}`, 'content-type': 'application/json' };
   const project = `/v1/organizations/${p.orgId}/projects/${p.projectId}`;
   // Round-robin over one resource per connection, as real traffic writes many resources.
@@ -188,7 +287,7 @@ function hotRoutes(base: string, p: Prepared) {
     headers,
     requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, ...at(++n) }) }],
   });
-  return [
+  const routes: Route[] = [
     { name: 'GET /v1/health (readiness, select 1)', goal: null, opts: { url: `${base}/v1/health` } },
     {
       name: 'PATCH silence comment (API key, If-Match)',
@@ -215,12 +314,13 @@ function hotRoutes(base: string, p: Prepared) {
         body: JSON.stringify({ batchSize: (Math.floor(i / 16) % 10) + 1 }),
       })),
     },
-    {
-      name: 'GET API key list, 50 items (admin)',
-      goal: 0.35,
-      opts: { url: `${base}/v1/organizations/${p.orgId}/api-keys?limit=50`, headers: auth },
-    },
   ];
+  const keyList = {
+    name: KEY_LIST,
+    goal: 0.35,
+    opts: { url: `${base}/v1/organizations/${p.orgId}/api-keys?limit=50`, headers: auth },
+  };
+  return [...routes, keyList, ...(ALERTS ? alertRoutes(base, p, keyList) : [])];
 }
 
 /** The main servers' logs (not the comparison runs'), whose slow requests are summarized per database. */
@@ -237,12 +337,14 @@ async function measureRoutes(server: Server, p: Prepared, meter: Meter, only?: s
   const routes = hotRoutes(server.base, p).filter(
     (r) => (!only || r.name === only) && (!ROUTES || r.name.includes(ROUTES)),
   );
-  for (const r of routes) await load('warm-up', { ...r.opts, duration: WARM_UP_SECONDS });
+  const floors = new Map(routes.flatMap((r) => (r.floor ? [[r.floor.name, r.floor.opts]] : [])));
+  for (const opts of [...floors.values(), ...routes.map((r) => r.opts)])
+    await load('warm-up', { ...opts, duration: WARM_UP_SECONDS });
   const pairs: Pair[] = [];
   for (let round = 0; round < (only ? 1 : ROUNDS); round++) {
     for (const r of routes) {
       await meter.settle?.();
-      pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal });
+      pairs.push({ ...(await floorAndRoute(server.base, r, meter)), goal: r.goal, p99Limit: r.p99Limit });
     }
   }
   return pairs;
@@ -269,12 +371,12 @@ async function withServer<T>(port: number, env: Record<string, string>, fn: (s: 
 /** The routes on PGlite, then the key list again with per-key usage counting off (what the counting costs). */
 async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[] }> {
   return withDirectory('bench-pglite-', async (dir) => {
-    const p = await prepare(50, { DATA_DIR: dir });
+    const p = await prepare(50, { DATA_DIR: dir }, ALERTS);
     const pairs = await withServer(PORT, { DATA_DIR: dir }, (s) => measureRoutes(s, p, { appPid: s.child.pid! }));
     const uncounted = ROUTES
       ? []
       : await withServer(PORT, { DATA_DIR: dir, API_KEY_USAGE_COUNTING: '0' }, (s) =>
-          measureRoutes(s, p, { appPid: s.child.pid! }, 'GET API key list, 50 items (admin)'),
+          measureRoutes(s, p, { appPid: s.child.pid! }, KEY_LIST),
         );
     return { pairs, uncounted };
   });
@@ -299,7 +401,7 @@ async function benchPostgres(): Promise<{ pairs: Pair[]; memoryStore: Pair[]; un
   await admin.query(`create database ${database}`);
   try {
     const env = { DATABASE_URL: `${PG_BASE}/${database}` };
-    const p = await prepare(50, env);
+    const p = await prepare(50, env, ALERTS);
     // The writes of one route leave the database a checkpoint and vacuums to do, which would run, on the
     // same two cores, during the next route's measurement (as pgbench, vacuum and checkpoint before each).
     const settle = async () => {
