@@ -36,6 +36,16 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.secret_rotated',
   'webhook.disabled',
+  'organization.created',
+  'project.created',
+  'project.updated',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.joined',
+  'member.policies_changed',
+  'bot.created',
+  'bot.policies_changed',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -69,9 +79,11 @@ export const AUDIT_TARGET_TYPES = [
   'api_key',
   'bot',
   'device_login',
+  'invitation',
   'oauth_login',
   'organization',
   'passkey',
+  'project',
   'scim_token',
   'silence',
   'subscription',

@@ -498,3 +498,4 @@ export const endedSessions = pgTable(
 
 export * from './second-factor-schema';
 export * from './notification-schema';
+export * from './onboarding-schema';
