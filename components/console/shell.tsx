@@ -68,6 +68,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
     ...(hasGrant(permissions.data, 'auditLog.read') ? [{ href: `/orgs/${orgId}/audit`, label: 'Audit log' }] : []),
     ...(hasGrant(permissions.data, 'orgs.update') ? [{ href: `/orgs/${orgId}/webhooks`, label: 'Webhooks' }] : []),
+    { href: `/orgs/${orgId}/settings`, label: 'Settings' },
   ];
   const projectNav: NavItem[] = projectId
     ? [

@@ -221,7 +221,7 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
 
 test('every member sees the second-factor policy; only an admin can switch it', async ({ page, demo }) => {
   await signInAs(page, 'cy@acme.test');
-  await page.goto(consolePages(demo).members);
+  await page.goto(consolePages(demo).settings);
   const policy = page.getByRole('switch', { name: 'Require a second factor' });
   await expect(policy).toBeVisible();
   await expect(policy).toBeDisabled();

@@ -26,3 +26,33 @@ export function useUpdateOrganization(orgId: string) {
     onSettled: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
   });
 }
+
+/** `POST /v1/organizations` (a person's session): the caller becomes its OrganizationAdmin. */
+export function useCreateOrganization() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { name: string }) =>
+      (await apiFetch<Organization>('/v1/organizations', { method: 'POST', body })).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
+  });
+}
+
+/** `POST …/projects` (`projects.create`). */
+export function useCreateProject(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { name: string; alertingEnabled?: boolean }) =>
+      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects`, { method: 'POST', body })).data,
+    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
+  });
+}
+
+/** `PATCH …/projects/{projectId}` (`projects.update`): its name, or alerting on or off. */
+export function useUpdateProject(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ projectId, ...body }: { projectId: string; name?: string; alertingEnabled?: boolean }) =>
+      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects/${projectId}`, { method: 'PATCH', body })).data,
+    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
+  });
+}

@@ -17,8 +17,6 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
-import { KeyPolicy } from './key-policy';
-import { TwoFactorPolicy } from './two-factor-policy';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -29,7 +27,6 @@ export function MembersView({ orgId }: { orgId: string }) {
   const members = useMembers(orgId, canList);
   const org = useOrganizations().items.find((o) => o.id === orgId);
   const orgName = org?.name ?? 'this organization';
-  const canUpdateOrg = hasGrant(permissions.data, 'orgs.update') === true;
   const remove = useRemoveMember(orgId);
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
@@ -66,20 +63,6 @@ export function MembersView({ orgId }: { orgId: string }) {
             </Button>
           </>
         }
-      />
-      {/* Shown to every member from the first paint on (admins may change it): shown to admins only, it arrived
-          with the permissions and pushed the list down (Lighthouse counted 0.10 of layout shift). */}
-      <TwoFactorPolicy
-        orgId={orgId}
-        enabled={org?.requireTwoFactor}
-        canChange={permissions.isPending ? undefined : canUpdateOrg}
-      />
-      {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
-      <KeyPolicy
-        key={org ? JSON.stringify(org.keyPolicy) : 'loading'}
-        orgId={orgId}
-        policy={org ? org.keyPolicy : undefined}
-        canChange={permissions.isPending ? undefined : canUpdateOrg}
       />
       {/* The permissions say whether there is a list: while they load, or when they fail, that is the list's state. */}
       <ListStates list={permissions} loading="Loading members" columns={4}>
