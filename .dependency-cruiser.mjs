@@ -19,7 +19,7 @@
 const GROUND = '^lib/(db|crypto|format|console)/|^lib/[^/]+\\.ts$';
 const PLATFORM = '^lib/(jobs|observability|http|audit|auth|pipeline)/';
 const FEATURE =
-  '^lib/(access|audit-log|sessions|api-keys|bots|members|orgs|subscriptions|silences|alertmanager|notifications|oauth|scim|second-factor|secret-scanning|webhooks|backup)/';
+  '^lib/(access|audit-log|sessions|api-keys|bots|members|onboarding|orgs|subscriptions|silences|alertmanager|notifications|oauth|scim|second-factor|secret-scanning|webhooks|backup)/';
 const APP = '^(app|components|server|cli|scripts|bench|e2e)/|^(proxy|instrumentation)\\.ts$';
 
 // Within the platform, each folder may use the ones before it only.

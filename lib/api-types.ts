@@ -99,7 +99,13 @@ export interface paths {
      */
     get: operations['listTheCallerSOrganizations'];
     put?: never;
-    post?: never;
+    /**
+     * Create an organization
+     * @description A person, signed in to the console, makes an organization and becomes its OrganizationAdmin (audit `organization.created`). API keys and OAuth tokens: 403 `access_denied`.
+     *
+     *     Needs no permission: it acts on the caller's own account.
+     */
+    post: operations['createAnOrganization'];
     delete?: never;
     options?: never;
     head?: never;
@@ -147,11 +153,43 @@ export interface paths {
      */
     get: operations['listAnOrganizationSProjects'];
     put?: never;
-    post?: never;
+    /**
+     * Create a project
+     * @description Names are unique in the organization, case aside: 409 `project_name_taken`. Audit `project.created`.
+     *
+     *     Permission: `projects.create`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['createAProject'];
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename a project or switch its alerting
+     * @description Names are unique in the organization (409 `project_name_taken`). Alerting off closes the project’s silence routes (404) on the next request. Audit `project.updated` with the changes; `{}` changes nothing.
+     *
+     *     Permission: `projects.update`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    patch: operations['renameAProjectOrSwitchItsAlerting'];
     trace?: never;
   };
   '/v1/organizations/{orgId}/permissions': {
@@ -462,6 +500,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/members/{userId}/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a member's policies
+     * @description Replaces every binding of the member in the organization. A policy given that the caller does not hold at that scope (every permission of it), an unknown policy or a project of another organization: 400 at its path (`policies.0.policy`); bindings the member keeps are not given again. The last OrganizationAdmin keeps it: 409 `last_organization_admin`. The member’s keys, tokens and sessions feel the change on their next request. Audit `member.policies_changed` with before and after.
+     *
+     *     Permission: `members.update`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    put: operations['replaceAMemberSPolicies'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/bots': {
     parameters: {
       query?: never;
@@ -479,7 +543,17 @@ export interface paths {
      */
     get: operations['listAnOrganizationSBots'];
     put?: never;
-    post?: never;
+    /**
+     * Create a bot
+     * @description A bot with its policies. A policy the caller does not hold at that scope, an unknown policy or a project of another organization: 400 at its path. A live bot of the organization has the name already: 409 `bot_name_taken`. Audit `bot.created`.
+     *
+     *     Permission: `bots.create`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    post: operations['createABot'];
     delete?: never;
     options?: never;
     head?: never;
@@ -507,6 +581,32 @@ export interface paths {
      *     Tenant: the organization in the path; one the caller is not in is 404.
      */
     delete: operations['deleteABot'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/bots/{botId}/policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Replace a bot's policies
+     * @description Replaces every binding of the bot, with the checks of bot creation (400 at the path of what may not be given; bindings the bot keeps are not given again). Its keys feel the change on their next request. Audit `bot.policies_changed` with before and after.
+     *
+     *     Permission: `bots.create`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    put: operations['replaceABotSPolicies'];
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1438,10 +1538,53 @@ export interface paths {
     patch: operations['turnKindsOfNotificationOnOrOff'];
     trace?: never;
   };
+  '/v1/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make the first administrator
+     * @description Public, with the one-time token of the setup URL a server without users logs at start. In one transaction: the user, the organization and their OrganizationAdmin binding (audit `organization.created`). Of two setups at once exactly one wins; once any user exists every token is void and this answers 404. Limited per client address.
+     */
+    post: operations['makeTheFirstAdministrator'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/set-password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Choose a password with a one-time link
+     * @description Public, with the token of the link `npm run user:create` printed (24 hours, single use). The password is stored hashed, the user’s other links die and their sessions end. Unknown, used or expired: 404.
+     */
+    post: operations['chooseAPasswordWithAOneTimeLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    CreateOrganization: {
+      name: string;
+    };
     UpdateOrganization: {
       requireTwoFactor?: boolean;
       /** @description Replaces the whole key policy; null removes it. Enforced on create, roll and use. */
@@ -1451,6 +1594,15 @@ export interface components {
       maxLifetimeDays: number | null;
       requireRestrictions: boolean;
       allowedIps: string[] | null;
+    };
+    CreateProject: {
+      name: string;
+      /** @description Default false: silences and alerts off. */
+      alertingEnabled?: boolean;
+    };
+    UpdateProject: {
+      name?: string;
+      alertingEnabled?: boolean;
     };
     CreateApiKey: {
       name: string;
@@ -1528,6 +1680,28 @@ export interface components {
       /** @description How long the old key keeps working; 0 revokes it at once. */
       gracePeriodSeconds: number;
     };
+    MemberPolicies: {
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
+    CreateBot: {
+      name: string;
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
+    BotPolicies: {
+      /** @description Each `{policy, projectId}` once; `projectId` null binds at organization scope. */
+      policies: {
+        policy: string;
+        projectId: string | null;
+      }[];
+    };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
     SubscriptionUpdate: {
@@ -1579,6 +1753,19 @@ export interface components {
       key_expiring?: boolean;
       key_revoked_by_other?: boolean;
       webhook_disabled?: boolean;
+    };
+    Setup: {
+      token: string;
+      name: string;
+      email: string;
+      /** @description At least 12 characters; stored only as an argon2id hash. */
+      password: string;
+      organizationName: string;
+    };
+    SetPassword: {
+      token: string;
+      /** @description At least 12 characters; stored only as an argon2id hash. */
+      password: string;
     };
     Error: {
       error: {
@@ -2151,6 +2338,19 @@ export interface components {
       key_revoked_by_other: boolean;
       webhook_disabled: boolean;
     };
+    SetupResult: {
+      user: {
+        /** Format: uuid */
+        id: string;
+        email: string;
+        name: string;
+      };
+      organization: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+    };
   };
   responses: never;
   parameters: never;
@@ -2433,6 +2633,102 @@ export interface operations {
       };
     };
   };
+  createAnOrganization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateOrganization'];
+      };
+    };
+    responses: {
+      /** @description The organization; the caller is its OrganizationAdmin. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Organization'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   changeAnOrganizationSSettings: {
     parameters: {
       query?: never;
@@ -2586,6 +2882,221 @@ export interface operations {
       };
       /** @description Error: `not_found`. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createAProject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateProject'];
+      };
+    };
+    responses: {
+      /** @description The project. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `project_name_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  renameAProjectOrSwitchItsAlerting: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateProject'];
+      };
+    };
+    responses: {
+      /** @description The project as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Project'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `project_name_taken`. */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -4003,6 +4514,114 @@ export interface operations {
       };
     };
   };
+  replaceAMemberSPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['MemberPolicies'];
+      };
+    };
+    responses: {
+      /** @description The member with the new policies. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `last_organization_admin`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listAnOrganizationSBots: {
     parameters: {
       query?: {
@@ -4103,6 +4722,113 @@ export interface operations {
       };
     };
   };
+  createABot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateBot'];
+      };
+    };
+    responses: {
+      /** @description The bot. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bot'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `bot_name_taken`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   deleteABot: {
     parameters: {
       query?: never;
@@ -4121,6 +4847,105 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replaceABotSPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        botId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BotPolicies'];
+      };
+    };
+    responses: {
+      /** @description The bot with the new policies. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bot'];
+        };
       };
       /** @description Error: `invalid_request`. */
       400: {
@@ -8601,6 +9426,106 @@ export interface operations {
       };
       /** @description Error: `unavailable`. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  makeTheFirstAdministrator: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Setup'];
+      };
+    };
+    responses: {
+      /** @description The first administrator and their organization; sign in next. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SetupResult'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  chooseAPasswordWithAOneTimeLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetPassword'];
+      };
+    };
+    responses: {
+      /** @description The password is set; sign in with it. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
         headers: {
           [name: string]: unknown;
         };

@@ -31,6 +31,11 @@ export const ERROR_CODES = {
     status: 403,
     message: 'This organization requires a second factor: add one on your Security page (/security) first.',
   },
+  invitation_email_mismatch: {
+    status: 403,
+    message:
+      'This invitation is for another email address: sign in as the invited address, or sign out and make its account.',
+  },
   not_found: { status: 404, message: 'Not found.' },
   method_not_allowed: { status: 405, message: 'This path does not take this method; see the Allow header.' },
   idempotency_conflict: { status: 409, message: 'This Idempotency-Key was used for a different request.' },
@@ -42,6 +47,10 @@ export const ERROR_CODES = {
     status: 409,
     message: 'The last OrganizationAdmin cannot leave or be removed; make another member an admin first.',
   },
+  email_taken: { status: 409, message: 'A user with this email address already exists.' },
+  project_name_taken: { status: 409, message: 'A project of this organization already has this name.' },
+  bot_name_taken: { status: 409, message: 'A bot of this organization already has this name.' },
+  already_member: { status: 409, message: 'This person is already a member of the organization.' },
   silence_state_conflict: {
     status: 409,
     message: "The silence's current state does not accept some of the fields sent.",

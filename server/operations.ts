@@ -14,6 +14,7 @@ import { silenceOperations } from '../lib/silences/operations';
 import { subscriptionOperations } from '../lib/subscriptions/operations';
 import { webhookOperations } from '../lib/webhooks/operations';
 import { notificationOperations } from '../lib/notifications/operations';
+import { onboardingOperations } from '../lib/onboarding/operations';
 import { z } from 'zod';
 
 export const openApiOp = defineOperation({
@@ -58,4 +59,5 @@ export const allOperations: Operation[] = [
   ...secondFactorOperations,
   ...webhookOperations,
   ...notificationOperations,
+  ...onboardingOperations,
 ];

@@ -4,6 +4,7 @@ import { startBackgroundJobs, stopBackgroundJobs } from '../lib/jobs/runner';
 import { watchStalls } from '../lib/observability/stalls';
 import { demoSeedWanted, seedDemoData } from './demo/seed';
 import { registerHooks } from './hooks';
+import { announceSetup } from './setup-url';
 import { BACKGROUND_JOBS } from './jobs';
 
 async function start() {
@@ -12,6 +13,7 @@ async function start() {
   try {
     const db = await getDb();
     if (demoSeedWanted()) await seedDemoData(db);
+    await announceSetup(db);
     // Not while Next is still loading its routes: a first pass whose connect waits out DATABASE_CONNECT_TIMEOUT_MS
     // behind a busy event loop would trip the breaker, and the first requests would get 503 from a healthy database.
     setTimeout(

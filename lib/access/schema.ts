@@ -6,6 +6,12 @@ const permission = z.enum(PERMISSIONS);
 /** A policy bound at organization scope (`projectId` null) or in one project: members and bots list theirs. */
 export const policyBinding = z.object({ policy: z.string(), projectId: z.uuid().nullable() });
 
+/** The bindings a member, bot or invitation is given: each once, at most 50. */
+export const policyList = z
+  .array(z.strictObject({ policy: z.string().min(1).max(100), projectId: z.uuid().nullable() }))
+  .max(50, 'Bind at most 50 policies.')
+  .meta({ description: 'Each `{policy, projectId}` once; `projectId` null binds at organization scope.' });
+
 export const effectivePermissions = z
   .object({
     principal: z.object({ type: z.enum(['user', 'bot']), id: z.uuid(), name: z.string() }),

@@ -1,7 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
-import { bot, botParams } from './schema';
+import { bot, botParams, botPoliciesBody, createBotBody } from './schema';
 
 export const listBotsOp = defineOperation({
   method: 'GET',
@@ -33,4 +33,41 @@ export const deleteBotOp = defineOperation({
   success: { status: 204, description: 'Deleted; its keys stop working at once.' },
 });
 
-export const botOperations = [listBotsOp, deleteBotOp];
+export const createBotOp = defineOperation({
+  method: 'POST',
+  path: '/v1/organizations/{orgId}/bots',
+  summary: 'Create a bot',
+  description:
+    'A bot with its policies. A policy the caller does not hold at that scope, an unknown policy or a project of ' +
+    'another organization: 400 at its path. A live bot of the organization has the name already: 409 ' +
+    '`bot_name_taken`. Audit `bot.created`.',
+  tags: ['Bots'],
+  sudo: true,
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  body: createBotBody,
+  permission: 'bots.create',
+  success: { status: 201, description: 'The bot.', schema: bot },
+  errors: ['bot_name_taken'],
+});
+
+export const setBotPoliciesOp = defineOperation({
+  method: 'PUT',
+  path: '/v1/organizations/{orgId}/bots/{botId}/policies',
+  summary: "Replace a bot's policies",
+  description:
+    'Replaces every binding of the bot, with the checks of bot creation (400 at the path of what may not be given; ' +
+    'bindings the bot keeps are not given again). Its keys feel the change on their next request. Audit ' +
+    '`bot.policies_changed` with before and after.',
+  tags: ['Bots'],
+  sudo: true,
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: botParams,
+  body: botPoliciesBody,
+  permission: 'bots.create',
+  success: { status: 200, description: 'The bot with the new policies.', schema: bot },
+});
+
+export const botOperations = [listBotsOp, createBotOp, deleteBotOp, setBotPoliciesOp];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { policyBinding } from '../access/schema';
+import { policyBinding, policyList } from '../access/schema';
+import { atMostCharacters } from '../characters';
 
 export const botParams = z.object({ orgId: z.uuid(), botId: z.uuid() });
 
@@ -8,3 +9,14 @@ export const bot = z
   .meta({ id: 'Bot' });
 
 export type Bot = z.infer<typeof bot>;
+
+export const createBotBody = z
+  .strictObject({
+    name: atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.'),
+    policies: policyList,
+  })
+  .meta({ id: 'CreateBot' });
+export type CreateBotBody = z.infer<typeof createBotBody>;
+
+export const botPoliciesBody = z.strictObject({ policies: policyList }).meta({ id: 'BotPolicies' });
+export type BotPoliciesBody = z.infer<typeof botPoliciesBody>;

@@ -1,7 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
-import { member, memberParams } from './schema';
+import { member, memberParams, memberPoliciesBody } from './schema';
 
 export const listMembersOp = defineOperation({
   method: 'GET',
@@ -50,4 +50,25 @@ export const leaveOrganizationOp = defineOperation({
   errors: ['last_organization_admin'],
 });
 
-export const memberOperations = [listMembersOp, removeMemberOp, leaveOrganizationOp];
+export const setMemberPoliciesOp = defineOperation({
+  method: 'PUT',
+  path: '/v1/organizations/{orgId}/members/{userId}/policies',
+  summary: "Replace a member's policies",
+  description:
+    'Replaces every binding of the member in the organization. A policy given that the caller does not hold at that ' +
+    'scope (every permission of it), an unknown policy or a project of another organization: 400 at its path ' +
+    '(`policies.0.policy`); bindings the member keeps are not given again. The last OrganizationAdmin keeps it: 409 ' +
+    '`last_organization_admin`. The member’s keys, tokens and sessions feel the change on their next request. Audit ' +
+    '`member.policies_changed` with before and after.',
+  tags: ['Members'],
+  sudo: true,
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: memberParams,
+  body: memberPoliciesBody,
+  permission: 'members.update',
+  success: { status: 200, description: 'The member with the new policies.', schema: member },
+  errors: ['last_organization_admin'],
+});
+
+export const memberOperations = [listMembersOp, removeMemberOp, leaveOrganizationOp, setMemberPoliciesOp];

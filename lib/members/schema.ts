@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { policyBinding } from '../access/schema';
+import { policyBinding, policyList } from '../access/schema';
 
 export const memberParams = z.object({ orgId: z.uuid(), userId: z.uuid() });
 
@@ -16,3 +16,6 @@ export const member = z
   .meta({ id: 'Member' });
 
 export type Member = z.infer<typeof member>;
+
+export const memberPoliciesBody = z.strictObject({ policies: policyList }).meta({ id: 'MemberPolicies' });
+export type MemberPoliciesBody = z.infer<typeof memberPoliciesBody>;

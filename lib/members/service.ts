@@ -55,7 +55,7 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
 }
 
 /** Whether someone other than `userId` is still an active OrganizationAdmin of the organization. */
-async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+export async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
     .from(t.policyBindings)
@@ -78,7 +78,7 @@ async function hasOtherAdmin(tx: Tx, organizationId: string, userId: string): Pr
   return rows.length > 0;
 }
 
-async function isAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+export async function isAdmin(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
   const rows = await tx
     .select({ one: sql<number>`1` })
     .from(t.policyBindings)

@@ -1,7 +1,16 @@
 import { z } from 'zod';
-import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
+import { ANY_CREDENTIAL, CONSOLE_SESSION, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
-import { orgParams, organization, project, updateOrganizationBody } from './schema';
+import {
+  createOrganizationBody,
+  createProjectBody,
+  orgParams,
+  organization,
+  project,
+  projectParams,
+  updateOrganizationBody,
+  updateProjectBody,
+} from './schema';
 
 export const listOrganizationsOp = defineOperation({
   method: 'GET',
@@ -74,4 +83,61 @@ export const livenessOp = defineOperation({
   success: { status: 200, description: 'The process is alive.', schema: z.object({ status: z.literal('ok') }) },
 });
 
-export const orgOperations = [healthOp, livenessOp, listOrganizationsOp, updateOrganizationOp, listProjectsOp];
+export const createOrganizationOp = defineOperation({
+  method: 'POST',
+  path: '/v1/organizations',
+  summary: 'Create an organization',
+  description:
+    'A person, signed in to the console, makes an organization and becomes its OrganizationAdmin (audit ' +
+    '`organization.created`). API keys and OAuth tokens: 403 `access_denied`.',
+  tags: ['Organizations'],
+  scope: 'none',
+  credentials: CONSOLE_SESSION,
+  credentialRefusal: 'Organizations are made by a person signed in to the console, not with a key or token.',
+  self: {},
+  body: createOrganizationBody,
+  success: { status: 201, description: 'The organization; the caller is its OrganizationAdmin.', schema: organization },
+});
+
+export const createProjectOp = defineOperation({
+  method: 'POST',
+  path: '/v1/organizations/{orgId}/projects',
+  summary: 'Create a project',
+  description: 'Names are unique in the organization, case aside: 409 `project_name_taken`. Audit `project.created`.',
+  tags: ['Organizations'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  body: createProjectBody,
+  permission: 'projects.create',
+  success: { status: 201, description: 'The project.', schema: project },
+  errors: ['project_name_taken'],
+});
+
+export const updateProjectOp = defineOperation({
+  method: 'PATCH',
+  path: '/v1/organizations/{orgId}/projects/{projectId}',
+  summary: 'Rename a project or switch its alerting',
+  description:
+    'Names are unique in the organization (409 `project_name_taken`). Alerting off closes the project’s silence ' +
+    'routes (404) on the next request. Audit `project.updated` with the changes; `{}` changes nothing.',
+  tags: ['Organizations'],
+  scope: 'project',
+  credentials: ANY_CREDENTIAL,
+  params: projectParams,
+  body: updateProjectBody,
+  permission: 'projects.update',
+  success: { status: 200, description: 'The project as changed.', schema: project },
+  errors: ['project_name_taken'],
+});
+
+export const orgOperations = [
+  healthOp,
+  livenessOp,
+  listOrganizationsOp,
+  createOrganizationOp,
+  updateOrganizationOp,
+  listProjectsOp,
+  createProjectOp,
+  updateProjectOp,
+];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { keyPolicy } from '../auth/key-restriction-schema';
+import { atMostCharacters } from '../characters';
 
 export const orgParams = z.object({ orgId: z.uuid() });
 export const projectParams = z.object({ orgId: z.uuid(), projectId: z.uuid() });
@@ -41,3 +42,25 @@ export function toOrganization(row: {
 }): Organization {
   return { id: row.id, name: row.name, requireTwoFactor: row.requireTwoFactor, keyPolicy: row.keyPolicy ?? null };
 }
+
+const projectName = atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.');
+
+export const createOrganizationBody = z
+  .strictObject({
+    name: atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.'),
+  })
+  .meta({ id: 'CreateOrganization' });
+export type CreateOrganizationBody = z.infer<typeof createOrganizationBody>;
+
+export const createProjectBody = z
+  .strictObject({
+    name: projectName,
+    alertingEnabled: z.boolean().optional().meta({ description: 'Default false: silences and alerts off.' }),
+  })
+  .meta({ id: 'CreateProject' });
+export type CreateProjectBody = z.infer<typeof createProjectBody>;
+
+export const updateProjectBody = z
+  .strictObject({ name: projectName.optional(), alertingEnabled: z.boolean().optional() })
+  .meta({ id: 'UpdateProject' });
+export type UpdateProjectBody = z.infer<typeof updateProjectBody>;

@@ -91,6 +91,18 @@ export async function admitCaller(
 }
 
 /**
+ * The caller of a public operation that may also be signed in (an invitation's acceptance): null when the request
+ * carries no credential at all, 401 when it carries one that does not check out, else as `admitCaller`.
+ */
+export async function optionalCaller(
+  req: NextRequest,
+): Promise<{ principal: Principal; retryAfter: number | null } | null> {
+  const credential = await credentialOf(req);
+  if (!credential && req.headers.get('authorization') === null) return null;
+  return admitCaller(req, async () => credential);
+}
+
+/**
  * The error for a request whose credential did not check out: 401, or 429 once its client address has
  * failed too often. Only failures are counted, so valid callers behind the same address are never slowed.
  */

@@ -4,6 +4,7 @@
  */
 export const OPENAPI_TAGS: Record<string, string> = {
   Service: 'Health and this document: no credential needed.',
+  Onboarding: 'Starting with nothing: the first administrator, set-password links, invitations.',
   Organizations: "The caller's organizations and their projects.",
   'API keys': 'Credentials for code: create, list, roll, revoke, usage.',
   Members: "An organization's members: list, remove, leave.",

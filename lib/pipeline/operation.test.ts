@@ -21,10 +21,18 @@ describe('operation declarations', () => {
     for (const op of allOperations.filter((o) => o.idempotent)) expect(op.scope, op.path).not.toBe('none');
   });
 
+  const ANONYMOUS_WRITES = [
+    '/v1/auth/passkey/options',
+    '/v1/setup',
+    '/v1/set-password',
+    '/v1/invitations/{token}/accept',
+  ];
+
   it('declares the credentials of every operation, and only public ones take none', () => {
     for (const op of allOperations) {
-      // Anonymous writes: only the passkey sign-in's options, which come before there is any credential.
-      if (op.credentials === 'public' && op.method !== 'GET') expect(op.path).toBe('/v1/auth/passkey/options');
+      // Anonymous writes: what comes before there is any credential (the passkey sign-in's options) or a one-time
+      // token stands for it (the first setup, a set-password link, an invitation's acceptance).
+      if (op.credentials === 'public' && op.method !== 'GET') expect(ANONYMOUS_WRITES, op.path).toContain(op.path);
       else if (op.credentials === 'signed') expect(op.path).toMatch(/^\/v1\/secret-scanning\//);
       else expect(op.credentials.length, op.path).toBeGreaterThan(0);
       if (op.credentialRefusal) expect(op.credentials, op.path).not.toBe('public');

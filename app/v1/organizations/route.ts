@@ -1,7 +1,13 @@
-import { listOrganizationsOp } from '@/lib/orgs/operations';
+import { json, route } from '@/lib/pipeline/route';
+import { createOrganizationOp, listOrganizationsOp } from '@/lib/orgs/operations';
 import { listOrganizationsRoute } from '@/lib/orgs/routes';
+import { createOrganization } from '@/lib/orgs/create-service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = listOrganizationsRoute;
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods(listOrganizationsOp);
+export const POST = route(createOrganizationOp, async ({ principal, body, audit }) =>
+  json(await createOrganization(principal, body.name, audit), { status: 201 }),
+);
+
+export const { PUT, PATCH, DELETE } = otherMethods(listOrganizationsOp, createOrganizationOp);

@@ -1,8 +1,13 @@
 import { json, route } from '@/lib/pipeline/route';
-import { listBotsOp } from '@/lib/bots/operations';
+import { createBotOp, listBotsOp } from '@/lib/bots/operations';
 import { listBots } from '@/lib/bots/service';
+import { createBot } from '@/lib/bots/create-service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = route(listBotsOp, async ({ params, query }) => json(await listBots(params.orgId, query)));
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods(listBotsOp);
+export const POST = route(createBotOp, async ({ params, body, principal, audit }) =>
+  json(await createBot(params.orgId, body, principal, audit), { status: 201 }),
+);
+
+export const { PUT, PATCH, DELETE } = otherMethods(listBotsOp, createBotOp);

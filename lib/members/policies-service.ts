@@ -1,0 +1,105 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import type { InvitedPolicy } from '../db/onboarding-schema';
+import { ApiError, notFound } from '../errors';
+import type { Principal } from '../auth/principal';
+import { invalidateAuthCaches } from '../auth/cache';
+import { bumpAuthEpoch } from '../auth/epoch';
+import { recordAuditEvent } from '../audit/record';
+import type { AuditSource } from '../db/audit-types';
+import { bindingsOf } from '../access/service';
+import { grantablePolicies, writeBindings } from '../access/grantable';
+import { hasOtherAdmin } from './service';
+import type { Member } from './schema';
+
+const isOrgAdmin = (b: InvitedPolicy) => b.policy === 'OrganizationAdmin' && b.projectId === null;
+
+/** One member as the list shows it, or null when the user is not a member of the organization. */
+export async function memberOf(organizationId: string, userId: string): Promise<Member | null> {
+  const db = await getDb();
+  const [row] = await db
+    .select({
+      id: t.users.id,
+      email: t.users.email,
+      name: t.users.name,
+      status: t.users.status,
+      joinedAt: t.memberships.joinedAt,
+      twoFactorEnabled: sql<boolean>`(exists (select 1 from user_totp f where f.user_id = ${t.users.id} and f.confirmed_at is not null)
+        or exists (select 1 from passkeys p where p.user_id = ${t.users.id}))`,
+    })
+    .from(t.memberships)
+    .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
+    .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
+  if (!row) return null;
+  const policies = await bindingsOf(organizationId, 'user', [userId]);
+  return {
+    userId: row.id,
+    email: row.email,
+    name: row.name,
+    status: row.status,
+    policies: policies.get(userId) ?? [],
+    joinedAt: row.joinedAt.toISOString(),
+    twoFactorEnabled: Boolean(row.twoFactorEnabled),
+  };
+}
+
+/**
+ * Replaces a member's bindings in one transaction with `member.policies_changed` (before and after). Checks, in the
+ * order of PRODUCT.md: what is given (400 at its path), the member (404), the last OrganizationAdmin (409). The
+ * organization row is locked as removals lock it, so two changes cannot both take away the last admin. The epoch
+ * bump makes every instance drop its cached grants: the member's keys, tokens and sessions feel it on their next request.
+ */
+export async function setMemberPolicies(
+  organizationId: string,
+  userId: string,
+  requested: InvitedPolicy[],
+  caller: Principal,
+  source: AuditSource,
+): Promise<Member> {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx
+      .select({ id: t.organizations.id })
+      .from(t.organizations)
+      .where(eq(t.organizations.id, organizationId))
+      .for('no key update');
+    const [membership] = await tx
+      .select({ name: t.users.name, email: t.users.email })
+      .from(t.memberships)
+      .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
+      .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
+    const before = membership
+      ? await tx
+          .select({ policy: t.policyBindings.policy, projectId: t.policyBindings.projectId })
+          .from(t.policyBindings)
+          .where(
+            and(
+              eq(t.policyBindings.organizationId, organizationId),
+              eq(t.policyBindings.principalType, 'user'),
+              eq(t.policyBindings.principalId, userId),
+            ),
+          )
+          .orderBy(asc(t.policyBindings.createdAt), asc(t.policyBindings.id))
+      : [];
+    const after = await grantablePolicies(tx, organizationId, caller, requested, before);
+    if (!membership) throw notFound('No such member.');
+    if (before.some(isOrgAdmin) && !after.some(isOrgAdmin) && !(await hasOtherAdmin(tx, organizationId, userId)))
+      throw new ApiError(
+        'last_organization_admin',
+        'The last OrganizationAdmin keeps it: make another member an admin first.',
+      );
+    await writeBindings(tx, organizationId, { type: 'user', id: userId }, after);
+    await bumpAuthEpoch(tx);
+    await recordAuditEvent(tx, {
+      ...source,
+      organizationId,
+      action: 'member.policies_changed',
+      target: { type: 'user', id: userId, name: `${membership.name} <${membership.email}>` },
+      changes: [{ field: 'policies', from: before, to: after }],
+    });
+  });
+  // After the commit: this instance's cached grants go now; the others on their next request's epoch read.
+  invalidateAuthCaches();
+  return (await memberOf(organizationId, userId))!;
+}
