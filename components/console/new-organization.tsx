@@ -4,18 +4,16 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { useCreateOrganization } from '@/lib/orgs/queries';
+import { createOrganizationBody } from '@/lib/orgs/schema';
 import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
 import { placeServerIssues } from './form-issues';
 
-const formSchema = z.object({
-  name: z.string().trim().min(1, 'Enter a name.').max(100, 'Use at most 100 characters.'),
-});
-type FormValues = z.infer<typeof formSchema>;
+type FormValues = z.infer<typeof createOrganizationBody>;
 
 /**
  * "New organization" under the organization switcher: `POST /v1/organizations` makes the signed-in person its
@@ -31,7 +29,7 @@ export function NewOrganization({ idSuffix }: { idSuffix: string }) {
     reset,
     setError,
     formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: { name: '' } });
+  } = useForm<FormValues>({ resolver: zodResolver(createOrganizationBody), defaultValues: { name: '' } });
   const close = () => {
     reset({ name: '' });
     setOpen(false);

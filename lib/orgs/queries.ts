@@ -3,7 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import type { Organization, Project, UpdateOrganizationBody } from './schema';
+import type {
+  CreateOrganizationBody,
+  CreateProjectBody,
+  Organization,
+  Project,
+  UpdateOrganizationBody,
+  UpdateProjectBody,
+} from './schema';
 
 import { orgKeys, PICKER } from './keys';
 
@@ -31,7 +38,7 @@ export function useUpdateOrganization(orgId: string) {
 export function useCreateOrganization() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { name: string }) =>
+    mutationFn: async (body: CreateOrganizationBody) =>
       (await apiFetch<Organization>('/v1/organizations', { method: 'POST', body })).data,
     onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
   });
@@ -41,7 +48,7 @@ export function useCreateOrganization() {
 export function useCreateProject(orgId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { name: string; alertingEnabled?: boolean }) =>
+    mutationFn: async (body: CreateProjectBody) =>
       (await apiFetch<Project>(`/v1/organizations/${orgId}/projects`, { method: 'POST', body })).data,
     onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
   });
@@ -51,7 +58,7 @@ export function useCreateProject(orgId: string) {
 export function useUpdateProject(orgId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ projectId, ...body }: { projectId: string; name?: string; alertingEnabled?: boolean }) =>
+    mutationFn: async ({ projectId, ...body }: UpdateProjectBody & { projectId: string }) =>
       (await apiFetch<Project>(`/v1/organizations/${orgId}/projects/${projectId}`, { method: 'PATCH', body })).data,
     onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
   });

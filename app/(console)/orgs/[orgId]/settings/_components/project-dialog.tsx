@@ -2,20 +2,17 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { useCreateProject, useUpdateProject } from '@/lib/orgs/queries';
-import type { Project } from '@/lib/orgs/schema';
+import { createProjectBody, type Project } from '@/lib/orgs/schema';
 
-// As the API's project body reads it: the server's 409 for a name taken lands on the same field.
-const formSchema = z.object({
-  name: z.string().trim().min(1, 'Enter a name.').max(100, 'Use at most 100 characters.'),
-  alertingEnabled: z.boolean(),
-});
+// The route's own body (a rename sends its name under the same rule); the form always has the checkbox's value.
+const formSchema = createProjectBody.required();
 type FormValues = z.infer<typeof formSchema>;
 const FIELDS = ['name', 'alertingEnabled'] as const;
 
