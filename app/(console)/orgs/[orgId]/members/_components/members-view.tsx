@@ -9,7 +9,13 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { createScimToken, useLeaveOrganization, useMembers, useRemoveMember } from '@/lib/members/queries';
+import {
+  createScimToken,
+  useLeaveOrganization,
+  useMembers,
+  useRemoveMember,
+  useSetMemberPolicies,
+} from '@/lib/members/queries';
 import type { Member } from '@/lib/members/schema';
 import { useOrganizations } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
@@ -17,6 +23,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
+import { RolesDialog } from '@/components/console/roles-dialog';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -24,12 +31,17 @@ export function MembersView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const canList = hasGrant(permissions.data, 'members.list') === true;
   const canRemove = hasGrant(permissions.data, 'members.delete') === true;
+  const canUpdate = hasGrant(permissions.data, 'members.update') === true;
   const members = useMembers(orgId, canList);
   const org = useOrganizations().items.find((o) => o.id === orgId);
   const orgName = org?.name ?? 'this organization';
   const remove = useRemoveMember(orgId);
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
+  const setPolicies = useSetMemberPolicies(orgId);
+  // Kept after its dialog closes, so the dialog can return focus to that member's button.
+  const [rolesOf, setRolesOf] = useState<Member | null>(null);
+  const [rolesOpen, setRolesOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [confirmScim, setConfirmScim] = useState(false);
   // The SCIM token exists in the console only here, until its dialog closes.
@@ -96,6 +108,19 @@ export function MembersView({ orgId }: { orgId: string }) {
                     <LocalDate iso={m.joinedAt} />
                   </td>
                   <ActionsCell>
+                    {canUpdate && (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Change roles of ${m.name}`}
+                        onClick={() => {
+                          setRolesOf(m);
+                          setRolesOpen(true);
+                        }}
+                      >
+                        Change roles
+                      </Button>
+                    )}
                     {canRemove && m.userId !== me.id && (
                       <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
                         Remove
@@ -109,6 +134,16 @@ export function MembersView({ orgId }: { orgId: string }) {
         )}
       </ListStates>
 
+      {rolesOf && (
+        <RolesDialog
+          orgId={orgId}
+          open={rolesOpen}
+          onOpenChange={setRolesOpen}
+          name={rolesOf.name}
+          current={members.items.find((m) => m.userId === rolesOf.userId)?.policies ?? rolesOf.policies}
+          save={(policies) => setPolicies.mutateAsync({ userId: rolesOf.userId, policies })}
+        />
+      )}
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(open) => !open && setToRemove(null)}
