@@ -24,6 +24,9 @@ import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 import { RolesDialog } from '@/components/console/roles-dialog';
+import type { InvitationSent } from '@/lib/onboarding/queries';
+import { InviteDialog } from './invite-dialog';
+import { PendingInvitations } from './pending-invitations';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -32,6 +35,14 @@ export function MembersView({ orgId }: { orgId: string }) {
   const canList = hasGrant(permissions.data, 'members.list') === true;
   const canRemove = hasGrant(permissions.data, 'members.delete') === true;
   const canUpdate = hasGrant(permissions.data, 'members.update') === true;
+  const canInvite = hasGrant(permissions.data, 'members.invite') === true;
+  const [inviting, setInviting] = useState(false);
+  // An invitation's link, when the server has no email to send it by: shown once, then dropped.
+  const [link, setLink] = useState<{ email: string; url: string; opener: HTMLElement | null } | null>(null);
+  // Its dialog returns focus to what asked for the link: Invite, or that invitation's Resend.
+  const showLink = (sent: InvitationSent, opener: HTMLElement | null) =>
+    sent.url && setLink({ email: sent.invitation.email, url: sent.url, opener });
+  const inviteButton = useRef<HTMLButtonElement>(null);
   const members = useMembers(orgId, canList);
   const org = useOrganizations().items.find((o) => o.id === orgId);
   const orgName = org?.name ?? 'this organization';
@@ -65,6 +76,11 @@ export function MembersView({ orgId }: { orgId: string }) {
         description="People in this organization and their policies."
         actions={
           <>
+            {canInvite && (
+              <Button ref={inviteButton} onClick={() => setInviting(true)}>
+                Invite
+              </Button>
+            )}
             {canRemove && (
               <Button ref={scimButton} variant="secondary" onClick={() => setConfirmScim(true)}>
                 Create SCIM token
@@ -134,6 +150,20 @@ export function MembersView({ orgId }: { orgId: string }) {
         )}
       </ListStates>
 
+      {canInvite && <PendingInvitations orgId={orgId} onSent={showLink} />}
+      <InviteDialog
+        orgId={orgId}
+        open={inviting}
+        onOpenChange={setInviting}
+        onSent={(sent) => showLink(sent, inviteButton.current)}
+      />
+      <SecretRevealDialog
+        title={`Invitation link for ${link?.email ?? ''}`}
+        label="Invitation link"
+        secret={link?.url ?? null}
+        onClose={() => setLink(null)}
+        returnFocus={() => link?.opener}
+      />
       {rolesOf && (
         <RolesDialog
           orgId={orgId}
