@@ -1,4 +1,6 @@
 import { registerSignInFactors } from '../lib/auth/sign-in-factors';
+import { registerJoinByInvitation } from '../lib/auth/invited-sign-in';
+import { joinInvitedBySso } from '../lib/onboarding/sso-join-service';
 import { reportDatabaseFigures } from '../lib/observability/metrics';
 import { databaseFigures } from '../lib/db/client';
 import { registerPipelineHooks } from '../lib/pipeline/hooks';
@@ -26,5 +28,6 @@ export function registerHooks(): void {
     verifyPasskey: (response) => verifyPasskeyAssertion(response, null),
     openSudo: openSudoWindow,
   });
+  registerJoinByInvitation(joinInvitedBySso);
   reportDatabaseFigures(databaseFigures);
 }

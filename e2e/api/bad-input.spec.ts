@@ -5,6 +5,7 @@ import { bodySlots, dotted, expectedIssuePath, parameterSlots, sentPaths, type M
 import { buildTargets, send, type Target } from '../support/bad-input-targets';
 import { SchemaReader, type OpenApiDocument } from '../support/openapi-schema';
 import { FUZZ, outsideV1Cases } from '../support/bad-input-outside';
+import { ONBOARDING_TARGET_KEYS } from '../support/bad-input-targets-onboarding';
 
 // Generated from GET /v1/openapi.json: every operation with a body, query or declared header gets every
 // class of bad input the issue names, each on an otherwise valid request. FUZZ_RUNS / FUZZ_SEED widen a run.
@@ -121,6 +122,7 @@ const TARGET_KEYS = [
   'GET /v1/me/notifications',
   'POST /v1/me/notifications/read',
   'PATCH /v1/me/notification-preferences',
+  ...ONBOARDING_TARGET_KEYS,
 ];
 
 // Its `response` is a WebAuthn object with open-ended fields that @simplewebauthn/server checks, so an unknown

@@ -6,6 +6,7 @@ import { createKey, keyIdentities, listKeys } from './api-keys';
 import { leak, serverScannerKey, signatureFor } from './secret-scanning';
 import { demoSilence } from './silences';
 import { loadDemoSubs, subPath } from './subscriptions';
+import { onboardingTargets } from './bad-input-targets-onboarding';
 
 /** One operation of the OpenAPI document with a request that would succeed, and what "unchanged" compares. */
 export type Target = {
@@ -56,7 +57,9 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
       expect(res.status(), await res.text()).toBe(200),
     );
 
+  const onboarding = await onboardingTargets(ada, demo, target);
   return [
+    ...onboarding,
     list('GET /v1/organizations', '/v1/organizations', { limit: '10' }),
     list('GET /v1/organizations/{orgId}/projects', `${org}/projects`, { limit: '10' }),
     list('GET /v1/organizations/{orgId}/members', `${org}/members`, { limit: '10' }),

@@ -9,6 +9,7 @@ import { noteDatabaseFailure } from '../db/errors';
 import { textProblem } from '../http/text';
 import { auditContext, userActor } from '../audit/source';
 import { signInFactors } from './sign-in-factors';
+import { joinByInvitation } from './invited-sign-in';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG } from './sign-in-schema';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
@@ -119,8 +120,15 @@ export const authOptions: AuthOptions = {
   callbacks: {
     async signIn({ user, account }) {
       if (account && OWN_PROVIDERS.has(account.provider)) return true;
-      // SSO signs in only people the organization already provisioned (SCIM or an admin), and only while active.
-      const known = user.email ? await findUserByEmail(user.email).catch(noteDatabaseFailure) : null;
+      // SSO signs in only people provisioned (SCIM, an admin, an invitation), and only while active.
+      let known = user.email ? await findUserByEmail(user.email).catch(noteDatabaseFailure) : null;
+      // An invited email signing in for the first time is made a user and joins (PRODUCT.md, "Invitations").
+      if (
+        !known &&
+        user.email &&
+        (await joinByInvitation(user.email, user.name ?? user.email).catch(noteDatabaseFailure))
+      )
+        known = await findUserByEmail(user.email).catch(noteDatabaseFailure);
       if (!known) return false;
       const context = { requestId: null, ip: null, userAgent: null };
       if (known.status === 'active') await recordSignIn(known, 'succeeded', 'single_sign_on', context);

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
-import { messageHtml } from './messages';
+import { messageHtml, type Message } from './messages';
 
 export const BATCH = 20;
 /** Emails this process claimed and has not sent yet: what a shutdown hands back. */
@@ -50,4 +50,19 @@ export async function releaseEmailLeases(): Promise<number> {
   held.clear();
   await Promise.all(claims.map((email) => releaseEmailClaim(email)));
   return claims.length;
+}
+
+/**
+ * Sends one message now, outside the queue: for a message whose body holds a one-time link (an invitation), which
+ * must never be stored. Kind names the message in the `X-Svc-Kind` header. Throws when the server refuses it.
+ */
+export async function sendNow(kind: string, to: string, message: Message): Promise<void> {
+  await transport().sendMail({
+    from: mailFrom(),
+    to,
+    subject: message.subject,
+    text: message.body,
+    html: messageHtml(message),
+    headers: { 'X-Svc-Kind': kind },
+  });
 }

@@ -53,3 +53,14 @@ export function messageHtml(message: Message): string {
   const paragraphs = message.body.split(/\n{2,}/).map((p) => `<p>${escapeHtml(p)}</p>`);
   return `<!doctype html><html><body style="font-family:sans-serif">${paragraphs.join('')}</body></html>`;
 }
+
+/** Kind `invitation`: sent straight to an address that may have no account yet, never stored (its link is a secret). */
+export function invitationMessage(organization: string, inviter: string, url: string, expiresAt: Date): Message {
+  return {
+    subject: `${inviter} invited you to ${organization}`,
+    body:
+      `${inviter} invited you to join the organization ${organization}.\n\n` +
+      `Open this link to accept, before ${expiresAt.toISOString()}: ${url}\n\n` +
+      'It works once. If you did not expect this invitation, ignore this email.',
+  };
+}

@@ -1,5 +1,6 @@
 import { defineOperation } from '../pipeline/operation';
 import { setPasswordBody, setupBody, setupResult } from './schema';
+import { invitationOperations } from './invitation-operations';
 
 export const setupOp = defineOperation({
   method: 'POST',
@@ -36,4 +37,4 @@ export const setPasswordOp = defineOperation({
   errors: ['too_many_requests'],
 });
 
-export const onboardingOperations = [setupOp, setPasswordOp];
+export const onboardingOperations = [setupOp, setPasswordOp, ...invitationOperations];

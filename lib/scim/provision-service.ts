@@ -1,0 +1,52 @@
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { recordAuditEvent } from '../audit/record';
+import type { AuditSource } from '../db/audit-types';
+import { ScimError, type ScimUserRow } from './resource';
+
+/**
+ * POST /scim/v2/Users (RFC 7644 §3.3): a new user (`userName` = email) and their membership with BasicAccess in the
+ * token's organization, one transaction with `member.joined`. An email any user has already: 409 `uniqueness`,
+ * nothing changed (the users table's unique email decides, so two creations at once cannot both pass).
+ */
+export async function provisionScimUser(
+  organizationId: string,
+  input: { email: string; name: string; externalId: string | null; active: boolean },
+  source: AuditSource,
+): Promise<ScimUserRow> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .insert(t.users)
+      .values({
+        email: input.email,
+        name: input.name,
+        scimExternalId: input.externalId,
+        status: input.active ? 'active' : 'suspended',
+      })
+      .onConflictDoNothing()
+      .returning({
+        id: t.users.id,
+        email: t.users.email,
+        name: t.users.name,
+        status: t.users.status,
+        scimExternalId: t.users.scimExternalId,
+        createdAt: t.users.createdAt,
+        updatedAt: t.users.updatedAt,
+      });
+    if (!user) throw new ScimError(409, `A user with userName ${input.email} exists already.`, 'uniqueness');
+    await tx.insert(t.memberships).values({ organizationId, userId: user.id });
+    await tx
+      .insert(t.policyBindings)
+      .values({ organizationId, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
+    await recordAuditEvent(tx, {
+      ...source,
+      organizationId,
+      action: 'member.joined',
+      target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
+      changes: [{ field: 'policies', from: null, to: [{ policy: 'BasicAccess', projectId: null }] }],
+      reason: 'scim',
+    });
+    return user;
+  });
+}
