@@ -3,31 +3,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import type { z } from 'zod';
+import type { CreateInvitationBody, Invitation, invitationPreview, issuedInvitation } from './invitation-schema';
 import { onboardingKeys } from './keys';
 
 export { onboardingKeys };
 
-type Binding = { policy: string; projectId: string | null };
-
-/** A pending invitation as `…/invitations` lists it (PRODUCT.md, "Invitations"). */
-export type Invitation = {
-  id: string;
-  email: string;
-  policies: Binding[];
-  invitedBy: { name: string } | null;
-  createdAt: string;
-  expiresAt: string;
-};
-
+export type { Invitation };
 /** The answer to inviting or resending: `url` only when the server sends no email, shown once to pass on. */
-export type InvitationSent = { invitation: Invitation; url?: string };
-
-/** What the invitee's page reads: `GET /v1/invitations/{token}` (public). */
-export type InvitationPreview = {
-  organization: { id: string; name: string };
-  invitedBy: { name: string };
-  email: string;
-};
+export type InvitationSent = z.infer<typeof issuedInvitation>;
+export type InvitationPreview = z.infer<typeof invitationPreview>;
 
 export function useInvitations(orgId: string, enabled = true) {
   return usePagedList<Invitation>(
@@ -44,7 +29,7 @@ export function useInvitations(orgId: string, enabled = true) {
 export function useInvite(orgId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { email: string; policies: Binding[] }) =>
+    mutationFn: async (body: CreateInvitationBody) =>
       (await apiFetch<InvitationSent>(`/v1/organizations/${orgId}/invitations`, { method: 'POST', body })).data,
     onSettled: () => client.invalidateQueries({ queryKey: onboardingKeys.invitations(orgId) }),
   });

@@ -3,19 +3,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
 import { RolesEditor, rolesIssues } from '@/components/console/roles-editor';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
-import { policyList } from '@/lib/access/schema';
-import { emailAddress } from '@/lib/onboarding/schema';
+import { createInvitationBody } from '@/lib/onboarding/invitation-schema';
 import { useInvite, type InvitationSent } from '@/lib/onboarding/queries';
 
-// The invitation body of PRODUCT.md, from the shared pieces the route's own schema is made of.
-const formSchema = z.strictObject({ email: emailAddress, policies: policyList });
+const formSchema = createInvitationBody;
 type FormInput = z.input<typeof formSchema>;
 type FormValues = z.output<typeof formSchema>;
 // PRODUCT.md: "The console's Invite preselects BasicAccess at organization scope."

@@ -72,7 +72,7 @@ export function PendingInvitations({
                 <PolicyBindings orgId={orgId} bindings={inv.policies} />
               </td>
               <td data-label="Invited by" className="px-4 py-3 text-slate-700">
-                {inv.invitedBy?.name ?? '—'}
+                {inv.invitedBy.name}
               </td>
               <td data-label="Expires" className="whitespace-nowrap px-4 py-3 text-slate-700">
                 <LocalDate iso={inv.expiresAt} />
