@@ -60,7 +60,7 @@ export function InviteDialog({
           : `Invited ${sent.invitation.email}; the link went by email.`,
       failure: 'Could not send the invitation',
       placeIssues: (error) => {
-        if (placeCodeOnField(setError, error, { already_member: 'email', conflict: 'email' })) return false;
+        if (placeCodeOnField(setError, error, { already_member: 'email' })) return false;
         const placed = rolesIssues(error);
         setRoles(placed);
         return placed.leftOver && placeServerIssues(setError, error, ['email']);
