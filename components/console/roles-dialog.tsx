@@ -8,7 +8,7 @@ import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { memberPoliciesBody } from '@/lib/members/schema';
 import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
-import { RolesEditor, rolesIssues, type Binding } from './roles-editor';
+import { RolesEditor, rolesIssues, sortedBindings, type Binding } from './roles-editor';
 
 // A member's and a bot's policies are the same body (`{policies}`), checked by the same rules.
 type FormValues = z.infer<typeof memberPoliciesBody>;
@@ -33,7 +33,7 @@ export function RolesDialog({
   current: Binding[];
   save: (policies: Binding[]) => Promise<unknown>;
 }) {
-  const defaults: FormValues = { policies: current };
+  const defaults: FormValues = { policies: sortedBindings(current) };
   const [issues, setIssues] = useState<ReturnType<typeof rolesIssues> | null>(null);
   const {
     control,

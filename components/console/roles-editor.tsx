@@ -13,6 +13,13 @@ export type Binding = { policy: string; projectId: string | null };
 const ORGANIZATION = 'organization';
 const POLICY_OPTIONS = Object.keys(POLICIES).map((p) => ({ value: p, label: p }));
 
+/** Bindings in the order they are listed everywhere: the organization's first, then by policy name. */
+export function sortedBindings(bindings: Binding[]): Binding[] {
+  return [...bindings].sort(
+    (a, b) => Number(a.projectId !== null) - Number(b.projectId !== null) || a.policy.localeCompare(b.policy),
+  );
+}
+
 /**
  * Where a server issue about `policies` belongs: `policies.2` or `policies.2.projectId` under row 2, `policies`
  * itself (too many, a duplicate) under the whole list. Answers whether any issue was left for a toast.
@@ -61,7 +68,7 @@ export function RolesEditor({
     const at = focusAfterRemove.current;
     if (at === null) return;
     focusAfterRemove.current = null;
-    const next = document.getElementById(`${idPrefix}-remove-${Math.min(at, value.length - 1)}`);
+    const next = document.getElementById(`${idPrefix}-remove-${at}`);
     (next ?? addButton.current)?.focus();
   }, [value, idPrefix]);
   const change = (i: number, patch: Partial<Binding>) =>
