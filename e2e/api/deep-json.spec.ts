@@ -4,6 +4,7 @@ import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, loadDemo, sessionFor, test, type Demo } from '../fixtures';
 import { buildTargets, scimToken, type Target } from '../support/bad-input-targets';
 import { FUZZ } from '../support/bad-input-outside';
+import { ONBOARDING_TARGET_KEYS } from '../support/bad-input-targets-onboarding';
 import { pathsOf, type Path } from '../support/openapi-schema';
 import { userIdOf } from '../support/api-keys';
 import { MAX_JSON_DEPTH, TOO_DEEP_MESSAGE } from '../../lib/http/json-body';
@@ -103,6 +104,7 @@ const DEEP_KEYS = [
   'POST /v1/me/totp/confirm',
   'POST /v1/me/notifications/read',
   'PATCH /v1/me/notification-preferences',
+  ...ONBOARDING_TARGET_KEYS.filter((k) => !k.startsWith('GET ')),
 ];
 
 test('every /v1 operation with a JSON body is covered', async ({ request }) => {

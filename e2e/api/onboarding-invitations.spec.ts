@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { expect, expectError, test } from '../fixtures';
 import { auditEventsAbout } from '../support/audit';
+import { E2E } from '../support/env';
+import { startReceiver } from '../support/webhook-receiver';
+import { createWebhook } from '../support/webhooks';
 import {
   anonymous,
   freshEmail,
@@ -157,4 +161,55 @@ test('a signed-in invitee joins with their account; nobody invites with what the
   );
   expect((await (await ada.get(`/v1/organizations/${org.id}/invitations`)).json()).items).toEqual([]);
   await Promise.all([person.session.dispose(), inviter.session.dispose()]);
+});
+
+test('an expired link is 404 everywhere and leaves the pending list', async ({ as }) => {
+  test.skip(!process.env.DATABASE_URL, 'moves the expiry in the database: PostgreSQL only (the server holds DATA_DIR)');
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Expired');
+  const issued = await invite(ada, org.id, freshEmail('late'), orgScope('BasicAccess'));
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  await client
+    .query(`update invitations set expires_at = now() - interval '1 second' where id = $1`, [issued.invitation.id])
+    .finally(() => client.end());
+  const anon = await anonymous();
+  const token = tokenOf(issued.link);
+  await expectError(await anon.get(`/v1/invitations/${token}`), 404, 'not_found');
+  await expectError(
+    await anon.post(`/v1/invitations/${token}/accept`, { data: { name: 'Late', password: PASSWORD } }),
+    404,
+    'not_found',
+  );
+  await expectError(
+    await ada.post(`/v1/organizations/${org.id}/invitations/${issued.invitation.id}/resend`),
+    404,
+    'not_found',
+  );
+  expect((await (await ada.get(`/v1/organizations/${org.id}/invitations`)).json()).items).toEqual([]);
+  expect((await members(ada, org.id)).length).toBe(1);
+  await anon.dispose();
+});
+
+test('onboarding events reach a webhook subscribed to their nouns', async ({ as }) => {
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Hooks');
+  const receiver = await startReceiver(E2E.port + 83);
+  try {
+    await createWebhook(ada, org.id, { url: `${receiver.url}/onboarding`, events: ['invitation.*', 'member.*'] });
+    const email = freshEmail('hooked');
+    const issued = await invite(ada, org.id, email, orgScope('BasicAccess'));
+    const anon = await anonymous();
+    const res = await anon.post(`/v1/invitations/${tokenOf(issued.link)}/accept`, {
+      data: { name: 'Hooked', password: PASSWORD },
+    });
+    expect(res.status()).toBe(200);
+    await anon.dispose();
+    const types = () => receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type).sort();
+    await expect
+      .poll(types, { timeout: 10_000 })
+      .toEqual(['invitation.accepted', 'invitation.created', 'member.joined']);
+  } finally {
+    await receiver.close();
+  }
 });

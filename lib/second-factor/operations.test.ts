@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { allOperations } from '../../server/operations';
 import { buildOpenApiDocument } from '../pipeline/openapi';
 
-// PRODUCT.md, "Second factor and sudo" and "Least privilege for keys" (changing a key's restrictions): exactly these
-// need a recent authentication of the console session.
+// PRODUCT.md, "Second factor and sudo", "Least privilege for keys" (changing a key's restrictions) and "Onboarding and
+// administration" (invitations, policies, bots): exactly these need a recent authentication of the console session.
 const GUARDED = [
   'DELETE /v1/me/passkeys/{passkeyId}',
   'DELETE /v1/me/totp',
@@ -18,9 +18,14 @@ const GUARDED = [
   'POST /v1/me/totp',
   'POST /v1/organizations/{orgId}/api-keys',
   'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  'POST /v1/organizations/{orgId}/bots',
+  'POST /v1/organizations/{orgId}/invitations',
+  'POST /v1/organizations/{orgId}/invitations/{invitationId}/resend',
   'POST /v1/organizations/{orgId}/scim-tokens',
   'POST /v1/organizations/{orgId}/webhooks',
   'POST /v1/organizations/{orgId}/webhooks/{webhookId}/rotate-secret',
+  'PUT /v1/organizations/{orgId}/bots/{botId}/policies',
+  'PUT /v1/organizations/{orgId}/members/{userId}/policies',
 ];
 
 describe('sudo declarations', () => {
