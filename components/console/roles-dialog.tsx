@@ -42,7 +42,8 @@ export function RolesDialog({
     formState: { isSubmitting, isDirty, errors },
   } = useForm<FormValues>({ resolver: zodResolver(memberPoliciesBody), values: defaults });
   const close = () => {
-    reset(defaults);
+    // The latest roles (`values` keeps them), not this render's: after a save the list has refreshed before this runs.
+    reset();
     setIssues(null);
     onOpenChange(false);
   };

@@ -39,7 +39,8 @@ export function ProjectDialog({
     formState: { errors, isSubmitting, isDirty },
   } = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
   const close = () => {
-    reset(defaults);
+    // To the latest `values`, not this render's: a save refreshes the list before the dialog closes.
+    reset();
     onOpenChange(false);
   };
   const guard = useDiscardGuard(isDirty, close);
