@@ -33,6 +33,7 @@ async function main() {
         'api-keys': `/orgs/${org}/api-keys`,
         members: `/orgs/${org}/members`,
         bots: `/orgs/${org}/bots`,
+        settings: `/orgs/${org}/settings`,
         subscriptions: `/orgs/${org}/projects/${production}/subscriptions`,
         silences: `/orgs/${org}/projects/${production}/silences`,
         device: '/device',

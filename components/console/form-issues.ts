@@ -28,3 +28,18 @@ export function placeServerIssues<T extends FieldValues>(
   }
   return leftOver;
 }
+
+/**
+ * A refusal without issues that is still about one field (409 `project_name_taken` is about Name): its message
+ * becomes that field's error, focused. Answers whether it was placed, so the caller does not toast it too.
+ */
+export function placeCodeOnField<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  codes: Partial<Record<string, FieldPath<T>>>,
+): boolean {
+  const field = error instanceof ApiRequestError ? codes[error.code] : undefined;
+  if (!field || !(error instanceof ApiRequestError)) return false;
+  setError(field, { type: 'server', message: error.message }, { shouldFocus: true });
+  return true;
+}

@@ -1,6 +1,7 @@
 'use client';
 
 import { useProjects } from '@/lib/orgs/queries';
+import { sortedBindings } from './roles-editor';
 
 type Binding = { policy: string; projectId: string | null };
 
@@ -9,9 +10,7 @@ export function PolicyBindings({ orgId, bindings }: { orgId: string; bindings: B
   const projects = useProjects(orgId);
   if (bindings.length === 0) return <span className="text-slate-500">—</span>;
   const projectName = (id: string) => projects.items.find((p) => p.id === id)?.name ?? 'a project';
-  const sorted = [...bindings].sort(
-    (a, b) => Number(a.projectId !== null) - Number(b.projectId !== null) || a.policy.localeCompare(b.policy),
-  );
+  const sorted = sortedBindings(bindings);
   return (
     <ul className="flex flex-wrap gap-1">
       {sorted.map((b) => (

@@ -5,6 +5,7 @@ import { useParams, usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
+import { NewOrganization } from './new-organization';
 import { NotFoundPanel } from './not-found-panel';
 import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
@@ -68,6 +69,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
     { href: `/orgs/${orgId}/bots`, label: 'Bots' },
     ...(hasGrant(permissions.data, 'auditLog.read') ? [{ href: `/orgs/${orgId}/audit`, label: 'Audit log' }] : []),
     ...(hasGrant(permissions.data, 'orgs.update') ? [{ href: `/orgs/${orgId}/webhooks`, label: 'Webhooks' }] : []),
+    { href: `/orgs/${orgId}/settings`, label: 'Settings' },
   ];
   const projectNav: NavItem[] = projectId
     ? [
@@ -86,6 +88,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
           options={orgs.items.map((o) => ({ value: o.id, label: o.name }))}
           onValueChange={(id) => router.push(`/orgs/${id}`)}
         />
+        <NewOrganization idSuffix={inMenu ? 'menu' : 'side'} />
         <Select
           label="Project"
           value={params.projectId ?? undefined}

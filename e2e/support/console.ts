@@ -51,6 +51,7 @@ export const consolePages = (demo: Demo) => ({
   apiKeys: `/orgs/${demo.acme}/api-keys`,
   members: `/orgs/${demo.acme}/members`,
   bots: `/orgs/${demo.acme}/bots`,
+  settings: `/orgs/${demo.acme}/settings`,
   subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
   silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
   device: '/device',

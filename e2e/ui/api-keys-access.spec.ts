@@ -111,7 +111,7 @@ test('gil sets the key policy by keyboard; an older key is badged as breaking it
   expect(made.status()).toBe(201);
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
   await signInAs(page, 'gil@globex.test');
-  await page.goto(`/orgs/${demo.globex}/members`);
+  await page.goto(`/orgs/${demo.globex}/settings`);
   const policy = page.getByRole('region', { name: 'API key policy' });
   const days = policy.getByLabel('Longest lifetime in days');
   await expect(days).toBeEnabled();
@@ -121,7 +121,7 @@ test('gil sets the key policy by keyboard; an older key is badged as breaking it
   await page.keyboard.press('Space');
   await policy.getByLabel('Allowed IP ranges').focus();
   await page.keyboard.type('127.0.0.0/8\n::1');
-  await expectAccessible(page, 'members page with the key policy form, dark');
+  await expectAccessible(page, 'settings page with the key policy form, dark');
   await page.screenshot({ path: 'test-results/screens/key-policy.png' });
   await policy.getByRole('button', { name: 'Save key policy' }).focus();
   await page.keyboard.press('Enter');
@@ -137,7 +137,7 @@ test('gil sets the key policy by keyboard; an older key is badged as breaking it
     });
     await page.goto(`/orgs/${demo.globex}/api-keys`);
     await expect(page.getByRole('row', { name: new RegExp(older) })).toContainText('Breaks key policy');
-    await page.goto(`/orgs/${demo.globex}/members`);
+    await page.goto(`/orgs/${demo.globex}/settings`);
     await policy.getByRole('button', { name: 'Remove key policy' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByText('Key policy removed.')).toBeVisible();

@@ -205,7 +205,16 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const pages = { ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` };
-    for (const name of ['overview', 'apiKeys', 'members', 'bots', 'subscriptions', 'silences', 'audit'] as const) {
+    for (const name of [
+      'overview',
+      'apiKeys',
+      'members',
+      'bots',
+      'settings',
+      'subscriptions',
+      'silences',
+      'audit',
+    ] as const) {
       await page.goto(pages[name]);
       await expect(page.locator('main h1').first()).toBeVisible();
       await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0, { timeout: 20_000 });
@@ -221,7 +230,7 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
 
 test('every member sees the second-factor policy; only an admin can switch it', async ({ page, demo }) => {
   await signInAs(page, 'cy@acme.test');
-  await page.goto(consolePages(demo).members);
+  await page.goto(consolePages(demo).settings);
   const policy = page.getByRole('switch', { name: 'Require a second factor' });
   await expect(policy).toBeVisible();
   await expect(policy).toBeDisabled();
@@ -304,7 +313,16 @@ for (const { timezoneId, ahead } of [
     // A phone's slower CPU, as Lighthouse's: hydration then yields more often between its parts.
     await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const pages = { ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` };
-    for (const name of ['overview', 'apiKeys', 'members', 'bots', 'subscriptions', 'silences', 'audit'] as const) {
+    for (const name of [
+      'overview',
+      'apiKeys',
+      'members',
+      'bots',
+      'settings',
+      'subscriptions',
+      'silences',
+      'audit',
+    ] as const) {
       const asked: string[] = [];
       const listen = (req: { url(): string }) => req.url().includes('/v1/') && asked.push(req.url());
       page.on('request', listen);

@@ -280,6 +280,7 @@ test.describe('second factor in the console', () => {
     const adminRow = page.getByRole('row', { name: /wide Tester/ });
     await expect(adminRow.getByText('On', { exact: true })).toBeVisible();
     await expect(page.getByRole('row', { name: /member Tester/ }).getByText('None', { exact: true })).toBeVisible();
+    await page.goto(`${base}/orgs/${admin.orgId}/settings`);
     const policy = page.getByRole('switch', { name: 'Require a second factor' });
     await expect(policy).not.toBeChecked();
     await expect(policy).toBeEnabled(); // it waits, disabled, in its place until the permissions arrive

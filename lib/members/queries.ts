@@ -2,11 +2,12 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
+import { accessKeys } from '../access/keys';
 import { apiKeyKeys } from '../api-keys/queries';
 import { usePagedList } from '../console/paged-list';
 import { orgKeys } from '../orgs/queries';
 import { memberKeys } from './keys';
-import type { Member } from './schema';
+import type { Member, MemberPoliciesBody } from './schema';
 
 export { memberKeys };
 
@@ -38,4 +39,22 @@ export function useLeaveOrganization(orgId: string) {
 export async function createScimToken(orgId: string): Promise<string> {
   const { data } = await apiFetch<{ token: string }>(`/v1/organizations/${orgId}/scim-tokens`, { method: 'POST' });
   return data.token;
+}
+
+/** `PUT …/members/{userId}/policies` (sudo): replaces the member's bindings; one's own permissions may change too. */
+export function useSetMemberPolicies(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ userId, policies }: MemberPoliciesBody & { userId: string }) =>
+      (
+        await apiFetch<Member>(`/v1/organizations/${orgId}/members/${userId}/policies`, {
+          method: 'PUT',
+          body: { policies },
+        })
+      ).data,
+    onSettled: async () => {
+      await client.invalidateQueries({ queryKey: memberKeys.list(orgId) });
+      await client.invalidateQueries({ queryKey: accessKeys.permissions(orgId) });
+    },
+  });
 }

@@ -3,7 +3,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
-import type { Organization, Project, UpdateOrganizationBody } from './schema';
+import type {
+  CreateOrganizationBody,
+  CreateProjectBody,
+  Organization,
+  Project,
+  UpdateOrganizationBody,
+  UpdateProjectBody,
+} from './schema';
 
 import { orgKeys, PICKER } from './keys';
 
@@ -24,5 +31,35 @@ export function useUpdateOrganization(orgId: string) {
     mutationFn: async (body: UpdateOrganizationBody) =>
       (await apiFetch<Organization>(`/v1/organizations/${orgId}`, { method: 'PATCH', body })).data,
     onSettled: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
+  });
+}
+
+/** `POST /v1/organizations` (a person's session): the caller becomes its OrganizationAdmin. */
+export function useCreateOrganization() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CreateOrganizationBody) =>
+      (await apiFetch<Organization>('/v1/organizations', { method: 'POST', body })).data,
+    onSuccess: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
+  });
+}
+
+/** `POST …/projects` (`projects.create`). */
+export function useCreateProject(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: CreateProjectBody) =>
+      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects`, { method: 'POST', body })).data,
+    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
+  });
+}
+
+/** `PATCH …/projects/{projectId}` (`projects.update`): its name, or alerting on or off. */
+export function useUpdateProject(orgId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ projectId, ...body }: UpdateProjectBody & { projectId: string }) =>
+      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects/${projectId}`, { method: 'PATCH', body })).data,
+    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
   });
 }

@@ -25,6 +25,13 @@ export default async function LoginPage({
           API keys, queue subscriptions and alert silences.
         </BrandHeading>
         <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">
+          {(reason === 'setup' || reason === 'joined') && (
+            <p role="status" className="mb-4 rounded-md bg-green-50 px-3 py-2 text-sm text-green-900">
+              {reason === 'setup'
+                ? 'The console is set up: sign in with the email and password you chose.'
+                : 'Your account is ready and you have joined the organization: sign in to continue.'}
+            </p>
+          )}
           {reason === 'ended' && (
             <p role="status" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
               Your session has ended. Sign in again to continue.

@@ -6,24 +6,37 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { useBots, useDeleteBot } from '@/lib/bots/queries';
+import { useBots, useDeleteBot, useSetBotPolicies } from '@/lib/bots/queries';
 import type { Bot } from '@/lib/bots/schema';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
+import { RolesDialog } from '@/components/console/roles-dialog';
+import { NewBotDialog } from './new-bot-dialog';
 
 export function BotsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const canDelete = hasGrant(permissions.data, 'bots.delete') === true;
+  // Making a bot and changing its roles both take bots.create.
+  const canCreate = hasGrant(permissions.data, 'bots.create') === true;
   const bots = useBots(orgId);
   const deleteBot = useDeleteBot(orgId);
   const [toDelete, setToDelete] = useState<Bot | null>(null);
+  const [creating, setCreating] = useState(false);
+  const setPolicies = useSetBotPolicies(orgId);
+  // Kept after its dialog closes, so the dialog can return focus to that bot's button.
+  const [rolesOf, setRolesOf] = useState<Bot | null>(null);
+  const [rolesOpen, setRolesOpen] = useState(false);
 
   return (
     <>
-      <PageHeader title="Bots" description="Non-human principals that own API keys." />
+      <PageHeader
+        title="Bots"
+        description="Non-human principals that own API keys."
+        actions={canCreate && <Button onClick={() => setCreating(true)}>New bot</Button>}
+      />
       <ListStates
         list={bots}
         loading="Loading bots"
@@ -49,6 +62,19 @@ export function BotsView({ orgId }: { orgId: string }) {
                 <LocalDate iso={bot.createdAt} />
               </td>
               <ActionsCell>
+                {canCreate && (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Change roles of ${bot.name}`}
+                    onClick={() => {
+                      setRolesOf(bot);
+                      setRolesOpen(true);
+                    }}
+                  >
+                    Change roles
+                  </Button>
+                )}
                 {canDelete && (
                   <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>
                     Delete
@@ -59,6 +85,17 @@ export function BotsView({ orgId }: { orgId: string }) {
           ))}
         </DataTable>
       </ListStates>
+      <NewBotDialog orgId={orgId} open={creating} onOpenChange={setCreating} />
+      {rolesOf && (
+        <RolesDialog
+          orgId={orgId}
+          open={rolesOpen}
+          onOpenChange={setRolesOpen}
+          name={rolesOf.name}
+          current={bots.items.find((b) => b.id === rolesOf.id)?.policies ?? rolesOf.policies}
+          save={(policies) => setPolicies.mutateAsync({ botId: rolesOf.id, policies })}
+        />
+      )}
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}

@@ -9,7 +9,13 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
-import { createScimToken, useLeaveOrganization, useMembers, useRemoveMember } from '@/lib/members/queries';
+import {
+  createScimToken,
+  useLeaveOrganization,
+  useMembers,
+  useRemoveMember,
+  useSetMemberPolicies,
+} from '@/lib/members/queries';
 import type { Member } from '@/lib/members/schema';
 import { useOrganizations } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
@@ -17,8 +23,10 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
-import { KeyPolicy } from './key-policy';
-import { TwoFactorPolicy } from './two-factor-policy';
+import { RolesDialog } from '@/components/console/roles-dialog';
+import type { InvitationSent } from '@/lib/onboarding/queries';
+import { InviteDialog } from './invite-dialog';
+import { PendingInvitations } from './pending-invitations';
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
@@ -26,13 +34,25 @@ export function MembersView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const canList = hasGrant(permissions.data, 'members.list') === true;
   const canRemove = hasGrant(permissions.data, 'members.delete') === true;
+  const canUpdate = hasGrant(permissions.data, 'members.update') === true;
+  const canInvite = hasGrant(permissions.data, 'members.invite') === true;
+  const [inviting, setInviting] = useState(false);
+  // An invitation's link, when the server has no email to send it by: shown once, then dropped.
+  const [link, setLink] = useState<{ email: string; url: string; opener: HTMLElement | null } | null>(null);
+  // Its dialog returns focus to what asked for the link: Invite, or that invitation's Resend.
+  const showLink = (sent: InvitationSent, opener: HTMLElement | null) =>
+    sent.url && setLink({ email: sent.invitation.email, url: sent.url, opener });
+  const inviteButton = useRef<HTMLButtonElement>(null);
   const members = useMembers(orgId, canList);
   const org = useOrganizations().items.find((o) => o.id === orgId);
   const orgName = org?.name ?? 'this organization';
-  const canUpdateOrg = hasGrant(permissions.data, 'orgs.update') === true;
   const remove = useRemoveMember(orgId);
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
+  const setPolicies = useSetMemberPolicies(orgId);
+  // Kept after its dialog closes, so the dialog can return focus to that member's button.
+  const [rolesOf, setRolesOf] = useState<Member | null>(null);
+  const [rolesOpen, setRolesOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [confirmScim, setConfirmScim] = useState(false);
   // The SCIM token exists in the console only here, until its dialog closes.
@@ -56,6 +76,11 @@ export function MembersView({ orgId }: { orgId: string }) {
         description="People in this organization and their policies."
         actions={
           <>
+            {canInvite && (
+              <Button ref={inviteButton} onClick={() => setInviting(true)}>
+                Invite
+              </Button>
+            )}
             {canRemove && (
               <Button ref={scimButton} variant="secondary" onClick={() => setConfirmScim(true)}>
                 Create SCIM token
@@ -66,20 +91,6 @@ export function MembersView({ orgId }: { orgId: string }) {
             </Button>
           </>
         }
-      />
-      {/* Shown to every member from the first paint on (admins may change it): shown to admins only, it arrived
-          with the permissions and pushed the list down (Lighthouse counted 0.10 of layout shift). */}
-      <TwoFactorPolicy
-        orgId={orgId}
-        enabled={org?.requireTwoFactor}
-        canChange={permissions.isPending ? undefined : canUpdateOrg}
-      />
-      {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
-      <KeyPolicy
-        key={org ? JSON.stringify(org.keyPolicy) : 'loading'}
-        orgId={orgId}
-        policy={org ? org.keyPolicy : undefined}
-        canChange={permissions.isPending ? undefined : canUpdateOrg}
       />
       {/* The permissions say whether there is a list: while they load, or when they fail, that is the list's state. */}
       <ListStates list={permissions} loading="Loading members" columns={4}>
@@ -113,6 +124,19 @@ export function MembersView({ orgId }: { orgId: string }) {
                     <LocalDate iso={m.joinedAt} />
                   </td>
                   <ActionsCell>
+                    {canUpdate && (
+                      <Button
+                        variant="ghost"
+                        size="sm"
+                        aria-label={`Change roles of ${m.name}`}
+                        onClick={() => {
+                          setRolesOf(m);
+                          setRolesOpen(true);
+                        }}
+                      >
+                        Change roles
+                      </Button>
+                    )}
                     {canRemove && m.userId !== me.id && (
                       <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
                         Remove
@@ -126,6 +150,30 @@ export function MembersView({ orgId }: { orgId: string }) {
         )}
       </ListStates>
 
+      {canInvite && <PendingInvitations orgId={orgId} onSent={showLink} />}
+      <InviteDialog
+        orgId={orgId}
+        open={inviting}
+        onOpenChange={setInviting}
+        onSent={(sent) => showLink(sent, inviteButton.current)}
+      />
+      <SecretRevealDialog
+        title={`Invitation link for ${link?.email ?? ''}`}
+        label="Invitation link"
+        secret={link?.url ?? null}
+        onClose={() => setLink(null)}
+        returnFocus={() => link?.opener}
+      />
+      {rolesOf && (
+        <RolesDialog
+          orgId={orgId}
+          open={rolesOpen}
+          onOpenChange={setRolesOpen}
+          name={rolesOf.name}
+          current={members.items.find((m) => m.userId === rolesOf.userId)?.policies ?? rolesOf.policies}
+          save={(policies) => setPolicies.mutateAsync({ userId: rolesOf.userId, policies })}
+        />
+      )}
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(open) => !open && setToRemove(null)}

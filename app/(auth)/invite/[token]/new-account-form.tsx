@@ -1,0 +1,75 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { apiFetch, ApiRequestError } from '@/lib/api-client';
+import type { InvitationPreview } from '@/lib/onboarding/queries';
+import { newPassword, personName } from '@/lib/onboarding/schema';
+
+// The accept body's two fields, both needed when there is no account yet.
+const formSchema = z.strictObject({ name: personName, password: newPassword });
+type FormInput = z.input<typeof formSchema>;
+type FormValues = z.output<typeof formSchema>;
+
+/** No account for the invited email yet: a name and a password make it, and it joins; then the person signs in. */
+export function NewAccountForm({
+  token,
+  invitation,
+  onRefused,
+}: {
+  token: string;
+  invitation: InvitationPreview;
+  onRefused: (error: unknown) => void;
+}) {
+  const router = useRouter();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await apiFetch(`/v1/invitations/${encodeURIComponent(token)}/accept`, { method: 'POST', body: values });
+    } catch (error) {
+      const issues = error instanceof ApiRequestError ? error.issues : [];
+      const placed = issues.filter((i) => i.path === 'name' || i.path === 'password');
+      placed.forEach((i, n) =>
+        setError(i.path as 'name' | 'password', { message: i.message }, { shouldFocus: n === 0 }),
+      );
+      if (placed.length === 0) onRefused(error);
+      return;
+    }
+    router.push(`/login?reason=joined&callbackUrl=${encodeURIComponent(`/orgs/${invitation.organization.id}`)}`);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-2">
+      <p className="text-sm text-slate-600">Make your account for {invitation.email}:</p>
+      <TextField
+        id="invite-name"
+        label="Your name"
+        autoComplete="name"
+        error={errors.name?.message}
+        {...register('name')}
+      />
+      <TextField
+        id="invite-password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters."
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <Button type="submit" pending={isSubmitting} className="w-full">
+        Create account and join
+      </Button>
+    </form>
+  );
+}

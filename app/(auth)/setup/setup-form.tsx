@@ -1,0 +1,92 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { apiFetch, ApiRequestError } from '@/lib/api-client';
+import { setupBody } from '@/lib/onboarding/schema';
+import { FormAlert } from '../login/form-alert';
+
+// The route's own body without the token, which comes from the link rather than from a field.
+const formSchema = setupBody.omit({ token: true });
+type FormInput = z.input<typeof formSchema>;
+type FormValues = z.output<typeof formSchema>;
+const FIELDS = ['name', 'email', 'password', 'organizationName'] as const;
+
+/** `POST /v1/setup`: the user, the organization and their OrganizationAdmin binding at once; then they sign in. */
+export function SetupForm({ token }: { token: string }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await apiFetch('/v1/setup', { method: 'POST', body: { token, ...values } });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404) {
+        return setFormError('This setup link no longer works: the console is already set up. Sign in instead.');
+      }
+      const issues = error instanceof ApiRequestError ? error.issues : [];
+      let first = true;
+      for (const issue of issues.filter((i) => (FIELDS as readonly string[]).includes(i.path))) {
+        setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: first });
+        first = false;
+      }
+      if (first) setFormError(error instanceof Error ? error.message : 'Something went wrong.');
+      return;
+    }
+    router.push(`/login?reason=setup&callbackUrl=${encodeURIComponent('/orgs')}`);
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-2">
+      <FormAlert message={formError} />
+      <TextField
+        id="setup-name"
+        label="Your name"
+        error={errors.name?.message}
+        autoComplete="name"
+        autoFocus
+        {...register('name')}
+      />
+      <TextField
+        id="setup-email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        spellCheck={false}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      <TextField
+        id="setup-password"
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 12 characters."
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <TextField
+        id="setup-organization"
+        label="Organization name"
+        autoComplete="organization"
+        error={errors.organizationName?.message}
+        {...register('organizationName')}
+      />
+      <Button type="submit" pending={isSubmitting} className="w-full">
+        Create administrator
+      </Button>
+    </form>
+  );
+}

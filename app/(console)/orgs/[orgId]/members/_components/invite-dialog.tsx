@@ -1,0 +1,112 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useDiscardGuard } from '@/components/console/discard-guard';
+import { runMutation } from '@/components/console/feedback';
+import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
+import { RolesEditor, rolesIssues } from '@/components/console/roles-editor';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
+import { createInvitationBody } from '@/lib/onboarding/invitation-schema';
+import { useInvite, type InvitationSent } from '@/lib/onboarding/queries';
+
+const formSchema = createInvitationBody;
+type FormInput = z.input<typeof formSchema>;
+type FormValues = z.output<typeof formSchema>;
+// PRODUCT.md: "The console's Invite preselects BasicAccess at organization scope."
+const DEFAULTS: FormInput = { email: '', policies: [{ policy: 'BasicAccess', projectId: null }] };
+
+/**
+ * "Invite" (sudo): an email and roles by scope. With email set up on the server the link goes by mail; without
+ * it the answer carries the link, which `onSent` shows once to pass on.
+ */
+export function InviteDialog({
+  orgId,
+  open,
+  onOpenChange,
+  onSent,
+}: {
+  orgId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onSent: (sent: InvitationSent) => void;
+}) {
+  const invite = useInvite(orgId);
+  const [roles, setRoles] = useState<ReturnType<typeof rolesIssues> | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULTS });
+  const close = () => {
+    reset(DEFAULTS);
+    setRoles(null);
+    onOpenChange(false);
+  };
+  const guard = useDiscardGuard(isDirty, close);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setRoles(null);
+    const outcome = await runMutation(() => invite.mutateAsync(values), {
+      success: (sent) =>
+        sent.url
+          ? `Invited ${sent.invitation.email}. Pass on the link shown now: it is not shown again.`
+          : `Invited ${sent.invitation.email}; the link went by email.`,
+      failure: 'Could not send the invitation',
+      placeIssues: (error) => {
+        if (placeCodeOnField(setError, error, { already_member: 'email' })) return false;
+        const placed = rolesIssues(error);
+        setRoles(placed);
+        return placed.leftOver && placeServerIssues(setError, error, ['email']);
+      },
+    });
+    if (!outcome.ok) return;
+    close();
+    onSent(outcome.data);
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+      title="Invite a member"
+      description="The link works once, for 7 days, for this email address only."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-2">
+        <TextField
+          id="invite-email"
+          label="Email"
+          error={errors.email?.message}
+          autoFocus
+          type="email"
+          autoComplete="off"
+          spellCheck={false}
+          {...register('email')}
+        />
+        <Controller
+          control={control}
+          name="policies"
+          render={({ field }) => (
+            <RolesEditor
+              orgId={orgId}
+              idPrefix="invite-roles"
+              value={field.value}
+              onChange={field.onChange}
+              rowErrors={roles?.rows}
+              listError={roles?.list ?? errors.policies?.message ?? errors.policies?.root?.message}
+            />
+          )}
+        />
+        {guard.prompt ?? (
+          <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Send invitation" />
+        )}
+      </form>
+    </Dialog>
+  );
+}

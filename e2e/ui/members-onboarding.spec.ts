@@ -1,0 +1,189 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
+import { signInAs } from '../support/console';
+import {
+  freshEmail,
+  invite,
+  mailedLink,
+  members,
+  newOrg,
+  orgScope,
+  PASSWORD,
+  receiveInvitations,
+  type Binding,
+} from '../support/onboarding';
+
+// The main test server mails invitations: this spec receives them, as an invitee's inbox would.
+const smtp = receiveInvitations();
+test.beforeAll(smtp.start);
+test.afterAll(smtp.stop);
+
+async function press(page: Page, control: Locator, key = 'Enter'): Promise<void> {
+  await control.focus();
+  await page.keyboard.press(key);
+}
+
+/** Chooses an option of a Radix select by keyboard: open it with Enter, move to the option, take it with Enter. */
+async function chooseByKeyboard(page: Page, select: Locator, option: string): Promise<void> {
+  await press(page, select);
+  // Focus moves to the option as the arrow keys would move it; typeahead raced the list's opening now and then.
+  await press(page, page.getByRole('option', { name: option, exact: true }));
+  await expect(select).toHaveText(new RegExp(option));
+}
+
+for (const { width, colorScheme } of [
+  { width: 1280, colorScheme: 'light' },
+  { width: 1280, colorScheme: 'dark' },
+  { width: 320, colorScheme: 'light' },
+  { width: 320, colorScheme: 'dark' },
+] as const) {
+  test(`ada invites by keyboard, the invitee makes an account, ada changes their roles at ${width} px (${colorScheme})`, async ({
+    page,
+    browser,
+    as,
+  }) => {
+    test.slow();
+    const ada = await as('ada');
+    const org = await newOrg(ada, `Invites ${width} ${colorScheme}`);
+    const made = await ada.post(`/v1/organizations/${org.id}/projects`, { data: { name: 'Web' } });
+    const project = ((await made.json()) as { id: string }).id;
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await signInAs(page, 'ada@acme.test');
+    await page.goto(`/orgs/${org.id}/members`);
+
+    // Invite: BasicAccess in the whole organization comes preselected; SilencesEditor in Web is added.
+    const email = freshEmail(`kb${width}`);
+    const inviteButton = page.getByRole('button', { name: 'Invite', exact: true });
+    await press(page, inviteButton);
+    const form = page.getByRole('dialog', { name: 'Invite a member' });
+    await expect(form.getByLabel('Email')).toBeFocused();
+    await page.keyboard.type(email);
+    await expect(form.getByRole('combobox', { name: 'Policy of role 1' })).toHaveText(/BasicAccess/);
+    await expect(form.getByRole('combobox', { name: 'Scope of role 1' })).toHaveText(/Whole organization/);
+    await press(page, form.getByRole('button', { name: 'Add role' }));
+    await chooseByKeyboard(page, form.getByRole('combobox', { name: 'Policy of role 2' }), 'SilencesEditor');
+    await chooseByKeyboard(page, form.getByRole('combobox', { name: 'Scope of role 2' }), 'Project Web');
+    await expectAccessible(page, `invite dialog, ${width} px ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/invite-${width}-${colorScheme}.png` });
+    await press(page, form.getByRole('button', { name: 'Send invitation' }));
+    await expect(page.getByText(`Invited ${email}; the link went by email.`)).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(inviteButton).toBeFocused();
+    const pending = page.getByRole('region', { name: 'Pending invitations' });
+    await expect(pending.getByRole('row', { name: new RegExp(email) })).toContainText('SilencesEditor in Web');
+
+    // Resend: a new link by email, the old one dead.
+    const first = mailedLink(email);
+    await press(page, page.getByRole('button', { name: `Resend the invitation to ${email}` }));
+    await expect(page.getByText(`Sent ${email} a new link; the old one no longer works.`)).toBeVisible();
+    await expect.poll(() => mailedLink(email)).not.toBe(first);
+    await expectAccessible(page, `members page with a pending invitation, ${width} px ${colorScheme}`);
+    await page.screenshot({
+      path: `test-results/screens/members-invitations-${width}-${colorScheme}.png`,
+      fullPage: true,
+    });
+
+    // The invitee, in a browser of their own, makes the account from the mailed link.
+    const invitee = await browser.newContext({
+      viewport: { width, height: 800 },
+      colorScheme,
+      reducedMotion: 'reduce',
+    });
+    const inviteePage = await invitee.newPage();
+    await inviteePage.goto(mailedLink(email));
+    await expect(inviteePage.getByText(`Ada Lovelace invited ${email} to join ${org.name}.`)).toBeVisible();
+    await press(inviteePage, inviteePage.getByLabel('Your name'), 'End');
+    await inviteePage.keyboard.type(`Kay ${width}`);
+    await inviteePage.keyboard.press('Tab');
+    await inviteePage.keyboard.type(PASSWORD);
+    await expectAccessible(inviteePage, `invitation page, ${width} px ${colorScheme}`);
+    await inviteePage.screenshot({ path: `test-results/screens/invitation-${width}-${colorScheme}.png` });
+    await inviteePage.keyboard.press('Enter');
+    await expect(inviteePage.getByRole('status')).toContainText('Your account is ready and you have joined');
+    await invitee.close();
+
+    // ada changes the new member's roles: the project role goes, ApiKeyAdmin comes.
+    await page.reload();
+    const row = page.getByRole('row', { name: new RegExp(`Kay ${width}`) });
+    await expect(row).toContainText('SilencesEditor in Web');
+    const change = row.getByRole('button', { name: `Change roles of Kay ${width}` });
+    await press(page, change);
+    const roles = page.getByRole('dialog', { name: `Change roles of Kay ${width}` });
+    await press(page, roles.getByRole('button', { name: 'Remove role 2' }));
+    await expect(roles.getByRole('button', { name: 'Add role' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await chooseByKeyboard(page, roles.getByRole('combobox', { name: 'Policy of role 2' }), 'ApiKeyAdmin');
+    await expectAccessible(page, `change roles dialog, ${width} px ${colorScheme}`);
+    await press(page, roles.getByRole('button', { name: 'Save roles' }));
+    await expect(page.getByText(`Changed the roles of Kay ${width}.`)).toBeVisible();
+    await expect(change).toBeFocused();
+    const kay = (await members(ada, org.id)).find((m) => m.email === email);
+    expect(kay?.policies).toEqual(expect.arrayContaining(orgScope('BasicAccess', 'ApiKeyAdmin')));
+    expect(kay?.policies).toHaveLength(2);
+    expect(project).toBeTruthy();
+  });
+}
+
+test('ada revokes a pending invitation by keyboard; its link then says it no longer works', async ({ page, as }) => {
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Revoke');
+  const email = freshEmail('revoked');
+  const { link } = await invite(ada, org.id, email, orgScope('BasicAccess'));
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${org.id}/members`);
+  await press(page, page.getByRole('button', { name: `Revoke the invitation to ${email}` }));
+  const confirm = page.getByRole('alertdialog', { name: `Revoke the invitation to ${email}?` });
+  await press(page, confirm.getByRole('button', { name: 'Revoke invitation' }));
+  await expect(page.getByText(`Revoked the invitation to ${email}.`)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toBeFocused();
+  await expect(page.getByText('No invitation is waiting to be accepted.')).toBeVisible();
+  await page.goto(link);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('This invitation no longer works');
+});
+
+test('ada makes a bot with roles and changes them, by keyboard', async ({ page, as }) => {
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Bots');
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${org.id}/bots`);
+  const newBot = page.getByRole('button', { name: 'New bot' });
+  await press(page, newBot);
+  const form = page.getByRole('dialog', { name: 'New bot' });
+  await expect(form.getByLabel('Name')).toBeFocused();
+  await page.keyboard.type('ci-bot');
+  await chooseByKeyboard(page, form.getByRole('combobox', { name: 'Policy of role 1' }), 'QueuesEditor');
+  await expectAccessible(page, 'new bot dialog');
+  await press(page, form.getByRole('button', { name: 'Create bot' }));
+  await expect(page.getByText(/Created the bot ci-bot\./)).toBeVisible();
+  await expect(newBot).toBeFocused();
+  await press(page, page.getByRole('button', { name: 'Change roles of ci-bot' }));
+  const roles = page.getByRole('dialog', { name: 'Change roles of ci-bot' });
+  await press(page, roles.getByRole('button', { name: 'Add role' }));
+  await press(page, roles.getByRole('button', { name: 'Save roles' }));
+  await expect(page.getByText('Changed the roles of ci-bot.')).toBeVisible();
+  const bots = (await (await ada.get(`/v1/organizations/${org.id}/bots`)).json()) as {
+    items: { name: string; policies: Binding[] }[];
+  };
+  expect(bots.items.find((b) => b.name === 'ci-bot')?.policies).toEqual(
+    expect.arrayContaining(orgScope('QueuesEditor', 'BasicAccess')),
+  );
+  await page.screenshot({ path: 'test-results/screens/bots-roles.png' });
+});
+
+test('the setup page and a dead invitation say what is wrong in words', async ({ page }) => {
+  await page.goto('/setup');
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('needs the setup link');
+  await page.goto(`/setup?token=${'x'.repeat(43)}`);
+  await page.getByLabel('Your name').fill('Nobody');
+  await page.getByLabel('Email').fill('nobody@example.test');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Organization name').fill('Nowhere');
+  await expectAccessible(page, 'setup page');
+  await page.screenshot({ path: 'test-results/screens/setup.png' });
+  await page.getByRole('button', { name: 'Create administrator' }).press('Enter');
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('the console is already set up');
+  await page.goto(`/invite/${'y'.repeat(43)}`);
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('This invitation no longer works');
+});

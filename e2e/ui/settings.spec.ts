@@ -1,0 +1,135 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
+import { signInAs } from '../support/console';
+
+type Project = { id: string; name: string; alertingEnabled: boolean };
+
+/** An organization of the test's own, made by ada's session (she becomes its admin), so Acme stays as it is. */
+async function ownOrganization(ada: APIRequestContext, name: string): Promise<string> {
+  const made = await ada.post('/v1/organizations', { data: { name } });
+  expect(made.status()).toBe(201);
+  return ((await made.json()) as { id: string }).id;
+}
+
+async function projectsOf(ada: APIRequestContext, orgId: string): Promise<Project[]> {
+  return ((await (await ada.get(`/v1/organizations/${orgId}/projects`)).json()) as { items: Project[] }).items;
+}
+
+/** Presses Enter on a control reached by focus, as a keyboard user would after tabbing to it. */
+async function press(page: Page, control: ReturnType<Page['getByRole']>, key = 'Enter'): Promise<void> {
+  await control.focus();
+  await page.keyboard.press(key);
+}
+
+for (const { width, colorScheme } of [
+  { width: 1280, colorScheme: 'light' },
+  { width: 1280, colorScheme: 'dark' },
+  { width: 320, colorScheme: 'light' },
+  { width: 320, colorScheme: 'dark' },
+] as const) {
+  test(`ada runs an organization's projects from Settings by keyboard at ${width} px (${colorScheme})`, async ({
+    page,
+    as,
+  }) => {
+    test.slow();
+    const ada = await as('ada');
+    const stamp = `${width}-${colorScheme}-${Date.now()}`;
+    const orgId = await ownOrganization(ada, `Settings ${stamp}`);
+    await ada.post(`/v1/organizations/${orgId}/projects`, { data: { name: 'Taken' } });
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await signInAs(page, 'ada@acme.test');
+    await page.goto(`/orgs/${orgId}/settings`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Organization name' })).toContainText(`Settings ${stamp}`);
+    // The policies moved here from Members, whole.
+    await expect(page.getByRole('switch', { name: 'Require a second factor' })).toBeEnabled();
+    await expect(page.getByRole('region', { name: 'API key policy' })).toBeVisible();
+
+    // New project: a name the organization has is refused under the field, then another one is made.
+    const newProject = page.getByRole('button', { name: 'New project' });
+    await press(page, newProject);
+    const form = page.getByRole('dialog', { name: 'New project' });
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await page.keyboard.type('Taken');
+    await press(page, form.getByRole('button', { name: 'Create project' }));
+    await expect(form.getByText('A project of this organization is already called Taken.')).toBeVisible();
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Payments');
+    await press(page, form.getByLabel('Alerting on (silences and alerts)'), 'Space');
+    await expectAccessible(page, `new project dialog, ${width} px ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/settings-new-project-${width}-${colorScheme}.png` });
+    await press(page, form.getByRole('button', { name: 'Create project' }));
+    await expect(page.getByText('Created the project Payments.')).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(newProject).toBeFocused();
+    const made = (await projectsOf(ada, orgId)).find((p) => p.name === 'Payments');
+    expect(made?.alertingEnabled).toBe(true);
+
+    // Rename it; focus comes back to its Rename button.
+    const rename = page.getByRole('button', { name: 'Rename Payments' });
+    await press(page, rename);
+    const renaming = page.getByRole('dialog', { name: 'Rename Payments' });
+    await expect(renaming.getByLabel('Name')).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Billing');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Renamed Payments to Billing.')).toBeVisible();
+    await expect(renaming).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Rename Billing' })).toBeFocused();
+
+    // Alerting off, by its switch.
+    const alerting = page.getByRole('switch', { name: 'Alerting in Billing' });
+    await expect(alerting).toBeChecked();
+    await press(page, alerting, 'Space');
+    await expect(page.getByText(/Alerting is off in Billing/)).toBeVisible();
+    await expect(alerting).not.toBeChecked();
+    expect((await projectsOf(ada, orgId)).find((p) => p.id === made?.id)).toMatchObject({
+      name: 'Billing',
+      alertingEnabled: false,
+    });
+    await expectAccessible(page, `settings page, ${width} px ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/settings-${width}-${colorScheme}.png`, fullPage: true });
+  });
+}
+
+test('a member without projects.update sees the projects and the policies, and no controls that would fail', async ({
+  page,
+  demo,
+}) => {
+  await signInAs(page, 'cy@acme.test');
+  await page.goto(`/orgs/${demo.acme}/settings`);
+  await expect(page.getByRole('row', { name: /Production/ })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Alerting in Production' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'New project' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Rename / })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'API key policy' }).getByLabel('Allowed IP ranges')).toBeDisabled();
+});
+
+for (const width of [1280, 320]) {
+  test(`ada makes a new organization from the switcher by keyboard at ${width} px and lands in it`, async ({
+    page,
+    as,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await signInAs(page, 'ada@acme.test');
+    if (width < 1024) await press(page, page.getByRole('button', { name: 'Menu' }));
+    const name = `Initech ${width} ${Date.now()}`;
+    await press(page, page.getByRole('button', { name: 'New organization' }).locator('visible=true'));
+    const form = page.getByRole('dialog', { name: 'New organization' });
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await expectAccessible(page, `new organization dialog, ${width} px`);
+    await page.keyboard.type(name);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(`Created ${name}; you are its administrator.`)).toBeVisible();
+    const org = ((await (await (await as('ada')).get('/v1/organizations')).json()) as { items: Project[] }).items.find(
+      (o) => o.name === name,
+    );
+    expect(org).toBeDefined();
+    await expect(page).toHaveURL(new RegExp(`/orgs/${org?.id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await page.screenshot({ path: `test-results/screens/new-organization-${width}.png` });
+  });
+}
