@@ -1471,6 +1471,8 @@ export interface components {
             | 'obs.silences.list'
             | 'obs.silences.create'
             | 'obs.silences.update'
+            | 'obs.alerts.list'
+            | 'obs.alerts.create'
             | 'bots.list'
             | 'bots.create'
             | 'bots.delete'
@@ -1501,6 +1503,8 @@ export interface components {
             | 'obs.silences.list'
             | 'obs.silences.create'
             | 'obs.silences.update'
+            | 'obs.alerts.list'
+            | 'obs.alerts.create'
             | 'bots.list'
             | 'bots.create'
             | 'bots.delete'
@@ -1638,6 +1642,8 @@ export interface components {
         | 'obs.silences.list'
         | 'obs.silences.create'
         | 'obs.silences.update'
+        | 'obs.alerts.list'
+        | 'obs.alerts.create'
         | 'bots.list'
         | 'bots.create'
         | 'bots.delete'
@@ -1663,6 +1669,8 @@ export interface components {
           | 'obs.silences.list'
           | 'obs.silences.create'
           | 'obs.silences.update'
+          | 'obs.alerts.list'
+          | 'obs.alerts.create'
           | 'bots.list'
           | 'bots.create'
           | 'bots.delete'
@@ -1889,6 +1897,8 @@ export interface components {
         name: string;
       };
       version: number;
+      /** @description How many unresolved alerts it mutes now: 0 unless active; kept as alerts and silences change. */
+      mutedAlerts: number;
     };
     SilenceCounts: {
       scheduled: number;

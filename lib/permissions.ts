@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   'obs.silences.list',
   'obs.silences.create',
   'obs.silences.update',
+  'obs.alerts.list',
+  'obs.alerts.create',
   'bots.list',
   'bots.create',
   'bots.delete',
@@ -31,6 +33,7 @@ const basicAccess: Permission[] = [
   'queues.subscriptions.list',
   'obs.silences.get',
   'obs.silences.list',
+  'obs.alerts.list',
 ];
 
 /** The named policies of PRODUCT.md. Written to the `policies` table at start; evaluated from there. */
@@ -42,5 +45,7 @@ export const POLICIES: Record<string, Permission[]> = {
   QueuesEditor: ['queues.subscriptions.update'],
   SilencesEditor: ['obs.silences.create', 'obs.silences.update'],
   Auditor: ['auditLog.read'],
+  // For the bot whose key a Prometheus sends alerts with: it can post alerts and nothing else.
+  AlertSender: ['obs.alerts.create'],
   OrganizationAdmin: [...PERMISSIONS],
 };

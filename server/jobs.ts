@@ -1,3 +1,4 @@
+import { alertJobs } from '../lib/alerts/jobs';
 import { apiKeyJobs } from '../lib/api-keys/jobs';
 import { auditJobs } from '../lib/audit/jobs';
 import { authJobs } from '../lib/auth/jobs';
@@ -16,4 +17,5 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   ...secondFactorJobs,
   ...notificationJobs,
   ...webhookJobs,
+  ...alertJobs,
 ];

@@ -5,6 +5,7 @@ import type { PostableSilence } from './model';
 import {
   amAlertGroupsOp,
   amAlertsOp,
+  amPostAlertsOp,
   amDeleteSilenceOp,
   amGetSilenceOp,
   amListSilencesOp,
@@ -20,6 +21,9 @@ import {
   postAlertmanagerSilence,
 } from './service';
 import { alertmanagerStatus } from './status';
+import { parseAlertQuery } from './alert-query';
+import { queryAlertGroups, queryAlerts } from './alerts';
+import { receiveAlerts } from './receive';
 
 /** Every `filter` parameter as a matcher; the first that is not one is 400, as Alertmanager answers. */
 function filtersOf(search: URLSearchParams): Matcher[] {
@@ -63,7 +67,11 @@ export const ALERTMANAGER_HANDLERS = new Map<AmOperation, AmHandler>([
       return amJson(null);
     },
   ],
-  [amAlertsOp, empty],
-  [amAlertGroupsOp, empty],
+  [amPostAlertsOp, async ({ scope, bodyText }) => receiveAlerts(scope, bodyText)],
+  [amAlertsOp, async ({ req, scope }) => amJson(await queryAlerts(scope, parseAlertQuery(req.nextUrl.searchParams)))],
+  [
+    amAlertGroupsOp,
+    async ({ req, scope }) => amJson(await queryAlertGroups(scope, parseAlertQuery(req.nextUrl.searchParams))),
+  ],
   [amReceiversOp, empty],
 ]);

@@ -67,3 +67,42 @@ export const amStatus = z
 
 /** Alertmanager's error body: a JSON string, never the /v1 envelope. */
 export const amError = z.string().meta({ id: 'AlertmanagerError', example: 'silence not found' });
+
+const labelSet = z.record(z.string(), z.string());
+
+/** One alert of `POST /alerts`, as Alertmanager 0.25's schema has it; the handler reads the body itself. */
+export const postableAlert = z
+  .object({
+    labels: labelSet,
+    annotations: labelSet.optional(),
+    startsAt: z.string().meta({ format: 'date-time' }).optional(),
+    endsAt: z.string().meta({ format: 'date-time' }).optional(),
+    generatorURL: z.string().meta({ format: 'uri' }).optional(),
+  })
+  .meta({ id: 'AlertmanagerPostableAlert' });
+
+export const AM_ALERT_STATES = ['unprocessed', 'active', 'suppressed'] as const;
+
+export const gettableAlert = z
+  .object({
+    labels: labelSet,
+    annotations: labelSet,
+    startsAt: z.iso.datetime(),
+    endsAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    generatorURL: z.string().optional(),
+    fingerprint: z.string(),
+    receivers: z.array(z.object({ name: z.string() })),
+    status: z.object({
+      state: z.enum(AM_ALERT_STATES),
+      silencedBy: z.array(z.string()),
+      inhibitedBy: z.array(z.string()),
+    }),
+  })
+  .meta({ id: 'AlertmanagerGettableAlert' });
+export type GettableAlert = z.output<typeof gettableAlert>;
+
+export const alertGroup = z
+  .object({ labels: labelSet, receiver: z.object({ name: z.string() }), alerts: z.array(gettableAlert) })
+  .meta({ id: 'AlertmanagerAlertGroup' });
+export type AlertGroup = z.output<typeof alertGroup>;

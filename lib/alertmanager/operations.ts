@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { defineOperation, type CredentialKind } from '../pipeline/operation';
 import { projectParams } from '../orgs/schema';
-import { amStatus, gettableSilence, postableSilence, postSilenceAnswer } from './model';
+import {
+  alertGroup,
+  amStatus,
+  gettableAlert,
+  gettableSilence,
+  postableAlert,
+  postableSilence,
+  postSilenceAnswer,
+} from './model';
 import type { AmOperation } from './route';
 
 /** No cookie: a browser's session can never act here, so this family has no CSRF surface. */
@@ -98,8 +106,63 @@ const emptyList = (path: string, what: string, summary: string) =>
     success: { status: 200, description: 'An empty list.', schema: alwaysEmpty(what) },
   });
 
-export const amAlertsOp = emptyList('alerts', 'alerts', 'Alertmanager list of alerts');
-export const amAlertGroupsOp = emptyList('alerts/groups', 'alert groups', 'Alertmanager list of alert groups');
+const flag = (description: string) =>
+  z
+    .string()
+    .optional()
+    .meta({ description: `${description} Default true; \`false\`, \`0\`, \`no\`… are false.` });
+
+/** The query of both alert lists, as Alertmanager 0.25 takes it. */
+const alertQuery = z.object({
+  filter: z.array(z.string()).optional().meta({
+    description: 'Repeatable, all must match, with silence semantics: `severity="critical"`, `job=~"api.*"`.',
+  }),
+  active: flag('Lists alerts no silence mutes.'),
+  silenced: flag('Lists alerts an active silence mutes.'),
+  inhibited: flag('Lists inhibited alerts (there are none here).'),
+  receiver: z.string().optional().meta({ description: 'A regex the receiver (`project`) must match whole.' }),
+});
+
+export const amPostAlertsOp = defineOperation({
+  ...family,
+  method: 'POST',
+  path: `${BASE}/alerts`,
+  summary: 'Alertmanager receive alerts',
+  description: [
+    "What Prometheus's `alerting.alertmanagers` posts, answered as Alertmanager 0.25 does: `[]` 200; a body that is not a JSON array of alerts 400 `{code: 400, message}`; a schema failure (no `labels`, a bad date-time or URI) 422 `{code: 602, message}`, nothing stored.",
+    'Each alert on its own: a label name outside `[a-zA-Z_][a-zA-Z0-9_]*`, `endsAt` before `startsAt`, no label left once empty values are dropped, over 16 KiB, or beyond `ALERTS_MAX_PER_PROJECT` unresolved alerts: the others are stored, then 400 with a JSON string naming each refused alert.',
+    'A repeated alert (same labels, so same fingerprint) updates the stored one. No `endsAt`: now + 5 minutes; no `startsAt`: now, or the `endsAt`.',
+    NOT_OFFERED,
+  ].join('\n\n'),
+  body: z.array(postableAlert),
+  rawBody: true,
+  maxBodyBytes: 8 * 1024 * 1024,
+  permission: 'obs.alerts.create',
+  success: { status: 200, description: 'Every alert stored.' },
+});
+
+export const amAlertsOp = defineOperation({
+  ...family,
+  method: 'GET',
+  path: `${BASE}/alerts`,
+  summary: 'Alertmanager list of alerts',
+  description: `The unresolved alerts, by fingerprint, each with the active silences that mute it now. \`unprocessed\` is read and ignored, as Alertmanager does. ${NOT_OFFERED}`,
+  query: alertQuery.extend({ unprocessed: flag('Ignored.') }),
+  permission: 'obs.alerts.list',
+  success: { status: 200, description: 'The alerts.', schema: z.array(gettableAlert) },
+});
+
+export const amAlertGroupsOp = defineOperation({
+  ...family,
+  method: 'GET',
+  path: `${BASE}/alerts/groups`,
+  summary: 'Alertmanager list of alert groups',
+  description: `One group (labels \`{}\`, receiver \`project\`) holding the alerts \`GET /alerts\` would list; none when it would list none. ${NOT_OFFERED}`,
+  query: alertQuery,
+  permission: 'obs.alerts.list',
+  success: { status: 200, description: 'The groups.', schema: z.array(alertGroup) },
+});
+
 export const amReceiversOp = emptyList('receivers', 'receivers', 'Alertmanager list of receivers');
 
 export const alertmanagerOperations: AmOperation[] = [
@@ -108,6 +171,7 @@ export const alertmanagerOperations: AmOperation[] = [
   amPostSilenceOp,
   amGetSilenceOp,
   amDeleteSilenceOp,
+  amPostAlertsOp,
   amAlertsOp,
   amAlertGroupsOp,
   amReceiversOp,

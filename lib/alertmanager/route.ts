@@ -24,6 +24,8 @@ export type AmContext = {
   req: NextRequest;
   params: Record<string, string>;
   body: unknown;
+  /** The body as sent, for an operation that reads it itself (`rawBody`). */
+  bodyText: string;
   principal: Principal;
   scope: SilenceScope;
   /** Throws 403 unless the caller has the permission on the project. */
@@ -101,7 +103,7 @@ export async function runAlertmanagerOperation(
   await checkNeeds(op, principal, params.data as Record<string, string>, can, refusal);
 
   let body: unknown;
-  if (op.body) {
+  if (op.body && !op.rawBody) {
     const parsed = validateInput(op.body, parseJsonBody(bodyText, op.body));
     if (!parsed.success) throw new ApiError('invalid_request', undefined, { issues: parsed.issues });
     body = parsed.data;
@@ -110,6 +112,7 @@ export async function runAlertmanagerOperation(
     req,
     params: params.data as Record<string, string>,
     body,
+    bodyText: bodyText ?? '',
     principal,
     scope,
     authorize,

@@ -267,6 +267,8 @@ export const silences = pgTable(
     version: integer('version').notNull().default(1),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    // How many unresolved alerts it matches (links in alert_silences), kept as either changes: the list's `mutedAlerts`.
+    matchedAlerts: integer('matched_alerts').notNull().default(0),
     /**
      * What `q` searches: the comment and each matcher's label and value, one per line (migrations 0010, 0016;
      * computed in PL/pgSQL since 0017).
@@ -498,3 +500,4 @@ export const endedSessions = pgTable(
 
 export * from './second-factor-schema';
 export * from './notification-schema';
+export * from './alert-schema';

@@ -9,7 +9,8 @@ export const OPENAPI_TAGS: Record<string, string> = {
   Members: "An organization's members: list, remove, leave.",
   Bots: 'Bots: principals for tools, each with its own API keys.',
   Queues: 'Queue subscriptions: read, change, pause and resume.',
-  Silences: 'Alert silences of a project: create, read, change, expire.',
+  Silences: 'Alert silences of a project: create, read, change, expire, preview what one would mute.',
+  Alerts: 'The alerts a project received through its Alertmanager API, each firing, silenced or resolved.',
   'Device login': "The OAuth device authorization grant's console side (`svc login`).",
   Sessions: "The caller's own console sessions.",
   'Audit log': 'Who changed what in an organization, with a verifiable hash chain.',
@@ -17,5 +18,6 @@ export const OPENAPI_TAGS: Record<string, string> = {
   'Second factor': "The caller's second factors (TOTP, passkeys, recovery codes) and sudo mode.",
   Webhooks: "An organization's webhook endpoints, their signing secrets and their delivery log.",
   Notifications: "The caller's notifications in the console, and which kinds they want.",
-  Alertmanager: "Alertmanager 0.25's v2 silence API per project, for amtool, Grafana and karma.",
+  Alertmanager:
+    "Alertmanager 0.25's v2 API per project (alerts and silences), for Prometheus, amtool, Grafana and karma.",
 };

@@ -82,6 +82,11 @@ type OperationBase<P, Q, B, H> = {
   /** Silence routes: the project must have alerting switched on, else 404. */
   requireAlerting?: boolean;
   maxBodyBytes?: number;
+  /**
+   * The handler reads the body text itself and `body` only documents it: Alertmanager's `POST /alerts` answers an
+   * undecodable body, a schema failure and a refused alert each in its own shape.
+   */
+  rawBody?: boolean;
   success: { status: number; description: string; schema?: AnyZod; headers?: Record<string, string> };
   /** Endpoint-specific error codes beyond the ones every authenticated route can answer. */
   errors?: ErrorCode[];

@@ -9,6 +9,7 @@ import { newSlug } from '../slug';
 import { silenceState, type CreateSilenceBody, type Silence } from './schema';
 import { lockMatchingSilence, silenceColumns, toSilence, writeNextVersion, type SilenceScope } from './service';
 import { formatInstant, parseUtcInstant } from './time';
+import { relinkSilence } from './muting-service';
 
 /** What every silence write is told: where, by whom, from where, at what clock reading. */
 type SilenceWrite = {
@@ -62,6 +63,7 @@ export async function createSilence(input: SilenceWrite & { body: CreateSilenceB
         updatedAt: now,
       })
       .returning(silenceColumns);
+    row.matchedAlerts = await relinkSilence(tx, input.scope, row, now);
     const silence = toSilence(row, now);
     const fields = ['comment', 'matchers', 'startsAt', 'endsAt'] as const;
     const changes = fields.map((field) => ({ field, from: null, to: silence[field] }));

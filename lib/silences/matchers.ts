@@ -28,19 +28,27 @@ export function compileMatcherValue(value: string): { ok: true; regex: RE2JS } |
 
 /** Whether a label value satisfies a matcher; regexes match the whole value, as `^(?:value)$` does. */
 export function matcherMatches(matcher: Matcher, labelValue: string): boolean {
-  switch (matcher.op) {
-    case '=':
-      return labelValue === matcher.value;
-    case '!=':
-      return labelValue !== matcher.value;
-    default: {
-      const compiled = compileMatcherValue(matcher.value);
-      if (!compiled.ok) throw new Error(compiled.message);
-      // RE2JS#matches is a full match of the input: the same as the anchored `^(?:value)$`.
-      const full = compiled.regex.matches(labelValue);
-      return matcher.op === '=~' ? full : !full;
-    }
-  }
+  return valueTest(matcher)(labelValue);
+}
+
+/** A matcher compiled once, as a test of one label value. Throws when a regex does not compile. */
+function valueTest(matcher: Matcher): (labelValue: string) => boolean {
+  if (matcher.op === '=') return (v) => v === matcher.value;
+  if (matcher.op === '!=') return (v) => v !== matcher.value;
+  const compiled = compileMatcherValue(matcher.value);
+  if (!compiled.ok) throw new Error(compiled.message);
+  // RE2JS#matches is a full match of the input: the same as the anchored `^(?:value)$`.
+  const wanted = matcher.op === '=~';
+  return (v) => compiled.regex.matches(v) === wanted;
+}
+
+/**
+ * A silence's matchers compiled once, as a test of a label set: every matcher must match, a label the set lacks
+ * read as "" (Alertmanager's rule), so testing many alerts compiles each regex once.
+ */
+export function labelSetTest(matchers: Matcher[]): (labels: Readonly<Record<string, string>>) => boolean {
+  const tests = matchers.map(valueTest);
+  return (labels) => matchers.every((m, i) => tests[i](Object.hasOwn(labels, m.label) ? labels[m.label] : ''));
 }
 
 /** An absent label is the empty string: a matcher that matches it also matches every alert without the label. */

@@ -60,6 +60,16 @@ export const createSilenceBody = z
   .superRefine(endsAfterStarts, whenObject);
 export type CreateSilenceBody = z.output<typeof createSilenceBody>;
 
+/** A draft silence to preview: its matchers and times under the create's rules; the comment is not needed yet. */
+export const previewSilenceBody = z
+  .strictObject({
+    matchers: updateFields.matchers.unwrap(),
+    startsAt: updateFields.startsAt,
+    endsAt: updateFields.endsAt,
+  })
+  .superRefine(endsAfterStarts, whenObject);
+export type PreviewSilenceBody = z.output<typeof previewSilenceBody>;
+
 const principalRef = z.object({
   id: z.string(),
   type: z.enum(['user', 'bot']),
@@ -82,6 +92,9 @@ export const silence = z
     createdBy: principalRef,
     updatedBy: principalRef,
     version: z.int().min(1),
+    mutedAlerts: z.int().min(0).meta({
+      description: 'How many unresolved alerts it mutes now: 0 unless active; kept as alerts and silences change.',
+    }),
   })
   .meta({ id: 'Silence' });
 export type Silence = z.infer<typeof silence>;

@@ -20,6 +20,7 @@ import {
 } from './schema';
 import { parseUtcInstant, formatInstant } from './time';
 import { auditEventsWritten } from '../observability/metrics';
+import { lockProjectMuting, relinkSilence } from './muting-service';
 
 export type SilenceScope = { organizationId: string; projectId: string };
 
@@ -60,6 +61,7 @@ export function toSilence(row: SilenceRow, now: Date): Silence {
     createdBy: { id: row.createdById, type: row.createdByType, name: row.createdByName ?? 'Unknown' },
     updatedBy: { id: row.updatedById, type: row.updatedByType, name: row.updatedByName ?? 'Unknown' },
     version: row.version,
+    mutedAlerts: silenceState(row, now) === 'active' ? row.matchedAlerts : 0,
   };
 }
 
@@ -173,6 +175,8 @@ export async function lockMatchingSilence(
   tx: Tx,
   input: { scope: SilenceScope; silenceId: string; ifMatch: string | null },
 ): Promise<SilenceRow> {
+  // Before the row: an alert batch holds this lock when it recounts silences, so both take them in one order.
+  await lockProjectMuting(tx, input.scope);
   const [row] = await tx
     .select(silenceColumns)
     .from(t.silences)
@@ -203,6 +207,9 @@ export async function writeNextVersion(
     .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
     .returning(silenceColumns);
   if (!updated) throw new ApiError('precondition_failed');
+  // New matchers or a new end change which alerts it matches; the start does not (links ignore the window).
+  if (values.matchers !== undefined || values.endsAt !== undefined)
+    updated.matchedAlerts = await relinkSilence(tx, updated, updated, now);
   return updated;
 }
 

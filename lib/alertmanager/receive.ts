@@ -1,0 +1,20 @@
+import { storeAlerts, type AlertScope } from '../alerts/service';
+import { alertsRefused } from '../alerts/metrics';
+import { labelsText, parseAlertsBody } from './alerts-body';
+import { amJson } from './route';
+
+/**
+ * `POST /alerts`: Alertmanager's three answers (400 object, 422 object, or the valid alerts stored and a 400
+ * string naming each refused one), with this project's limits said in the same string.
+ */
+export async function receiveAlerts(scope: AlertScope, bodyText: string, now = new Date()): Promise<Response> {
+  const parsed = parseAlertsBody(bodyText, now);
+  if (parsed.kind === 'undecodable') return amJson({ code: 400, message: parsed.message }, 400);
+  if (parsed.kind === 'schema') return amJson({ code: 602, message: parsed.message }, 422);
+  if (parsed.refused.length > 0) alertsRefused.inc({ reason: 'invalid' }, parsed.refused.length);
+  const { refused } = await storeAlerts(scope, parsed.alerts, now);
+  const all = [...parsed.refused, ...refused].sort((a, b) => a.index - b.index);
+  // Alertmanager's 200 has no body.
+  if (all.length === 0) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
+  return amJson(all.map((r) => `alert ${r.index} ${labelsText(r.labels)}: ${r.reason}`).join('; '), 400);
+}

@@ -1,0 +1,20 @@
+import { lte, sql } from 'drizzle-orm';
+import { deleteInBatches } from '../db/batched-delete';
+import * as t from '../db/schema';
+import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
+import { dropEndedLinks } from '../silences/muting-service';
+import { alertRetentionSeconds } from './limits';
+
+// Alerts resolve and silences end by the clock: each silence's `mutedAlerts` follows within this (PRODUCT.md: 10 s).
+const MUTING_EVERY_MS = 10_000;
+
+/** Deletes the resolved alerts older than ALERT_RETENTION_SECONDS (their links go with them). */
+export async function purgeResolvedAlerts(now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - alertRetentionSeconds() * 1000);
+  return deleteInBatches(t.alerts, sql`${lte(t.alerts.endsAt, before)}`);
+}
+
+export const alertJobs: BackgroundJob[] = [
+  { name: 'drop-ended-mutings', everyMs: MUTING_EVERY_MS, run: () => dropEndedLinks(), again: (n) => n === 100 },
+  { name: 'purge-resolved-alerts', everyMs: HOUSEKEEPING_EVERY_MS, run: () => purgeResolvedAlerts() },
+];

@@ -1,0 +1,114 @@
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import { getDb } from '../db/client';
+import * as t from '../db/schema';
+import { log } from '../observability/log';
+import { lockProjectMuting, relinkAlerts } from '../silences/muting-service';
+import { MAX_ALERT_BYTES, maxAlertsPerProject } from './limits';
+import { mergeTimes, type AlertTimes } from './merge';
+import { alertsReceived, alertsRefused } from './metrics';
+import type { ReceivedAlert } from './schema';
+
+export type AlertScope = { organizationId: string; projectId: string };
+
+/** An alert not stored, and why, in words the sender reads in the 400. */
+export type AlertRefusal = { index: number; labels: Record<string, string>; reason: string };
+
+type Row = typeof t.alerts.$inferInsert;
+
+const inProject = (scope: AlertScope) =>
+  and(eq(t.alerts.organizationId, scope.organizationId), eq(t.alerts.projectId, scope.projectId));
+
+function rowOf(scope: AlertScope, sent: ReceivedAlert, times: AlertTimes, now: Date): Row {
+  return {
+    ...scope,
+    fingerprint: sent.fingerprint,
+    labels: sent.labels,
+    annotations: sent.annotations,
+    generatorUrl: sent.generatorUrl,
+    ...times,
+    updatedAt: now,
+    sizeBytes: sent.sizeBytes,
+  };
+}
+
+/**
+ * Stores a posted batch in one transaction: each alert merged with the stored one of its fingerprint as
+ * Alertmanager does, then the links to the silences that match it. Refused out loud, the rest stored: an alert over
+ * MAX_ALERT_BYTES, and one that would start firing while the project already has its limit of unresolved alerts
+ * (an alert already unresolved is always updated).
+ */
+export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], now = new Date()) {
+  const refused: AlertRefusal[] = [];
+  const refuse = (a: ReceivedAlert, reason: string, metric: 'too_big' | 'too_many') => {
+    refused.push({ index: a.index, labels: a.labels, reason });
+    alertsRefused.inc({ reason: metric });
+  };
+  const fitting = received.filter((a) => {
+    if (a.sizeBytes <= MAX_ALERT_BYTES) return true;
+    refuse(a, `alert too big: ${a.sizeBytes} bytes, the limit is ${MAX_ALERT_BYTES}`, 'too_big');
+    return false;
+  });
+  if (fitting.length === 0) return { stored: 0, refused };
+
+  const limit = maxAlertsPerProject();
+  const db = await getDb();
+  const stored = await db.transaction(async (tx) => {
+    await lockProjectMuting(tx, scope);
+    const fingerprints = [...new Set(fitting.map((a) => a.fingerprint))];
+    const existing = await tx
+      .select()
+      .from(t.alerts)
+      .where(and(inProject(scope), inArray(t.alerts.fingerprint, fingerprints)));
+    const [{ unresolved }] = await tx
+      .select({ unresolved: count() })
+      .from(t.alerts)
+      .where(and(inProject(scope), gt(t.alerts.endsAt, now)));
+    let firing = unresolved;
+    const rows = new Map<string, Row>(existing.map((r) => [r.fingerprint, r]));
+    const changed = new Set<string>();
+    for (const sent of fitting) {
+      const old = rows.get(sent.fingerprint);
+      const times = mergeTimes(old as AlertTimes | undefined, sent, now);
+      const was = old !== undefined && old.endsAt > now;
+      const is = times.endsAt > now;
+      if (!was && is && firing >= limit) {
+        refuse(sent, `too many alerts: the project has ${firing} unresolved, the limit is ${limit}`, 'too_many');
+        continue;
+      }
+      firing += Number(is) - Number(was);
+      rows.set(sent.fingerprint, rowOf(scope, sent, times, now));
+      changed.add(sent.fingerprint);
+    }
+    const writes = [...changed].map((fp) => rows.get(fp)!);
+    if (writes.length === 0) return 0;
+    const excluded = (column: string) => sql.raw(`excluded.${column}`);
+    await tx
+      .insert(t.alerts)
+      .values(writes)
+      .onConflictDoUpdate({
+        target: [t.alerts.organizationId, t.alerts.projectId, t.alerts.fingerprint],
+        set: {
+          labels: excluded('labels'),
+          annotations: excluded('annotations'),
+          generatorUrl: excluded('generator_url'),
+          startsAt: excluded('starts_at'),
+          endsAt: excluded('ends_at'),
+          endsByTimeout: excluded('ends_by_timeout'),
+          updatedAt: excluded('updated_at'),
+          sizeBytes: excluded('size_bytes'),
+          firingNotifiedAt: excluded('firing_notified_at'),
+        },
+      });
+    await relinkAlerts(
+      tx,
+      scope,
+      writes.map((w) => ({ fingerprint: w.fingerprint, labels: w.labels, endsAt: w.endsAt })),
+      now,
+    );
+    return writes.length;
+  });
+  alertsReceived.inc(stored);
+  if (refused.length > 0)
+    log.warn({ ...scope, stored, refused: refused.length, first: refused[0].reason }, 'alerts refused');
+  return { stored, refused };
+}

@@ -1,0 +1,79 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { organizations, projects, silences } from './schema';
+import { ts } from './columns';
+
+/**
+ * An alert a project received (Alertmanager's model): one row per fingerprint of its labels, kept after it resolves
+ * for `ALERT_RETENTION_SECONDS`. Resolved is `ends_at <= now`, decided by the clock at each read.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    fingerprint: text('fingerprint').notNull(),
+    labels: jsonb('labels').$type<Record<string, string>>().notNull(),
+    annotations: jsonb('annotations').$type<Record<string, string>>().notNull(),
+    generatorUrl: text('generator_url').notNull().default(''),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    // The end was not sent but set to now + the resolve timeout: Alertmanager's merge treats such an end as soft.
+    endsByTimeout: boolean('ends_by_timeout').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    // When this firing (since starts_at) was sent to webhooks; null: not yet. For alert.firing/alert.resolved.
+    firingNotifiedAt: ts('firing_notified_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'alerts_pkey', columns: [t.organizationId, t.projectId, t.fingerprint] }),
+    // The unresolved ones (the limit, the lists, muting) and the resolved ones past their retention.
+    index('alerts_project_ends_idx').on(t.organizationId, t.projectId, t.endsAt),
+    // The /v1 list's keyset order, newest first.
+    index('alerts_project_starts_idx').on(t.organizationId, t.projectId, t.startsAt, t.fingerprint),
+    // A silence's `=` matchers narrow the alerts it is tested against (`labels @> {...}`).
+    index('alerts_labels_idx').using('gin', sql`${t.labels} jsonb_path_ops`),
+    check('alerts_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
+  ],
+);
+
+/**
+ * Which silences that have not ended match which alerts, kept as either changes (lib/silences/muting-service.ts) so
+ * that no read tests every alert against every silence: an alert is muted now when one linked silence is active.
+ */
+export const alertSilences = pgTable(
+  'alert_silences',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    projectId: uuid('project_id').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    silenceId: uuid('silence_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'alert_silences_pkey', columns: [t.organizationId, t.projectId, t.fingerprint, t.silenceId] }),
+    index('alert_silences_silence_idx').on(t.silenceId),
+    foreignKey({
+      name: 'alert_silences_alert_fk',
+      columns: [t.organizationId, t.projectId, t.fingerprint],
+      foreignColumns: [alerts.organizationId, alerts.projectId, alerts.fingerprint],
+    }).onDelete('cascade'),
+    foreignKey({ name: 'alert_silences_silence_fk', columns: [t.silenceId], foreignColumns: [silences.id] }).onDelete(
+      'cascade',
+    ),
+  ],
+);

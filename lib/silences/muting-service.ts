@@ -1,0 +1,155 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { getDb, type Tx } from '../db/client';
+import * as t from '../db/schema';
+import { labelSetTest, type Matcher } from './matchers';
+
+type Scope = { organizationId: string; projectId: string };
+type Link = { fingerprint: string; silenceId: string };
+
+// The first key of the project's muting lock: no other advisory lock of the app uses it.
+const MUTING_LOCK = 0x6d757465;
+
+/**
+ * Serializes, per project, the writes that change which silences match which alerts (an alert batch, a silence's
+ * matchers or end): on PostgreSQL two of them committing at once would each miss the other's row. A silence write
+ * takes it before locking the silence, as an alert batch does before touching silences: one order, no deadlock.
+ */
+export async function lockProjectMuting(tx: Tx, scope: Scope): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${MUTING_LOCK}::int4, hashtext(${scope.projectId}::text))`);
+}
+
+const scoped = (scope: Scope) =>
+  and(eq(t.alertSilences.organizationId, scope.organizationId), eq(t.alertSilences.projectId, scope.projectId));
+
+const keyOf = (l: Link) => `${l.fingerprint} ${l.silenceId}`;
+
+/** Each silence's number of linked alerts, recounted after its links changed. */
+async function recount(tx: Tx, silenceIds: string[]): Promise<void> {
+  if (silenceIds.length === 0) return;
+  await tx
+    .update(t.silences)
+    .set({
+      matchedAlerts: sql`(select count(*)::int from ${t.alertSilences} where ${t.alertSilences.silenceId} = ${t.silences.id})`,
+    })
+    .where(inArray(t.silences.id, silenceIds));
+}
+
+async function deleteLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
+  if (links.length === 0) return;
+  const fps = links.map((l) => l.fingerprint);
+  const ids = links.map((l) => l.silenceId);
+  await tx.execute(sql`delete from ${t.alertSilences} where ${scoped(scope)}
+    and (${t.alertSilences.fingerprint}, ${t.alertSilences.silenceId}) in
+      (select * from unnest(${fps}::text[], ${ids}::uuid[]))`);
+}
+
+async function insertLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
+  for (let i = 0; i < links.length; i += 1000)
+    await tx.insert(t.alertSilences).values(links.slice(i, i + 1000).map((l) => ({ ...scope, ...l })));
+}
+
+/**
+ * Brings the links of just-stored alerts up to date: each unresolved one is tested against every silence of the
+ * project that has not ended (a few rows), a resolved one keeps none. Only the links that changed are written,
+ * so a Prometheus resend of the same alerts writes nothing here. The caller holds `lockProjectMuting`.
+ */
+export async function relinkAlerts(
+  tx: Tx,
+  scope: Scope,
+  alerts: { fingerprint: string; labels: Record<string, string>; endsAt: Date }[],
+  now: Date,
+): Promise<void> {
+  if (alerts.length === 0) return;
+  const live = await tx
+    .select({ id: t.silences.id, matchers: t.silences.matchers })
+    .from(t.silences)
+    .where(
+      and(
+        eq(t.silences.organizationId, scope.organizationId),
+        eq(t.silences.projectId, scope.projectId),
+        gt(t.silences.endsAt, now),
+      ),
+    );
+  const tests = live.map((s) => ({ id: s.id, matches: labelSetTest(s.matchers) }));
+  const wanted = alerts.flatMap((a) =>
+    a.endsAt > now
+      ? tests.filter((s) => s.matches(a.labels)).map((s) => ({ fingerprint: a.fingerprint, silenceId: s.id }))
+      : [],
+  );
+  const fingerprints = alerts.map((a) => a.fingerprint);
+  const before = await tx
+    .select({ fingerprint: t.alertSilences.fingerprint, silenceId: t.alertSilences.silenceId })
+    .from(t.alertSilences)
+    .where(and(scoped(scope), inArray(t.alertSilences.fingerprint, fingerprints)));
+  const had = new Set(before.map(keyOf));
+  const want = new Set(wanted.map(keyOf));
+  const gone = before.filter((l) => !want.has(keyOf(l)));
+  const added = wanted.filter((l) => !had.has(keyOf(l)));
+  await deleteLinks(tx, scope, gone);
+  await insertLinks(tx, scope, added);
+  await recount(tx, [...new Set([...gone, ...added].map((l) => l.silenceId))]);
+}
+
+/**
+ * Links a silence to the unresolved alerts its matchers match, after its matchers or end changed; an ended one
+ * keeps none. Its `=` matchers narrow the alerts read (`labels @> …`, the GIN index); the rest are tested here
+ * with the silence's own matcher code. Returns how many alerts it matches.
+ */
+export async function relinkSilence(
+  tx: Tx,
+  scope: Scope,
+  silence: { id: string; matchers: Matcher[]; endsAt: Date },
+  now: Date,
+): Promise<number> {
+  await lockProjectMuting(tx, scope);
+  await tx.delete(t.alertSilences).where(eq(t.alertSilences.silenceId, silence.id));
+  let matched: Link[] = [];
+  if (silence.endsAt > now) {
+    const equal = silence.matchers.filter((m) => m.op === '=' && m.value !== '');
+    const contains = Object.fromEntries(equal.map((m) => [m.label, m.value]));
+    const candidates = await tx
+      .select({ fingerprint: t.alerts.fingerprint, labels: t.alerts.labels })
+      .from(t.alerts)
+      .where(
+        and(
+          eq(t.alerts.organizationId, scope.organizationId),
+          eq(t.alerts.projectId, scope.projectId),
+          gt(t.alerts.endsAt, now),
+          equal.length > 0 ? sql`${t.alerts.labels} @> ${JSON.stringify(contains)}::jsonb` : undefined,
+        ),
+      );
+    const matches = labelSetTest(silence.matchers);
+    matched = candidates
+      .filter((a) => matches(a.labels))
+      .map((a) => ({ fingerprint: a.fingerprint, silenceId: silence.id }));
+    await insertLinks(tx, scope, matched);
+  }
+  await tx.update(t.silences).set({ matchedAlerts: matched.length }).where(eq(t.silences.id, silence.id));
+  return matched.length;
+}
+
+/**
+ * The clock's part: links of alerts that resolved and of silences that ended are dropped and the silences
+ * recounted, so `mutedAlerts` follows the clock within a pass. Reads are right meanwhile: they join the links with
+ * the silences' windows and skip resolved alerts. One project per transaction, under its lock.
+ */
+export async function dropEndedLinks(now = new Date()): Promise<number> {
+  const db = await getDb();
+  const at = now.toISOString();
+  const ended = (
+    l: string,
+  ) => sql`exists (select 1 from ${t.alerts} a where a.organization_id = ${sql.raw(l)}.organization_id
+      and a.project_id = ${sql.raw(l)}.project_id and a.fingerprint = ${sql.raw(l)}.fingerprint and a.ends_at <= ${at}::timestamptz)
+    or exists (select 1 from ${t.silences} s where s.id = ${sql.raw(l)}.silence_id and s.ends_at <= ${at}::timestamptz)`;
+  const { rows: scopes } = await db.execute<Scope>(sql`select distinct organization_id as "organizationId",
+      project_id as "projectId" from ${t.alertSilences} l where ${ended('l')} limit 100`);
+  for (const scope of scopes)
+    await db.transaction(async (tx) => {
+      await lockProjectMuting(tx, scope);
+      const { rows } = await tx.execute<{ silenceId: string }>(sql`delete from ${t.alertSilences} l
+        where l.organization_id = ${scope.organizationId} and l.project_id = ${scope.projectId} and (${ended('l')})
+        returning l.silence_id as "silenceId"`);
+      await recount(tx, [...new Set(rows.map((r) => r.silenceId))]);
+    });
+  return scopes.length;
+}
