@@ -1,0 +1,121 @@
+'use client';
+
+import { useId, useRef, useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { Button } from '@/components/ui/button';
+import { FieldError, Input, Label } from '@/components/ui/field';
+import { parseFilter } from '@/lib/silences/filter';
+import { compileMatcherValue, type Matcher } from '@/lib/silences/matchers';
+
+/** The page's filters as the URL holds them (`?filter=`, repeatable), so a filtered view survives a reload. */
+export function useAlertFilters(): string[] {
+  return useSearchParams().getAll('filter');
+}
+
+/** Why a typed filter would be refused by the API (the same parser and RE2 as its `filter=`), or null. */
+export function filterProblem(text: string): string | null {
+  const matcher = parseFilter(text);
+  if (!matcher) return 'Write a matcher such as severity="critical": a label, one of = != =~ !~, then a value.';
+  if (matcher.op === '=~' || matcher.op === '!~') {
+    const compiled = compileMatcherValue(matcher.value);
+    if (!compiled.ok) return `Not a valid RE2 expression: ${compiled.message}`;
+  }
+  return null;
+}
+
+/** A matcher written back in the syntax the filter takes, its value quoted. */
+export const matcherText = (m: Matcher) => `${m.label}${m.op}${JSON.stringify(m.value)}`;
+
+/**
+ * Alertmanager's matcher filter: each added matcher becomes a removable chip and a `filter=` of the request; every
+ * one must match. A refused entry is said under the field, and nothing is asked of the server.
+ */
+export function AlertFilter() {
+  const id = useId();
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const filters = params.getAll('filter');
+  const [text, setText] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+
+  const replace = (next: string[]) => {
+    const search = new URLSearchParams(params);
+    search.delete('filter');
+    for (const f of next) search.append('filter', f);
+    const query = search.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
+
+  const add = () => {
+    const found = filterProblem(text);
+    setProblem(found);
+    if (found) return;
+    const normal = matcherText(parseFilter(text)!);
+    if (!filters.includes(normal)) replace([...filters, normal]);
+    setText('');
+  };
+
+  return (
+    <div className="w-full space-y-2">
+      <form
+        role="search"
+        aria-label="Filter alerts"
+        className="flex flex-wrap items-start gap-2"
+        onSubmit={(event) => {
+          event.preventDefault();
+          add();
+        }}
+      >
+        <div className="w-full sm:w-80">
+          <Label htmlFor={id}>Filter by matcher</Label>
+          <Input
+            id={id}
+            ref={input}
+            className="mt-1 font-mono"
+            maxLength={2048}
+            placeholder='severity="critical"'
+            value={text}
+            invalid={!!problem}
+            aria-describedby={`${id}-error`}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => {
+              setText(event.target.value);
+              setProblem(null);
+            }}
+          />
+          <FieldError compact id={`${id}-error`} message={problem ?? undefined} />
+        </div>
+        <Button type="submit" variant="secondary" className="sm:mt-6">
+          Add filter
+        </Button>
+      </form>
+      {filters.length > 0 && (
+        <ul aria-label="Filters" className="flex flex-wrap gap-2">
+          {filters.map((f, i) => (
+            <li
+              key={f}
+              className="inline-flex max-w-full items-center gap-1 rounded-md bg-indigo-50 py-0.5 pl-2 pr-0.5 font-mono text-xs text-indigo-900 ring-1 ring-inset ring-indigo-300"
+            >
+              <span className="[overflow-wrap:anywhere]">{f}</span>
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={`Remove filter ${f}`}
+                onClick={() => {
+                  replace(filters.filter((_, j) => j !== i));
+                  // The chip goes away with its button: focus returns to the field.
+                  input.current?.focus();
+                }}
+              >
+                ×
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
