@@ -752,6 +752,86 @@ export interface paths {
     patch: operations['changeASilence'];
     trace?: never;
   };
+  '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a project's alerts
+     * @description Newest first (by `startsAt`), in keyset pages. `state` as of the request: `firing` (unresolved, no active silence mutes it), `silenced` (an active silence mutes it: `silencedBy`), `resolved` (its `endsAt` passed; kept `ALERT_RETENTION_SECONDS`).
+     *
+     *     Each `filter` is a matcher with silence semantics (RE2 anchored to the whole value, an absent label matching as `""`); all must match.
+     *
+     *     404 while the project has alerting switched off.
+     *
+     *     Permission: `obs.alerts.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['listAProjectSAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts/{fingerprint}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an alert
+     * @description By its fingerprint (16 hex digits, Alertmanager's). A resolved alert is found until `ALERT_RETENTION_SECONDS` after its end. 404 while the project has alerting switched off.
+     *
+     *     Permission: `obs.alerts.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['getAnAlert'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Preview the alerts a silence would mute
+     * @description The matchers and times are checked as for a new silence (RE2, the empty-string rule, endsAt after startsAt); nothing is stored.
+     *
+     *     Answers the unresolved alerts the matchers match now, with silence semantics: how many, and the first 100.
+     *
+     *     404 while the project has alerting switched off.
+     *
+     *     Permission: `obs.silences.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['previewTheAlertsASilenceWouldMute'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/device-authorizations/{userCode}': {
     parameters: {
       query?: never;
@@ -1904,6 +1984,32 @@ export interface components {
       scheduled: number;
       active: number;
       expired: number;
+    };
+    Alert: {
+      fingerprint: string;
+      labels: {
+        [key: string]: string;
+      };
+      annotations: {
+        [key: string]: string;
+      };
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      generatorURL: string;
+      /** @enum {string} */
+      state: 'firing' | 'silenced' | 'resolved';
+      /** @description The active silences that mute it now. */
+      silencedBy: string[];
+    };
+    SilencePreview: {
+      /** @description How many unresolved alerts the silence would mute. */
+      total: number;
+      /** @description The first 100 of them, newest first. */
+      alerts: components['schemas']['Alert'][];
     };
     DeviceAuthorization: {
       /** @example WDJB-MJHT */
@@ -5393,6 +5499,320 @@ export interface operations {
       };
       /** @description Error: `precondition_failed`. */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAProjectSAlerts: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+        /** @description Repeatable; `firing` and `silenced` when absent. `resolved` lists those ended lately. */
+        state?: ('firing' | 'silenced' | 'resolved')[];
+        /** @description Repeatable, all must match: a matcher such as `severity="critical"` or `job=~"api|web"`. */
+        filter?: string[];
+        /** @description Alerts whose label or annotation names or values contain this text (any case). A `q` of one or two characters examines a bounded stretch of the list per request: a page may hold fewer items than `limit`, even none, and still have a `nextCursor`; only a null `nextCursor` ends the matches. */
+        q?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of alerts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Alert'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAnAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        fingerprint: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The alert. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Alert'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  previewTheAlertsASilenceWouldMute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          matchers: components['schemas']['Matcher'][];
+          /**
+           * Format: date-time
+           * @example 2030-01-31T14:00:00.000Z
+           */
+          startsAt?: string;
+          /**
+           * Format: date-time
+           * @example 2030-01-31T14:00:00.000Z
+           */
+          endsAt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What it would mute. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SilencePreview'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -11,6 +11,7 @@ import { sessionOperations } from '../lib/sessions/operations';
 import { secretScanningOperations } from '../lib/secret-scanning/operations';
 import { secondFactorOperations } from '../lib/second-factor/operations';
 import { silenceOperations } from '../lib/silences/operations';
+import { alertOperations } from '../lib/alerts/operations';
 import { subscriptionOperations } from '../lib/subscriptions/operations';
 import { webhookOperations } from '../lib/webhooks/operations';
 import { notificationOperations } from '../lib/notifications/operations';
@@ -51,6 +52,7 @@ export const allOperations: Operation[] = [
   ...scimOperations,
   ...subscriptionOperations,
   ...silenceOperations,
+  ...alertOperations,
   ...deviceAuthorizationOperations,
   ...sessionOperations,
   ...auditOperations,

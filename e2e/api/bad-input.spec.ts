@@ -100,6 +100,8 @@ const TARGET_KEYS = [
   'GET /v1/organizations/{orgId}/api-keys',
   'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
   'GET /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'GET /v1/organizations/{orgId}/projects/{projectId}/obs/alerts',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
   'GET /v1/organizations/{orgId}/audit-events',
   'GET /v1/organizations/{orgId}/audit-events/export',
   'POST /v1/organizations/{orgId}/api-keys',

@@ -27,6 +27,7 @@ test.describe('reading silences', () => {
           'endsAt',
           'id',
           'matchers',
+          'mutedAlerts',
           'projectId',
           'resourceName',
           'slug',

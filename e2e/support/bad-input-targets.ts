@@ -69,6 +69,21 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
       limit: '10',
       state: 'active',
     }),
+    list('GET /v1/organizations/{orgId}/projects/{projectId}/obs/alerts', `${project}/obs/alerts`, {
+      limit: '10',
+      state: 'firing',
+      filter: 'alertname=~"bad-input.*"',
+      q: 'probe',
+    }),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
+        url: `${project}/obs/silences/preview`,
+        method: 'POST',
+        valid: { body: { matchers: [{ label: 'service', op: '=', value: 'bad-input-probe' }] } },
+      },
+      async (res) => expect(res.status(), await res.text()).toBe(200),
+    ),
     list('GET /v1/organizations/{orgId}/audit-events', `${org}/audit-events`, { limit: '10', action: 'api_key.*' }),
     list('GET /v1/organizations/{orgId}/audit-events/export', `${org}/audit-events/export`, {
       format: 'ndjson',
