@@ -11,14 +11,14 @@ import type { Alert } from '@/lib/alerts/schema';
 /** Alerts without an `alertname` label gather under this heading. */
 const NO_NAME = '(no alertname)';
 
-/** The loaded alerts by `alertname`, groups in the order their first alert came (the list is newest first). */
+/** The loaded alerts by `alertname`, groups in name order so a refresh never reorders them; newest first within. */
 export function groupByName(alerts: readonly Alert[]): [string, Alert[]][] {
   const groups = new Map<string, Alert[]>();
   for (const a of alerts) {
     const name = a.labels.alertname ?? NO_NAME;
     groups.set(name, [...(groups.get(name) ?? []), a]);
   }
-  return [...groups];
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function LabelChip({ name, value }: { name: string; value: string }) {

@@ -21,7 +21,12 @@ const HEADING: Record<Exclude<AlertState, 'resolved'>, string> = { firing: 'Firi
 
 /** The new silence "Silence…" opens: the alert's labels as `=` matchers, each removable in the editor. */
 export function silenceFrom(alert: Alert): Extract<SilenceDialogTarget, { kind: 'new' }> {
-  const matchers = Object.entries(alert.labels).map(([label, value]) => ({ label, op: '=' as const, value }));
+  // alertname first, then the rest by name: the rows read as the alert is named.
+  const order = ([a]: [string, string], [b]: [string, string]) =>
+    a === 'alertname' ? -1 : b === 'alertname' ? 1 : a < b ? -1 : a > b ? 1 : 0;
+  const matchers = Object.entries(alert.labels)
+    .sort(order)
+    .map(([label, value]) => ({ label, op: '=' as const, value }));
   return { kind: 'new', from: { comment: '', matchers } };
 }
 
