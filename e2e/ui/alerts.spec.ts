@@ -40,7 +40,7 @@ for (const width of [1280, 320] as const) {
     await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['DiskFull (2)', 'HighLatency (1)']);
     await expect(silenced.getByText('No silenced alerts')).toBeVisible();
     const db1 = firing.locator('tr', { hasText: 'instance="db-1"' });
-    await expect(db1.getByText('firing')).toBeVisible();
+    await expect(db1.getByText('Firing', { exact: true })).toBeVisible();
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
       await expectAccessible(page, `alerts page, ${width} px ${colorScheme}`);

@@ -5,26 +5,12 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label } from '@/components/ui/field';
 import { parseFilter } from '@/lib/silences/filter';
-import { compileMatcherValue, type Matcher } from '@/lib/silences/matchers';
+import { filterProblem, matcherText } from './alert-model';
 
 /** The page's filters as the URL holds them (`?filter=`, repeatable), so a filtered view survives a reload. */
 export function useAlertFilters(): string[] {
   return useSearchParams().getAll('filter');
 }
-
-/** Why a typed filter would be refused by the API (the same parser and RE2 as its `filter=`), or null. */
-export function filterProblem(text: string): string | null {
-  const matcher = parseFilter(text);
-  if (!matcher) return 'Write a matcher such as severity="critical": a label, one of = != =~ !~, then a value.';
-  if (matcher.op === '=~' || matcher.op === '!~') {
-    const compiled = compileMatcherValue(matcher.value);
-    if (!compiled.ok) return `Not a valid RE2 expression: ${compiled.message}`;
-  }
-  return null;
-}
-
-/** A matcher written back in the syntax the filter takes, its value quoted. */
-export const matcherText = (m: Matcher) => `${m.label}${m.op}${JSON.stringify(m.value)}`;
 
 /**
  * Alertmanager's matcher filter: each added matcher becomes a removable chip and a `filter=` of the request; every
@@ -92,6 +78,10 @@ export function AlertFilter() {
           Add filter
         </Button>
       </form>
+      {/* The list below changes with each filter: said to screen readers, as a toast would say a change. */}
+      <p role="status" className="sr-only">
+        {filters.length === 0 ? 'Showing every alert.' : `Showing alerts matching ${filters.join(' and ')}.`}
+      </p>
       {filters.length > 0 && (
         <ul aria-label="Filters" className="flex flex-wrap gap-2">
           {filters.map((f, i) => (

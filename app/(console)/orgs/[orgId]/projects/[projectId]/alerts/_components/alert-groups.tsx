@@ -8,19 +8,6 @@ import { Badge } from '@/components/ui/states';
 import { useSilenceRef } from '@/lib/alerts/queries';
 import type { Alert } from '@/lib/alerts/schema';
 
-/** Alerts without an `alertname` label gather under this heading. */
-const NO_NAME = '(no alertname)';
-
-/** The loaded alerts by `alertname`, groups in name order so a refresh never reorders them; newest first within. */
-export function groupByName(alerts: readonly Alert[]): [string, Alert[]][] {
-  const groups = new Map<string, Alert[]>();
-  for (const a of alerts) {
-    const name = a.labels.alertname ?? NO_NAME;
-    groups.set(name, [...(groups.get(name) ?? []), a]);
-  }
-  return [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 export function LabelChip({ name, value }: { name: string; value: string }) {
   return (
     <span className="inline-flex max-w-full items-center rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs text-slate-800 ring-1 ring-inset ring-slate-300">
@@ -47,7 +34,8 @@ function SilenceLink({ orgId, projectId, silenceId }: { orgId: string; projectId
 }
 
 function AlertState({ alert, orgId, projectId }: { alert: Alert; orgId: string; projectId: string }) {
-  if (alert.state !== 'silenced') return <Badge tone={alert.state === 'firing' ? 'red' : 'slate'}>{alert.state}</Badge>;
+  if (alert.state === 'firing') return <Badge tone="red">Firing</Badge>;
+  if (alert.state === 'resolved') return <Badge tone="slate">Resolved</Badge>;
   return (
     <div className="space-y-1">
       <Badge tone="indigo">Silenced</Badge>

@@ -10,7 +10,8 @@ import type { Alert, AlertState } from '@/lib/alerts/schema';
 import { useCanCreateSilences } from '@/lib/silences/queries';
 import type { SilenceDialogTarget } from '../../silences/_components/edit-silence-dialog';
 import { AlertFilter, useAlertFilters } from './alert-filter';
-import { AlertGroup, groupByName } from './alert-groups';
+import { AlertGroup } from './alert-groups';
+import { groupByName, silenceFrom } from './alert-model';
 
 // The silence editor (its form, matcher checks and RE2) loads when "Silence…" is first pressed, not with the list.
 const SilenceDialog = dynamic(() =>
@@ -18,17 +19,6 @@ const SilenceDialog = dynamic(() =>
 );
 
 const HEADING: Record<Exclude<AlertState, 'resolved'>, string> = { firing: 'Firing', silenced: 'Silenced' };
-
-/** The new silence "Silence…" opens: the alert's labels as `=` matchers, each removable in the editor. */
-export function silenceFrom(alert: Alert): Extract<SilenceDialogTarget, { kind: 'new' }> {
-  // alertname first, then the rest by name: the rows read as the alert is named.
-  const order = ([a]: [string, string], [b]: [string, string]) =>
-    a === 'alertname' ? -1 : b === 'alertname' ? 1 : a < b ? -1 : a > b ? 1 : 0;
-  const matchers = Object.entries(alert.labels)
-    .sort(order)
-    .map(([label, value]) => ({ label, op: '=' as const, value }));
-  return { kind: 'new', from: { comment: '', matchers } };
-}
 
 /** One state's alerts, grouped by alertname, with its own pages. */
 function AlertSection({
