@@ -37,21 +37,24 @@ test.describe('silences mute alerts, as of each request', () => {
     const ada = await as('ada');
     const { api } = await keyContext(ada, demo);
     const run = runLabel();
+    // Names and labels no other test's silence matches (theirs match `alertname=~"Disk.*"`, `severity`…).
+    const [disk, cpu] = [`${run}Disk`, `${run}Cpu`];
     const post = await postAlerts(api, demo, [
-      { labels: { run, alertname: 'Disk', severity: 'critical' } },
-      { labels: { run, alertname: 'Disk', severity: 'warning' } },
-      { labels: { run, alertname: 'Cpu' } },
+      { labels: { run, alertname: disk, level: 'critical' } },
+      { labels: { run, alertname: disk, level: 'warning' } },
+      { labels: { run, alertname: cpu } },
     ]);
     expect(post.status(), await post.text()).toBe(200);
 
     const silence = await createSilence(ada, demo, [
       { label: 'run', op: '=', value: run },
-      { label: 'alertname', op: '=~', value: 'Di.*' },
+      { label: 'alertname', op: '=~', value: `${run}Di.*` },
       { label: 'instance', op: '!=', value: 'db-1' },
     ]);
     expect(silence).toMatchObject({ state: 'active', mutedAlerts: 2 });
     const listed = await amAlerts(api, demo, run);
-    const byName = (a: { labels: Record<string, string> }) => `${a.labels.alertname}/${a.labels.severity ?? ''}`;
+    const byName = (a: { labels: Record<string, string> }) =>
+      `${a.labels.alertname.slice(run.length)}/${a.labels.level ?? ''}`;
     expect(Object.fromEntries(listed.map((a) => [byName(a), a.status]))).toEqual({
       'Cpu/': { state: 'active', silencedBy: [], inhibitedBy: [] },
       'Disk/critical': { state: 'suppressed', silencedBy: [silence.id], inhibitedBy: [] },
@@ -64,7 +67,7 @@ test.describe('silences mute alerts, as of each request', () => {
     ]);
 
     // A new alert the silence matches is muted as it is stored.
-    await postAlerts(api, demo, [{ labels: { run, alertname: 'Disk', severity: 'info' } }]);
+    await postAlerts(api, demo, [{ labels: { run, alertname: disk, level: 'info' } }]);
     expect((await silenceOf(ada, demo, silence.id)).mutedAlerts).toBe(3);
 
     // A scheduled silence mutes nothing yet; its matchers edited away, it would not either.
@@ -73,8 +76,8 @@ test.describe('silences mute alerts, as of each request', () => {
       endsAt: inHours(2),
     });
     expect(later).toMatchObject({ state: 'scheduled', mutedAlerts: 0 });
-    const cpu = (await amAlerts(api, demo, run)).find((a) => a.labels.alertname === 'Cpu');
-    expect(cpu?.status.silencedBy).toEqual([]);
+    const cpuAlert = (await amAlerts(api, demo, run)).find((a) => a.labels.alertname === cpu);
+    expect(cpuAlert?.status.silencedBy).toEqual([]);
 
     // Ended through /v1: unmuted at once.
     const expired = await ada.delete(`${productionSilences(demo)}/${silence.id}`);

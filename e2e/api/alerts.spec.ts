@@ -121,7 +121,7 @@ test.describe('receiving alerts as Alertmanager 0.25 does', () => {
     const run = runLabel();
     const url = 'http://prometheus.example:9090/graph?g0.expr=up&g0.tab=1';
     const res = await postAlerts(api, demo, [
-      { labels: { run, alertname: 'Model', job: 'api' }, annotations: { summary: 's' }, generatorURL: url },
+      { labels: { run, alertname: 'Model', job: 'apiserver' }, annotations: { summary: 's' }, generatorURL: url },
     ]);
     expect(res.status(), await res.text()).toBe(200);
     const [alert] = await amAlerts(api, demo, run);
@@ -139,7 +139,7 @@ test.describe('receiving alerts as Alertmanager 0.25 does', () => {
       ].sort(),
     );
     expect(alert).toMatchObject({
-      labels: { run, alertname: 'Model', job: 'api' },
+      labels: { run, alertname: 'Model', job: 'apiserver' },
       annotations: { summary: 's' },
       generatorURL: url,
       receivers: [{ name: 'project' }],

@@ -389,6 +389,8 @@ test.describe('the caller’s permissions', () => {
     'queues.subscriptions.list',
     'obs.silences.get',
     'obs.silences.list',
+    'obs.alerts.list',
+    'bots.list',
   ];
   const permissions = async (ctx: APIRequestContext, orgId: string, projectId?: string) => {
     const res = await ctx.get(`/v1/organizations/${orgId}/permissions`);

@@ -63,7 +63,7 @@ export async function createSilence(input: SilenceWrite & { body: CreateSilenceB
         updatedAt: now,
       })
       .returning(silenceColumns);
-    row.matchedAlerts = await relinkSilence(tx, input.scope, row, now);
+    row.matchedAlerts = await relinkSilence(tx, input.scope, row, now, true);
     const silence = toSilence(row, now);
     const fields = ['comment', 'matchers', 'startsAt', 'endsAt'] as const;
     const changes = fields.map((field) => ({ field, from: null, to: silence[field] }));

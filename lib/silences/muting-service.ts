@@ -98,11 +98,13 @@ export async function relinkAlerts(
 export async function relinkSilence(
   tx: Tx,
   scope: Scope,
-  silence: { id: string; matchers: Matcher[]; endsAt: Date },
+  silence: { id: string; matchers: Matcher[]; endsAt: Date; matchedAlerts: number },
   now: Date,
+  /** A silence just inserted: it has no links yet, and its count is 0. */
+  fresh = false,
 ): Promise<number> {
   await lockProjectMuting(tx, scope);
-  await tx.delete(t.alertSilences).where(eq(t.alertSilences.silenceId, silence.id));
+  if (!fresh) await tx.delete(t.alertSilences).where(and(scoped(scope), eq(t.alertSilences.silenceId, silence.id)));
   let matched: Link[] = [];
   if (silence.endsAt > now) {
     const equal = silence.matchers.filter((m) => m.op === '=' && m.value !== '');
@@ -124,7 +126,9 @@ export async function relinkSilence(
       .map((a) => ({ fingerprint: a.fingerprint, silenceId: silence.id }));
     await insertLinks(tx, scope, matched);
   }
-  await tx.update(t.silences).set({ matchedAlerts: matched.length }).where(eq(t.silences.id, silence.id));
+  // The silence write's own statement holds the row; only a count that moved costs another.
+  if (matched.length !== silence.matchedAlerts)
+    await tx.update(t.silences).set({ matchedAlerts: matched.length }).where(eq(t.silences.id, silence.id));
   return matched.length;
 }
 

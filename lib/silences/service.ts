@@ -207,8 +207,10 @@ export async function writeNextVersion(
     .where(and(eq(t.silences.id, row.id), eq(t.silences.version, row.version)))
     .returning(silenceColumns);
   if (!updated) throw new ApiError('precondition_failed');
-  // New matchers or a new end change which alerts it matches; the start does not (links ignore the window).
-  if (values.matchers !== undefined || values.endsAt !== undefined)
+  // Links ignore the window: only new matchers, or an end reached now, change which alerts it matches.
+  const text = (ms: SilenceRow['matchers']) => JSON.stringify(ms.map((m) => [m.label, m.op, m.value]));
+  const newMatchers = values.matchers !== undefined && text(values.matchers) !== text(row.matchers);
+  if (newMatchers || (values.endsAt !== undefined && values.endsAt <= now))
     updated.matchedAlerts = await relinkSilence(tx, updated, updated, now);
   return updated;
 }
