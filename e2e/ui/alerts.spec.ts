@@ -11,9 +11,9 @@ for (const width of [1280, 320] as const) {
     test.slow();
     const { run, fire } = await alertSender(await as('ada'), demo);
     await fire([
-      { alertname: 'DiskFull', instance: 'db-1' },
-      { alertname: 'DiskFull', instance: 'db-2' },
-      { alertname: 'HighLatency', instance: 'api-1' },
+      { alertname: 'VolumeFull', instance: 'db-1' },
+      { alertname: 'VolumeFull', instance: 'db-2' },
+      { alertname: 'SlowResponses', instance: 'api-1' },
     ]);
     await page.setViewportSize({ width, height: 800 });
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
@@ -37,7 +37,7 @@ for (const width of [1280, 320] as const) {
 
     const firing = page.getByRole('region', { name: 'Firing', exact: true });
     const silenced = page.getByRole('region', { name: 'Silenced', exact: true });
-    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['DiskFull (2)', 'HighLatency (1)']);
+    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['VolumeFull (2)', 'SlowResponses (1)']);
     await expect(silenced.getByText('No silenced alerts')).toBeVisible();
     const db1 = firing.locator('tr', { hasText: 'instance="db-1"' });
     await expect(db1.getByText('Firing', { exact: true })).toBeVisible();
@@ -47,8 +47,8 @@ for (const width of [1280, 320] as const) {
       await page.screenshot({ path: `test-results/screens/alerts-${width}-${colorScheme}.png`, fullPage: true });
     }
 
-    // Silence…: the editor opens with the alert's labels as = matchers; instance is removed to silence both disks.
-    const opener = db1.getByRole('button', { name: /^Silence DiskFull alert/ });
+    // Silence…: the editor opens with the alert's labels as = matchers; instance is removed to silence both volumes.
+    const opener = db1.getByRole('button', { name: /^Silence VolumeFull alert/ });
     await tabTo(page, opener, 120);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New silence' });
@@ -66,7 +66,7 @@ for (const width of [1280, 320] as const) {
     await expect(rows).toHaveCount(2);
     await expect(dialog.getByTestId('affected-count')).toHaveText('(2)');
     await expect(dialog.locator('[data-affected-alert]')).toHaveCount(2);
-    const comment = `disks of ${run}`;
+    const comment = `volumes of ${run}`;
     await tabTo(page, dialog.getByLabel('Comment'));
     await page.keyboard.type(comment);
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -79,17 +79,17 @@ for (const width of [1280, 320] as const) {
     await expect(dialog).toBeHidden();
     await expect(page.getByText(/Created silence sil_[a-z0-9]{12}: it is active/)).toBeVisible();
 
-    // Saved with the labels kept; both disks move to Silenced with a link to it, and focus stays on the alert.
+    // Saved with the labels kept; both volumes move to Silenced with a link to it, and focus stays on the alert.
     const [created] = (await listAll(await as('bob'), productionSilences(demo))).filter((s) => s.comment === comment);
     expect(created.matchers).toEqual(
       expect.arrayContaining([
-        { label: 'alertname', op: '=', value: 'DiskFull' },
+        { label: 'alertname', op: '=', value: 'VolumeFull' },
         { label: 'run', op: '=', value: run },
       ]),
     );
     expect(created.matchers).toHaveLength(2);
-    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['HighLatency (1)']);
-    await expect(silenced.getByRole('heading', { level: 3 })).toHaveText(['DiskFull (2)']);
+    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['SlowResponses (1)']);
+    await expect(silenced.getByRole('heading', { level: 3 })).toHaveText(['VolumeFull (2)']);
     await expect(silenced.getByRole('link', { name: new RegExp(`Silenced by ${created.slug}`) })).toHaveCount(2);
     await expect(page.locator(':focus')).toHaveAttribute('data-silence-alert', '');
     await page.screenshot({ path: `test-results/screens/alerts-after-${width}.png`, fullPage: true });
