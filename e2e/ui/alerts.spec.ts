@@ -37,7 +37,7 @@ for (const width of [1280, 320] as const) {
 
     const firing = page.getByRole('region', { name: 'Firing', exact: true });
     const silenced = page.getByRole('region', { name: 'Silenced', exact: true });
-    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['VolumeFull (2)', 'SlowResponses (1)']);
+    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['SlowResponses (1)', 'VolumeFull (2)']);
     await expect(silenced.getByText('No silenced alerts')).toBeVisible();
     const db1 = firing.locator('tr', { hasText: 'instance="db-1"' });
     await expect(db1.getByText('Firing', { exact: true })).toBeVisible();

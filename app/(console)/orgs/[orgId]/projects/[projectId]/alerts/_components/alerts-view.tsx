@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { EmptyState } from '@/components/ui/states';
@@ -77,7 +77,20 @@ export function AlertsView({ orgId, projectId }: { orgId: string; projectId: str
   const refresh = useRefreshAlerts(orgId, projectId);
   // The Firing section's own query (react-query shares it): a 404 means the project has alerting off.
   const firing = useAlerts(orgId, projectId, 'firing', filters);
+  const silenced = useAlerts(orgId, projectId, 'silenced', filters);
   const [opened, setOpened] = useState<{ target: SilenceDialogTarget; fingerprint: string } | null>(null);
+  // An alert just silenced moves to Silenced when the lists come back; if its old row took focus with it, focus
+  // follows the alert to its new row.
+  const follow = useRef<string | null>(null);
+  useEffect(() => {
+    const fingerprint = follow.current;
+    if (!fingerprint || firing.items.some((a) => a.fingerprint === fingerprint)) return;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    const target = document.querySelector<HTMLElement>(`[data-alert="${fingerprint}"] [data-silence-alert]`);
+    if (lost && !target) return;
+    if (lost) target?.focus();
+    follow.current = null;
+  }, [firing.items, silenced.items]);
 
   if (firing.isError && 'status' in firing.error && firing.error.status === 404)
     return (
@@ -104,13 +117,9 @@ export function AlertsView({ orgId, projectId }: { orgId: string; projectId: str
           onClose={() => setOpened(null)}
           onRecreate={() => undefined}
           onSaved={() => {
-            const { fingerprint } = opened;
+            follow.current = opened.fingerprint;
             setOpened(null);
-            // The alert moves to Silenced: once the lists are back, focus follows it if its old row took focus away.
-            void refresh().then(() => {
-              if (document.activeElement && document.activeElement !== document.body) return;
-              document.querySelector<HTMLElement>(`[data-alert="${fingerprint}"] [data-silence-alert]`)?.focus();
-            });
+            void refresh();
           }}
         />
       )}
