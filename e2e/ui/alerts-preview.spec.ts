@@ -1,5 +1,5 @@
 import { EMAILS, expect, test } from '../fixtures';
-import { alertSender, silencesPage, tabTo } from '../support/alerts-ui';
+import { alertSender, silencesPage, tabTo, switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
 import { signInAs } from '../support/console';
 import { listAll, productionSilences } from '../support/silences';
@@ -75,7 +75,7 @@ test('the editor counts the affected alerts as matchers are typed, without an er
     ],
   });
   for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+    await switchScheme(page, colorScheme);
     await expectAccessible(page, `new silence with affected alerts, ${colorScheme}`);
     await page.screenshot({ path: `test-results/screens/alerts-preview-${colorScheme}.png` });
   }

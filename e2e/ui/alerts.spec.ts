@@ -1,5 +1,5 @@
 import { EMAILS, expect, test } from '../fixtures';
-import { alertSender, alertsPage, tabTo } from '../support/alerts-ui';
+import { alertSender, alertsPage, tabTo, switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
 import { signInAs } from '../support/console';
 import { listAll, productionSilences } from '../support/silences';
@@ -42,7 +42,7 @@ for (const width of [1280, 320] as const) {
     const db1 = firing.locator('tr', { hasText: 'instance="db-1"' });
     await expect(db1.getByText('Firing', { exact: true })).toBeVisible();
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      await switchScheme(page, colorScheme);
       await expectAccessible(page, `alerts page, ${width} px ${colorScheme}`);
       await page.screenshot({ path: `test-results/screens/alerts-${width}-${colorScheme}.png`, fullPage: true });
     }
@@ -70,7 +70,7 @@ for (const width of [1280, 320] as const) {
     await tabTo(page, dialog.getByLabel('Comment'));
     await page.keyboard.type(comment);
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
+      await switchScheme(page, colorScheme);
       await expectAccessible(page, `new silence from an alert, ${width} px ${colorScheme}`);
       await page.screenshot({ path: `test-results/screens/alerts-silence-${width}-${colorScheme}.png` });
     }
@@ -101,6 +101,7 @@ for (const width of [1280, 320] as const) {
     await expect(editor).toContainText(created.slug);
     await page.keyboard.press('Escape');
     await expect(editor).toBeHidden();
+    await expect(page).not.toHaveURL(/open=/);
     await expect(page.locator(`tr[data-silence-id="${created.id}"]`)).toContainText('Mutes 2 alerts');
     await (await as('bob')).delete(`${productionSilences(demo)}/${created.id}`);
   });

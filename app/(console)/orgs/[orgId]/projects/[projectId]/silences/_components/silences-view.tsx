@@ -3,7 +3,7 @@
 import dynamic from 'next/dynamic';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
-import { useSearchParams } from 'next/navigation';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { toast } from 'sonner';
 import { LocalTime, useNow } from '@/components/console/time';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
@@ -151,7 +151,17 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
   const canUpdate = useCanUpdateSilences(orgId, projectId);
   const canCreate = useCanCreateSilences(orgId, projectId) === true;
   // `?open=` names a silence to show at once (the Alerts page links each muting silence so).
-  const openParam = useSearchParams().get('open');
+  const params = useSearchParams();
+  const openParam = params.get('open');
+  const router = useRouter();
+  const pathname = usePathname();
+  // Once that silence is closed, a reload should not open it again.
+  const forgetOpenParam = () => {
+    if (!openParam) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('open');
+    router.replace(rest.size ? `${pathname}?${rest}` : pathname, { scroll: false });
+  };
   const [opened, setOpened] = useState<SilenceDialogTarget | null>(() =>
     openParam ? { kind: 'edit', silenceId: openParam } : null,
   );
@@ -216,10 +226,14 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
           orgId={orgId}
           projectId={projectId}
           target={opened}
-          onClose={() => setOpened(null)}
+          onClose={() => {
+            setOpened(null);
+            forgetOpenParam();
+          }}
           onRecreate={recreate}
           onSaved={(silence, verb) => {
             setOpened(null);
+            forgetOpenParam();
             setTab(silence.state);
             // A create announces itself through its save; an expiry is announced here.
             if (verb === 'Expired') toast.success(`Expired silence ${silence.slug}: it is ${silence.state}.`);
