@@ -23,6 +23,9 @@ async function signOut(options: { callbackUrl: string }) {
 
 type NavItem = { href: string; label: string; exact?: boolean };
 
+/** A project's pages: switching project keeps the one you are on. */
+const PROJECT_SECTIONS = ['subscriptions', 'alerts', 'silences'];
+
 function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
   const active = item.exact ? pathname === item.href : pathname.startsWith(item.href);
   return (
@@ -74,6 +77,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
   const projectNav: NavItem[] = projectId
     ? [
         { href: `/orgs/${orgId}/projects/${projectId}/subscriptions`, label: 'Subscriptions' },
+        { href: `/orgs/${orgId}/projects/${projectId}/alerts`, label: 'Alerts' },
         { href: `/orgs/${orgId}/projects/${projectId}/silences`, label: 'Silences' },
       ]
     : [];
@@ -95,7 +99,9 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
           placeholder={projects.isPending ? 'Loading…' : 'Choose a project'}
           options={projects.items.map((p) => ({ value: p.id, label: p.name }))}
           onValueChange={(id) =>
-            router.push(`/orgs/${orgId}/projects/${id}/${section === 'silences' ? 'silences' : 'subscriptions'}`)
+            router.push(
+              `/orgs/${orgId}/projects/${id}/${PROJECT_SECTIONS.includes(section) ? section : 'subscriptions'}`,
+            )
           }
         />
       </div>

@@ -23,7 +23,7 @@ export type ListSearch = { walk: number; noun: string };
 export function usePagedList<T>(
   queryKey: QueryKey,
   path: string,
-  params: Record<string, string | undefined> = {},
+  params: Record<string, string | readonly string[] | undefined> = {},
   options: { enabled?: boolean; pageSize?: number; refetchInterval?: number; search?: ListSearch } = {},
 ) {
   const query = useInfiniteQuery({
@@ -33,6 +33,8 @@ export function usePagedList<T>(
     getNextPageParam: (last) => last.nextCursor,
     enabled: options.enabled ?? true,
     refetchInterval: options.refetchInterval,
+    // A list refreshed on a timer (alerts, silences) asks only while its page is visible.
+    refetchIntervalInBackground: false,
   });
   // Memoized on the pages, so a list's items keep their identity between renders until a page changes.
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);
@@ -46,7 +48,7 @@ export function usePagedList<T>(
     options.search &&
     searchStatus({
       ...options.search,
-      q: params.q,
+      q: typeof params.q === 'string' ? params.q : undefined,
       pageSize: options.pageSize ?? PAGE_SIZE,
       pageItems: pages.map((p) => p.items.length),
       hasNextPage: query.hasNextPage,

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { hasGrant, usePermissions } from '../access/queries';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import { LIVE_REFRESH_MS } from '../console/page-size';
 import { SILENCE_SEARCH_WALK, silenceKeys } from './keys';
 import type { CreateSilenceBody, Silence, SilenceCounts, SilenceState, UpdateSilenceBody } from './schema';
 
@@ -19,13 +20,13 @@ function refreshListsAndCounts(client: QueryClient, orgId: string, projectId: st
   });
 }
 
-/** One state's silences, paged by the server (its `state` filter), newest first. */
+/** One state's silences, paged by the server (its `state` filter), newest first; refreshed while visible (what each mutes). */
 export function useSilences(orgId: string, projectId: string, state: SilenceState, enabled = true, q?: string) {
   return usePagedList<Silence>(
     silenceKeys.list(orgId, projectId, state, q),
     base(orgId, projectId),
     { state, q },
-    { enabled, search: { walk: SILENCE_SEARCH_WALK, noun: `${state} silences` } },
+    { enabled, refetchInterval: LIVE_REFRESH_MS, search: { walk: SILENCE_SEARCH_WALK, noun: `${state} silences` } },
   );
 }
 
@@ -35,6 +36,8 @@ export function useSilenceCounts(orgId: string, projectId: string, enabled = tru
     queryKey: silenceKeys.counts(orgId, projectId),
     queryFn: () => apiGet<SilenceCounts>(`${base(orgId, projectId)}/counts`),
     enabled,
+    // Silences start and end by the clock: the tabs' numbers follow while the page is visible.
+    refetchInterval: LIVE_REFRESH_MS,
   });
 }
 

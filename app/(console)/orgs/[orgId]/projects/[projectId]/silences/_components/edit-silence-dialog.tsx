@@ -28,6 +28,7 @@ import {
   useSilence,
   useUpdateSilence,
 } from '@/lib/silences/queries';
+import { AffectedAlerts } from './affected-alerts';
 import { MatcherEditor } from './matcher-editor';
 import { endAfter, EndDuration, type Duration } from './end-duration';
 import { ExpireSilenceButton } from './expire-silence-button';
@@ -280,6 +281,7 @@ export function SilenceDialog({
             errors={formState.errors}
             readOnly={!editable('matchers')}
           />
+          <AffectedAlerts orgId={orgId} projectId={projectId} control={control} />
           <Field id="silence-comment" label="Comment" error={formState.errors.comment?.message}>
             <textarea
               {...describedBy('silence-comment', { error: formState.errors.comment })}

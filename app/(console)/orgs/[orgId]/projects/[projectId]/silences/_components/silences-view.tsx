@@ -3,6 +3,7 @@
 import dynamic from 'next/dynamic';
 import { Tabs } from 'radix-ui';
 import { useState } from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { toast } from 'sonner';
 import { LocalTime, useNow } from '@/components/console/time';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
@@ -29,6 +30,16 @@ export function MatcherChip({ matcher }: { matcher: Silence['matchers'][number] 
       <span className="truncate">{matcher.label}</span>
       <span className="font-semibold text-indigo-700">{matcher.op}</span>
       <span className="truncate">&quot;{matcher.value}&quot;</span>
+    </span>
+  );
+}
+
+/** How many alerts a silence mutes now (the server keeps `mutedAlerts`); only an active one mutes anything. */
+function MutedCount({ silence }: { silence: Silence }) {
+  if (silence.state !== 'active') return <span className="text-slate-500">—</span>;
+  return (
+    <span data-muted-alerts={silence.mutedAlerts}>
+      Mutes {silence.mutedAlerts} {silence.mutedAlerts === 1 ? 'alert' : 'alerts'}
     </span>
   );
 }
@@ -67,7 +78,7 @@ function SilenceList({
       list={list}
       loading="Loading silences"
       rows={3}
-      columns={5}
+      columns={6}
       empty={
         <EmptyState title={`No ${state} silences`}>
           {q ? `None has “${q}” in its comment or matchers.` : undefined}
@@ -76,8 +87,8 @@ function SilenceList({
     >
       <DataTable
         caption={`${STATE_LABEL[state]} silences`}
-        columns={['Matchers', 'Start – end', 'Comment', 'Created by', null]}
-        minWidth="48rem"
+        columns={['Matchers', 'Start – end', 'Mutes', 'Comment', 'Created by', null]}
+        minWidth="54rem"
         stacked
         footer={<LoadMore list={list} />}
       >
@@ -98,6 +109,9 @@ function SilenceList({
               <br />
               <LocalTime iso={s.endsAt} />
               <p className="text-xs text-slate-500">{timeLeft(s, now)}</p>
+            </td>
+            <td data-label="Mutes" className="whitespace-nowrap px-4 py-3 tabular-nums text-slate-700">
+              <MutedCount silence={s} />
             </td>
             <td data-label="Comment" className="max-w-[14rem] px-4 py-3 text-slate-900 max-sm:max-w-none">
               <p className="line-clamp-2">{s.comment}</p>
@@ -136,11 +150,25 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
   const counts = useSilenceCounts(orgId, projectId);
   const canUpdate = useCanUpdateSilences(orgId, projectId);
   const canCreate = useCanCreateSilences(orgId, projectId) === true;
-  const [opened, setOpened] = useState<SilenceDialogTarget | null>(null);
+  // `?open=` names a silence to show at once (the Alerts page links each muting silence so).
+  const params = useSearchParams();
+  const openParam = params.get('open');
+  const router = useRouter();
+  const pathname = usePathname();
+  // Once that silence is closed, a reload should not open it again.
+  const forgetOpenParam = () => {
+    if (!openParam) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('open');
+    router.replace(rest.size ? `${pathname}?${rest}` : pathname, { scroll: false });
+  };
+  const [opened, setOpened] = useState<SilenceDialogTarget | null>(() =>
+    openParam ? { kind: 'edit', silenceId: openParam } : null,
+  );
   const [tab, setTab] = useState<SilenceState>('active');
   const recreate = (from: Silence) => setOpened({ kind: 'new', from });
 
-  if (counts.isPending) return <TableSkeleton rows={3} columns={5} label="Loading silences" />;
+  if (counts.isPending) return <TableSkeleton rows={3} columns={6} label="Loading silences" />;
   if (counts.isError) {
     const notOffered = 'status' in counts.error && counts.error.status === 404;
     return notOffered ? (
@@ -198,10 +226,14 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
           orgId={orgId}
           projectId={projectId}
           target={opened}
-          onClose={() => setOpened(null)}
+          onClose={() => {
+            setOpened(null);
+            forgetOpenParam();
+          }}
           onRecreate={recreate}
           onSaved={(silence, verb) => {
             setOpened(null);
+            forgetOpenParam();
             setTab(silence.state);
             // A create announces itself through its save; an expiry is announced here.
             if (verb === 'Expired') toast.success(`Expired silence ${silence.slug}: it is ${silence.state}.`);

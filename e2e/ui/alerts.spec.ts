@@ -1,0 +1,108 @@
+import { EMAILS, expect, test } from '../fixtures';
+import { alertSender, alertsPage, tabTo, switchScheme } from '../support/alerts-ui';
+import { expectAccessible } from '../support/axe';
+import { signInAs } from '../support/console';
+import { listAll, productionSilences } from '../support/silences';
+
+// From a firing alert to a saved silence, keyboard only, on a desktop and a phone; axe in both schemes on each.
+for (const width of [1280, 320] as const) {
+  test(`bob silences a firing alert from the Alerts page by keyboard at ${width} px`, async ({ page, as, demo }) => {
+    // A keyboard walk with four axe scans and a 30-minute alert set: long, not slow.
+    test.slow();
+    const { run, fire } = await alertSender(await as('ada'), demo);
+    await fire([
+      { alertname: 'VolumeFull', instance: 'db-1' },
+      { alertname: 'VolumeFull', instance: 'db-2' },
+      { alertname: 'SlowResponses', instance: 'api-1' },
+    ]);
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+    await signInAs(page, EMAILS.bob);
+    await page.goto(alertsPage(demo));
+    await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
+
+    // The filter: this run's alerts only, as a removable chip.
+    const filter = page.getByLabel('Filter by matcher');
+    await tabTo(page, filter);
+    // A regex RE2 refuses is said under the field, and nothing is asked of the server.
+    await page.keyboard.type('run=~"("');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(/Not a valid RE2 expression/)).toBeVisible();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(`run="${run}"`);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('list', { name: 'Filters' }).getByRole('listitem')).toHaveText([`run="${run}"×`]);
+    await expect(page).toHaveURL(/filter=run/);
+
+    const firing = page.getByRole('region', { name: 'Firing', exact: true });
+    const silenced = page.getByRole('region', { name: 'Silenced', exact: true });
+    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['SlowResponses (1)', 'VolumeFull (2)']);
+    await expect(silenced.getByText('No silenced alerts')).toBeVisible();
+    const db1 = firing.locator('tr', { hasText: 'instance="db-1"' });
+    await expect(db1.getByText('Firing', { exact: true })).toBeVisible();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await switchScheme(page, colorScheme);
+      await expectAccessible(page, `alerts page, ${width} px ${colorScheme}`);
+      await page.screenshot({ path: `test-results/screens/alerts-${width}-${colorScheme}.png`, fullPage: true });
+    }
+
+    // Silence…: the editor opens with the alert's labels as = matchers; instance is removed to silence both volumes.
+    const opener = db1.getByRole('button', { name: /^Silence VolumeFull alert/ });
+    await tabTo(page, opener, 120);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New silence' });
+    await expect(dialog).toBeVisible();
+    const rows = dialog.locator('[data-testid^="matcher-"]');
+    await expect(rows).toHaveCount(3);
+    const labels = await rows
+      .locator('input[id$="-label"]')
+      .evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    expect([...labels].sort()).toEqual(['alertname', 'instance', 'run']);
+    await expect(dialog.getByTestId('affected-count')).toHaveText('(1)');
+    const instanceRow = rows.nth(labels.indexOf('instance'));
+    await tabTo(page, instanceRow.getByRole('button', { name: /Remove matcher/ }));
+    await page.keyboard.press('Enter');
+    await expect(rows).toHaveCount(2);
+    await expect(dialog.getByTestId('affected-count')).toHaveText('(2)');
+    await expect(dialog.locator('[data-affected-alert]')).toHaveCount(2);
+    const comment = `volumes of ${run}`;
+    await tabTo(page, dialog.getByLabel('Comment'));
+    await page.keyboard.type(comment);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await switchScheme(page, colorScheme);
+      await expectAccessible(page, `new silence from an alert, ${width} px ${colorScheme}`);
+      await page.screenshot({ path: `test-results/screens/alerts-silence-${width}-${colorScheme}.png` });
+    }
+    await tabTo(page, dialog.getByRole('button', { name: 'Create silence' }));
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(/Created silence sil_[a-z0-9]{12}: it is active/)).toBeVisible();
+
+    // Saved with the labels kept; both volumes move to Silenced with a link to it, and focus stays on the alert.
+    const [created] = (await listAll(await as('bob'), productionSilences(demo))).filter((s) => s.comment === comment);
+    expect(created.matchers).toEqual(
+      expect.arrayContaining([
+        { label: 'alertname', op: '=', value: 'VolumeFull' },
+        { label: 'run', op: '=', value: run },
+      ]),
+    );
+    expect(created.matchers).toHaveLength(2);
+    await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['SlowResponses (1)']);
+    await expect(silenced.getByRole('heading', { level: 3 })).toHaveText(['VolumeFull (2)']);
+    await expect(silenced.getByRole('link', { name: new RegExp(`Silenced by ${created.slug}`) })).toHaveCount(2);
+    await expect(page.locator(':focus')).toHaveAttribute('data-silence-alert', '');
+    await page.screenshot({ path: `test-results/screens/alerts-after-${width}.png`, fullPage: true });
+
+    // The link opens the silence in the Silences page.
+    await tabTo(page, silenced.getByRole('link', { name: new RegExp(`Silenced by ${created.slug}`) }).first(), 120);
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('dialog', { name: 'Edit silence' });
+    await expect(editor).toContainText(created.slug);
+    await page.keyboard.press('Escape');
+    await expect(editor).toBeHidden();
+    await expect(page).not.toHaveURL(/open=/);
+    await expect(page.locator(`tr[data-silence-id="${created.id}"]`)).toContainText('Mutes 2 alerts');
+    await (await as('bob')).delete(`${productionSilences(demo)}/${created.id}`);
+  });
+}
