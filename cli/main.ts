@@ -16,7 +16,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description(
-      'Command line for the service: log in; manage organizations, projects, members, bots and API keys.\nServer: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
+      'Command line for the service: log in; manage organizations, projects, members, bots and API keys.\n' +
+        'Server: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
     )
     .version(version)
     .showHelpAfterError('(add --help for usage)');
