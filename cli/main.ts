@@ -3,7 +3,10 @@ import { Command } from 'commander';
 import { apiKeysCommand } from './commands/api-keys';
 import { auditCommand } from './commands/audit';
 import { loginCommand, logoutCommand } from './commands/auth';
+import { botsCommand } from './commands/bots';
+import { membersCommand } from './commands/members';
 import { orgsCommand } from './commands/orgs';
+import { projectsCommand } from './commands/projects';
 import { CliError } from './errors';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -13,13 +16,17 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description(
-      'Command line for the service: log in, and manage API keys.\nServer: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
+      'Command line for the service: log in; manage organizations, projects, members, bots and API keys.\n' +
+        'Server: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
     )
     .version(version)
     .showHelpAfterError('(add --help for usage)');
   program.addCommand(loginCommand());
   program.addCommand(logoutCommand());
   program.addCommand(orgsCommand());
+  program.addCommand(projectsCommand());
+  program.addCommand(membersCommand());
+  program.addCommand(botsCommand());
   program.addCommand(new Command('iam').description('Identity and access').addCommand(apiKeysCommand()));
   program.addCommand(auditCommand());
   return program;

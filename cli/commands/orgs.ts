@@ -4,6 +4,7 @@ import { table } from '../format';
 import { ApiClient } from '../http';
 import { listOrganizations, matchOrganization } from '../orgs';
 import { out, say } from '../output';
+import { addOrgsCreate } from './orgs-create';
 
 export function orgsCommand(): Command {
   const orgs = new Command('orgs').description('Your organizations, and the one commands act in by default');
@@ -36,5 +37,6 @@ export function orgsCommand(): Command {
       say(`Commands now act in ${org.name} (${org.id}) unless --org says otherwise.`);
     });
 
+  addOrgsCreate(orgs);
   return orgs;
 }
