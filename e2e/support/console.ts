@@ -54,6 +54,7 @@ export const consolePages = (demo: Demo) => ({
   settings: `/orgs/${demo.acme}/settings`,
   subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
   silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
+  alerts: `/orgs/${demo.acme}/projects/${demo.production}/alerts`,
   device: '/device',
   security: '/account/security',
   notFound: `/orgs/${demo.acme}/no-such-page`,
