@@ -127,7 +127,7 @@ export interface paths {
     head?: never;
     /**
      * Change an organization's settings
-     * @description `requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) get 403 `two_factor_required` on this organization with any credential. Turning it on needs the caller to have a second factor (else 403 `two_factor_required`). Audited as `organization.updated`; `{}` changes nothing.
+     * @description `name`: 1 to 100 characters. `requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) get 403 `two_factor_required` on this organization with any credential. Turning it on needs the caller to have a second factor (else 403 `two_factor_required`). Audited as `organization.updated`; `{}` changes nothing.
      *
      *     Permission: `orgs.update`; a restricted key must name it.
      *
@@ -1790,6 +1790,7 @@ export interface components {
       name: string;
     };
     UpdateOrganization: {
+      name?: string;
       requireTwoFactor?: boolean;
       /** @description Replaces the whole key policy; null removes it. Enforced on create, roll and use. */
       keyPolicy?: components['schemas']['KeyPolicy'] | null;

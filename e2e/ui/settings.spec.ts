@@ -42,7 +42,9 @@ for (const { width, colorScheme } of [
     await signInAs(page, 'ada@acme.test');
     await page.goto(`/orgs/${orgId}/settings`);
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Organization name' })).toContainText(`Settings ${stamp}`);
+    await expect(page.getByRole('region', { name: 'Organization name' }).getByLabel('Name')).toHaveValue(
+      `Settings ${stamp}`,
+    );
     // The policies moved here from Members, whole.
     await expect(page.getByRole('switch', { name: 'Require a second factor' })).toBeEnabled();
     await expect(page.getByRole('region', { name: 'API key policy' })).toBeVisible();
@@ -133,3 +135,39 @@ for (const width of [1280, 320]) {
     await page.screenshot({ path: `test-results/screens/new-organization-${width}.png` });
   });
 }
+
+test('ada renames her organization by keyboard at 320 px; an empty name is refused under the field', async ({
+  page,
+  as,
+}) => {
+  const ada = await as('ada');
+  const stamp = Date.now();
+  const orgId = await ownOrganization(ada, `Before ${stamp}`);
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  await signInAs(page, 'ada@acme.test');
+  await page.goto(`/orgs/${orgId}/settings`);
+  const section = page.getByRole('region', { name: 'Organization name' });
+  const name = section.getByLabel('Name');
+  await expect(name).toHaveValue(`Before ${stamp}`);
+  await name.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await expect(section.getByText('Enter a name.')).toBeVisible();
+  await expectAccessible(page, 'organization name refused, 320 px dark');
+  await page.keyboard.type(`After ${stamp}`);
+  await press(page, section.getByRole('button', { name: 'Rename' }));
+  await expect(page.getByText(`Renamed the organization to After ${stamp}.`)).toBeVisible();
+  const orgs = (await (await ada.get('/v1/organizations?limit=100')).json()) as {
+    items: { id: string; name: string }[];
+  };
+  expect(orgs.items.find((o) => o.id === orgId)?.name).toBe(`After ${stamp}`);
+  const events = (await (
+    await ada.get(`/v1/organizations/${orgId}/audit-events?action=organization.updated`)
+  ).json()) as {
+    items: { changes: { field: string; from: unknown; to: unknown }[] }[];
+  };
+  expect(events.items[0].changes).toEqual([{ field: 'name', from: `Before ${stamp}`, to: `After ${stamp}` }]);
+  await page.screenshot({ path: 'test-results/screens/settings-rename-320-dark.png' });
+});

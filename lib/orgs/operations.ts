@@ -45,7 +45,7 @@ export const updateOrganizationOp = defineOperation({
   path: '/v1/organizations/{orgId}',
   summary: "Change an organization's settings",
   description:
-    '`requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) ' +
+    '`name`: 1 to 100 characters. `requireTwoFactor`: while on, members without a second factor (password users; single sign-on users are exempt) ' +
     'get 403 `two_factor_required` on this organization with any credential. Turning it on needs the caller to have a ' +
     'second factor (else 403 `two_factor_required`). Audited as `organization.updated`; `{}` changes nothing.',
   tags: ['Organizations'],

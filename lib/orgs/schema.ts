@@ -16,8 +16,12 @@ export const organization = z
   })
   .meta({ id: 'Organization' });
 
+/** An organization's or a project's name, as it is made and renamed. */
+const displayName = atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.');
+
 export const updateOrganizationBody = z
   .strictObject({
+    name: displayName.optional(),
     requireTwoFactor: z.boolean().optional(),
     keyPolicy: keyPolicy
       .nullable()
@@ -43,11 +47,11 @@ export function toOrganization(row: {
   return { id: row.id, name: row.name, requireTwoFactor: row.requireTwoFactor, keyPolicy: row.keyPolicy ?? null };
 }
 
-const projectName = atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.');
+const projectName = displayName;
 
 export const createOrganizationBody = z
   .strictObject({
-    name: atMostCharacters(z.string().trim().min(1, 'Enter a name.'), 100, 'Use at most 100 characters.'),
+    name: displayName,
   })
   .meta({ id: 'CreateOrganization' });
 export type CreateOrganizationBody = z.infer<typeof createOrganizationBody>;

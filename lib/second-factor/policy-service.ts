@@ -35,7 +35,7 @@ export async function refusedForMissingSecondFactor(principal: Principal, organi
 }
 
 /**
- * `PATCH /v1/organizations/{orgId}`: the second-factor switch and the key policy. Turning the switch on needs the
+ * `PATCH /v1/organizations/{orgId}`: the name, the second-factor switch and the key policy. Turning the switch on needs the
  * caller to have a second factor (an admin cannot lock themselves out). The change, its epoch bump (cached keys
  * learn the policy on their next request, on every instance) and `organization.updated` commit together; unchanged
  * values write nothing.
@@ -54,9 +54,11 @@ export async function updateOrganization(
       .where(eq(t.organizations.id, organizationId))
       .for('update');
     if (!current) throw notFound();
+    const name = change.name ?? current.name;
     const next = change.requireTwoFactor ?? current.requireTwoFactor;
     const nextPolicy = change.keyPolicy === undefined ? current.keyPolicy : canonicalKeyPolicy(change.keyPolicy);
     const changes: AuditChange[] = [];
+    if (name !== current.name) changes.push({ field: 'name', from: current.name, to: name });
     if (next !== current.requireTwoFactor)
       changes.push({ field: 'requireTwoFactor', from: current.requireTwoFactor, to: next });
     if (!isDeepStrictEqual(nextPolicy, current.keyPolicy))
@@ -69,7 +71,7 @@ export async function updateOrganization(
       );
     const [row] = await tx
       .update(t.organizations)
-      .set({ requireTwoFactor: next, keyPolicy: nextPolicy })
+      .set({ name, requireTwoFactor: next, keyPolicy: nextPolicy })
       .where(eq(t.organizations.id, organizationId))
       .returning();
     await bumpAuthEpoch(tx);

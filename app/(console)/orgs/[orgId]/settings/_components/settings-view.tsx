@@ -4,12 +4,13 @@ import { PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useOrganizations } from '@/lib/orgs/queries';
 import { KeyPolicy } from './key-policy';
+import { OrganizationName } from './organization-name';
 import { ProjectsSection } from './projects-section';
 import { TwoFactorPolicy } from './two-factor-policy';
 
 /**
- * The organization's settings: its name (read-only: `PATCH /v1/organizations/{orgId}` takes no name yet), its
- * projects, and the second-factor and key policies. Every member sees them; the permissions decide who changes them.
+ * The organization's settings: its name, its projects, and the second-factor and key policies. Every member sees
+ * them; the permissions decide who changes them.
  */
 export function SettingsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
@@ -22,17 +23,7 @@ export function SettingsView({ orgId }: { orgId: string }) {
   return (
     <>
       <PageHeader title="Settings" description="The organization, its projects, and the rules its members keep." />
-      <section
-        aria-labelledby="org-name-title"
-        className="mb-6 rounded-lg bg-white p-4 shadow-sm ring-1 ring-slate-200"
-      >
-        <h2 id="org-name-title" className="text-sm font-semibold text-slate-900">
-          Organization name
-        </h2>
-        {/* A fixed line height keeps the section's size while the name loads. */}
-        <p className="mt-1 min-h-6 text-base text-slate-900 [overflow-wrap:anywhere]">{org?.name ?? ''}</p>
-        <p className="text-xs text-slate-600">Names cannot be changed yet.</p>
-      </section>
+      <OrganizationName orgId={orgId} name={org?.name} canChange={canUpdateOrg} />
       <ProjectsSection orgId={orgId} canCreate={may('projects.create')} canUpdate={may('projects.update')} />
       <TwoFactorPolicy orgId={orgId} enabled={org?.requireTwoFactor} canChange={canUpdateOrg} />
       {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
