@@ -146,6 +146,8 @@ test('SVC_API_KEY lists and deletes, but create fails with the server’s 403 me
 
   // ada makes a second key for the bot (--bot by name); the bot's own key then deletes it by name.
   await login('ada', adaDir);
+  // Other specs make organizations as ada: she names Acme, as a person in several would.
+  expect((await runCli(['orgs', 'use', 'Acme'], adaDir)).code).toBe(0);
   const forBot = await runCli(
     ['iam', 'api-keys', 'create', `${unique}-bot-key`, '--bot', 'deploy-bot', '--expires-in-days', '7'],
     adaDir,

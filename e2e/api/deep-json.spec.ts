@@ -95,6 +95,7 @@ const DEEP_KEYS = [
   'POST /v1/organizations/{orgId}/scim-tokens',
   'POST /v1/secret-scanning/reports',
   'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
   'PATCH /v1/organizations/{orgId}',
