@@ -132,7 +132,8 @@ test('PATCH /v1/organizations/{orgId}: bad bodies are 400 at their paths, and no
   for (const [body, paths] of [
     [{ requireTwoFactor: 'yes' }, ['requireTwoFactor']],
     [{ requireTwoFactor: null }, ['requireTwoFactor']],
-    [{ name: 'Renamed' }, ['name']],
+    [{ name: '' }, ['name']],
+    [{ nickname: 'Renamed' }, ['nickname']],
     [[], ['']],
   ] as const) {
     await expectError(await hal.patch(`/v1/organizations/${org}`, { data: body }), 400, 'invalid_request', [...paths]);
