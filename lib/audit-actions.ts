@@ -50,6 +50,12 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Events webhooks carry that are data, not audit events: an alert's transitions (lib/silences/notify-service.ts). */
+export const DATA_EVENTS = ['alert.firing', 'alert.resolved'] as const;
+
+/** Every event a webhook endpoint can name: the audit actions, then the data events. */
+export const WEBHOOK_EVENTS: readonly string[] = [...AUDIT_ACTIONS, ...DATA_EVENTS];
+
 /** `reason` of `api_key.revoked`: by hand, or the cause of an automatic revocation. */
 export const API_KEY_REVOCATION_REASONS = [
   'revoked',

@@ -108,7 +108,7 @@ type PostInput = {
 /**
  * Alertmanager's POST: no `id` creates; a known `id` updates in place where the state rules allow it
  * (scheduled: anything; active: comment and endsAt, the start sent back unchanged), else the old silence
- * is expired and a new one created in one transaction; an expired one is replaced by a new one. An `id`
+ * is expired and a new one created in one transaction (created first, so alerts both match stay muted); an expired one is replaced by a new one. An `id`
  * not known here is 404, which is how `amtool silence import` learns to create it anew.
  */
 export async function postAlertmanagerSilence(input: PostInput): Promise<string> {
@@ -140,9 +140,11 @@ export async function postAlertmanagerSilence(input: PostInput): Promise<string>
     return update({ comment: fields.comment, endsAt: fields.endsAt });
   await authorize('obs.silences.create');
   const db = await getDb();
+  // The new silence first: an alert both match stays muted throughout, so no `alert.firing` is sent for it.
   return db.transaction(async (tx) => {
+    const created = await create(tx);
     await expireSilence({ scope, silenceId: id, ifMatch: null, principal, source, now, tx });
-    return create(tx);
+    return created;
   });
 }
 

@@ -2,7 +2,7 @@ import { lte, sql } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batched-delete';
 import * as t from '../db/schema';
 import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
-import { dropEndedLinks } from '../silences/muting-service';
+import { followTheClock } from '../silences/muting-service';
 import { alertRetentionSeconds } from './limits';
 
 // Alerts resolve and silences end by the clock: each silence's `mutedAlerts` follows within this (PRODUCT.md: 10 s).
@@ -15,6 +15,6 @@ export async function purgeResolvedAlerts(now = new Date()): Promise<number> {
 }
 
 export const alertJobs: BackgroundJob[] = [
-  { name: 'drop-ended-mutings', everyMs: MUTING_EVERY_MS, run: () => dropEndedLinks(), again: (n) => n === 100 },
+  { name: 'alerts-follow-the-clock', everyMs: MUTING_EVERY_MS, run: () => followTheClock(), again: (n) => n === 100 },
   { name: 'purge-resolved-alerts', everyMs: HOUSEKEEPING_EVERY_MS, run: () => purgeResolvedAlerts() },
 ];

@@ -4,12 +4,13 @@ import * as t from '../db/schema';
 import { containsPattern } from '../db/search';
 import { ApiError } from '../errors';
 import { labelSetTest, type Matcher } from '../silences/matchers';
+import { alertJson } from '../silences/notify-service';
 import { alertRetentionSeconds } from './limits';
 import type { Alert, AlertState } from './schema';
 import type { AlertScope } from './service';
 
 /** A stored alert with the active silences that mute it as of one clock reading. */
-export type AlertRow = typeof t.alerts.$inferSelect & { silencedBy: string[] };
+export type AlertRow = Omit<typeof t.alerts.$inferSelect, 'audible' | 'firingNotifiedAt'> & { silencedBy: string[] };
 
 // Qualified by hand: drizzle leaves a one-table select's columns bare, which the subqueries' joins make ambiguous.
 const SAME_ALERT = sql.raw(
@@ -47,7 +48,6 @@ const selection = (now: Date) => ({
   endsByTimeout: t.alerts.endsByTimeout,
   updatedAt: t.alerts.updatedAt,
   sizeBytes: t.alerts.sizeBytes,
-  firingNotifiedAt: t.alerts.firingNotifiedAt,
   silencedBy: silencedBy(now),
 });
 
@@ -76,17 +76,7 @@ export function alertState(row: Pick<AlertRow, 'endsAt' | 'silencedBy'>, now: Da
 }
 
 export function toAlert(row: AlertRow, now: Date): Alert {
-  return {
-    fingerprint: row.fingerprint,
-    labels: row.labels,
-    annotations: row.annotations,
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    generatorURL: row.generatorUrl,
-    state: alertState(row, now),
-    silencedBy: row.silencedBy,
-  };
+  return alertJson(row, alertState(row, now), row.silencedBy);
 }
 
 export async function getAlert(scope: AlertScope, fingerprint: string, now = new Date()): Promise<Alert | null> {

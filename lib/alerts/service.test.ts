@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
 import { createSilence, expireSilence } from '../silences/lifecycle-service';
 import { getSilence } from '../silences/service';
-import { dropEndedLinks } from '../silences/muting-service';
+import { followTheClock } from '../silences/muting-service';
 import { fingerprintOf } from './fingerprint';
 import { unresolvedAlerts } from './list-service';
 import type { ReceivedAlert } from './schema';
@@ -58,7 +58,7 @@ describe('alerts and silences kept linked on write, state read as of a time', ()
     expect((await unresolvedAlerts(scope, at(61))).every((a) => a.silencedBy.length === 0)).toBe(true);
 
     // The prod alert resolved at +5 min: the clock's job drops its link and recounts.
-    await dropEndedLinks(at(6));
+    await followTheClock(at(6));
     expect((await getSilence(scope, silence.id, at(6)))?.mutedAlerts).toBe(1);
 
     await expireSilence({ scope, principal, source, now: at(8), silenceId: silence.id, ifMatch: null });

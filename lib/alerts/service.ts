@@ -3,6 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { log } from '../observability/log';
 import { lockProjectMuting, relinkAlerts } from '../silences/muting-service';
+import { notifyTransitions } from '../silences/notify-service';
 import { MAX_ALERT_BYTES, maxAlertsPerProject } from './limits';
 import { mergeTimes, type AlertTimes } from './merge';
 import { alertsReceived, alertsRefused } from './metrics';
@@ -81,6 +82,14 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
     }
     const writes = [...changed].map((fp) => rows.get(fp)!);
     if (writes.length === 0) return 0;
+    // An alert that resolved by the clock and fires again: its old firing's end is sent before the merge.
+    const ended = existing.filter((r) => r.endsAt <= now && (r.audible || r.firingNotifiedAt !== null));
+    await notifyTransitions(
+      tx,
+      scope,
+      ended.filter((r) => changed.has(r.fingerprint)).map((r) => r.fingerprint),
+      now,
+    );
     const excluded = (column: string) => sql.raw(`excluded.${column}`);
     await tx
       .insert(t.alerts)
@@ -96,7 +105,6 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
           endsByTimeout: excluded('ends_by_timeout'),
           updatedAt: excluded('updated_at'),
           sizeBytes: excluded('size_bytes'),
-          firingNotifiedAt: excluded('firing_notified_at'),
         },
       });
     await relinkAlerts(
@@ -105,6 +113,7 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
       writes.map((w) => ({ fingerprint: w.fingerprint, labels: w.labels, endsAt: w.endsAt })),
       now,
     );
+    await notifyTransitions(tx, scope, [...changed], now);
     return writes.length;
   });
   alertsReceived.inc(stored);

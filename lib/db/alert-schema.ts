@@ -37,8 +37,12 @@ export const alerts = pgTable(
     endsByTimeout: boolean('ends_by_timeout').notNull(),
     updatedAt: ts('updated_at').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
-    // When this firing (since starts_at) was sent to webhooks; null: not yet. For alert.firing/alert.resolved.
+    // When webhooks were last sent `alert.firing` for this firing; null: they hold no firing of it (never sent, or
+    // `alert.resolved` sent since). lib/silences/notify-service.ts keeps it and `audible`.
     firingNotifiedAt: ts('firing_notified_at'),
+    // Unresolved and muted by no active silence, as of the last decision on its notifications: a change of it to
+    // true is an `alert.firing`. Kept under the project's muting lock, so each transition is decided once.
+    audible: boolean('audible').notNull().default(false),
   },
   (t) => [
     primaryKey({ name: 'alerts_pkey', columns: [t.organizationId, t.projectId, t.fingerprint] }),
@@ -48,6 +52,10 @@ export const alerts = pgTable(
     index('alerts_project_starts_idx').on(t.organizationId, t.projectId, t.startsAt, t.fingerprint),
     // A silence's `=` matchers narrow the alerts it is tested against (`labels @> {...}`).
     index('alerts_labels_idx').using('gin', sql`${t.labels} jsonb_path_ops`),
+    // The clock's notifications: alerts that resolved by the clock and whose state still says otherwise.
+    index('alerts_notify_due_idx')
+      .on(t.endsAt)
+      .where(sql`${t.audible} or ${t.firingNotifiedAt} is not null`),
     check('alerts_window_ck', sql`${t.endsAt} >= ${t.startsAt}`),
   ],
 );

@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { labelSetTest, type Matcher } from './matchers';
+import { notifyTransitions } from './notify-service';
 
 type Scope = { organizationId: string; projectId: string };
 type Link = { fingerprint: string; silenceId: string };
@@ -36,11 +37,9 @@ async function recount(tx: Tx, silenceIds: string[]): Promise<void> {
 
 async function deleteLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
   if (links.length === 0) return;
-  const fps = links.map((l) => l.fingerprint);
-  const ids = links.map((l) => l.silenceId);
   await tx.execute(sql`delete from ${t.alertSilences} where ${scoped(scope)}
     and (${t.alertSilences.fingerprint}, ${t.alertSilences.silenceId}) in
-      (select * from unnest(${fps}::text[], ${ids}::uuid[]))`);
+      (select * from jsonb_to_recordset(${JSON.stringify(links)}::jsonb) as l(fingerprint text, "silenceId" uuid))`);
 }
 
 async function insertLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
@@ -119,7 +118,12 @@ export async function relinkSilence(
   fresh = false,
 ): Promise<number> {
   await lockProjectMuting(tx, scope);
-  if (!fresh) await tx.delete(t.alertSilences).where(and(scoped(scope), eq(t.alertSilences.silenceId, silence.id)));
+  const unlinked = fresh
+    ? []
+    : await tx
+        .delete(t.alertSilences)
+        .where(and(scoped(scope), eq(t.alertSilences.silenceId, silence.id)))
+        .returning({ fingerprint: t.alertSilences.fingerprint });
   let matched: Link[] = [];
   if (silence.endsAt > now) {
     const equal = silence.matchers.filter((m) => m.op === '=' && m.value !== '');
@@ -144,15 +148,40 @@ export async function relinkSilence(
   // The silence write's own statement holds the row; only a count that moved costs another.
   if (matched.length !== silence.matchedAlerts)
     await tx.update(t.silences).set({ matchedAlerts: matched.length }).where(eq(t.silences.id, silence.id));
+  await notifyTransitions(
+    tx,
+    scope,
+    [...unlinked, ...matched].map((l) => l.fingerprint),
+    now,
+  );
   return matched.length;
 }
 
 /**
- * The clock's part: links of alerts that resolved and of silences that ended are dropped and the silences
- * recounted, so `mutedAlerts` follows the clock within a pass. Reads are right meanwhile: they join the links with
- * the silences' windows and skip resolved alerts. One project per transaction, under its lock.
+ * Decides the notifications of the alerts a silence is linked to, after a change of its window alone (its links
+ * stay: they ignore the window): a scheduled silence moved to start now mutes them, one moved later unmutes them.
  */
-export async function dropEndedLinks(now = new Date()): Promise<number> {
+export async function renotifySilence(tx: Tx, scope: Scope, silenceId: string, now: Date): Promise<void> {
+  const links = await tx
+    .select({ fingerprint: t.alertSilences.fingerprint })
+    .from(t.alertSilences)
+    .where(and(scoped(scope), eq(t.alertSilences.silenceId, silenceId)));
+  await notifyTransitions(
+    tx,
+    scope,
+    links.map((l) => l.fingerprint),
+    now,
+  );
+}
+
+/**
+ * The clock's part, in one pass: links of alerts that resolved and of silences that ended are dropped and the
+ * silences recounted, so `mutedAlerts` follows the clock within a pass (reads are right meanwhile: they join the
+ * links with the silences' windows and skip resolved alerts); and the notifications the clock decides are sent
+ * (lib/silences/notify-service.ts): an alert that resolved, one whose last muting silence ended, one a scheduled
+ * silence began to mute. One project per transaction, under its lock. Returns how many projects it visited.
+ */
+export async function followTheClock(now = new Date()): Promise<number> {
   const db = await getDb();
   const at = now.toISOString();
   const ended = (
@@ -160,15 +189,38 @@ export async function dropEndedLinks(now = new Date()): Promise<number> {
   ) => sql`exists (select 1 from ${t.alerts} a where a.organization_id = ${sql.raw(l)}.organization_id
       and a.project_id = ${sql.raw(l)}.project_id and a.fingerprint = ${sql.raw(l)}.fingerprint and a.ends_at <= ${at}::timestamptz)
     or exists (select 1 from ${t.silences} s where s.id = ${sql.raw(l)}.silence_id and s.ends_at <= ${at}::timestamptz)`;
+  // Audible alerts an active silence now mutes: a scheduled silence began (nothing is sent, but its end will).
+  const nowMuted = sql`select l.organization_id, l.project_id, l.fingerprint from ${t.alertSilences} l
+    join ${t.silences} s on s.id = l.silence_id and s.starts_at <= ${at}::timestamptz and s.ends_at > ${at}::timestamptz
+    join ${t.alerts} a on a.organization_id = l.organization_id and a.project_id = l.project_id
+      and a.fingerprint = l.fingerprint and a.audible and a.ends_at > ${at}::timestamptz`;
+  // Alerts resolved by the clock whose notification state has not followed (alerts_notify_due_idx).
+  const resolvedDue = sql`select a.organization_id, a.project_id, a.fingerprint from ${t.alerts} a
+    where a.ends_at <= ${at}::timestamptz and (a.audible or a.firing_notified_at is not null)`;
   const { rows: scopes } = await db.execute<Scope>(sql`select distinct organization_id as "organizationId",
-      project_id as "projectId" from ${t.alertSilences} l where ${ended('l')} limit 100`);
+      project_id as "projectId" from (
+        select l.organization_id, l.project_id from ${t.alertSilences} l where ${ended('l')}
+        union all select organization_id, project_id from (${resolvedDue}) r
+        union all select organization_id, project_id from (${nowMuted}) m
+      ) due limit 100`);
   for (const scope of scopes)
     await db.transaction(async (tx) => {
       await lockProjectMuting(tx, scope);
-      const { rows } = await tx.execute<{ silenceId: string }>(sql`delete from ${t.alertSilences} l
-        where l.organization_id = ${scope.organizationId} and l.project_id = ${scope.projectId} and (${ended('l')})
-        returning l.silence_id as "silenceId"`);
-      await recount(tx, [...new Set(rows.map((r) => r.silenceId))]);
+      const inScope = (x: string) =>
+        sql`${sql.raw(x)}.organization_id = ${scope.organizationId} and ${sql.raw(x)}.project_id = ${scope.projectId}`;
+      const { rows: dropped } = await tx.execute<Link>(sql`delete from ${t.alertSilences} l
+        where ${inScope('l')} and (${ended('l')})
+        returning l.fingerprint, l.silence_id as "silenceId"`);
+      await recount(tx, [...new Set(dropped.map((r) => r.silenceId))]);
+      const { rows: due } = await tx.execute<{ fingerprint: string }>(sql`
+        select r.fingerprint from (${resolvedDue}) r where ${inScope('r')}
+        union select m.fingerprint from (${nowMuted}) m where ${inScope('m')}`);
+      await notifyTransitions(
+        tx,
+        scope,
+        [...dropped, ...due].map((r) => r.fingerprint),
+        now,
+      );
     });
   return scopes.length;
 }

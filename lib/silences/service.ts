@@ -20,7 +20,7 @@ import {
 } from './schema';
 import { parseUtcInstant, formatInstant } from './time';
 import { auditEventsWritten } from '../observability/metrics';
-import { lockProjectMuting, relinkSilence } from './muting-service';
+import { lockProjectMuting, relinkSilence, renotifySilence } from './muting-service';
 
 export type SilenceScope = { organizationId: string; projectId: string };
 
@@ -212,6 +212,8 @@ export async function writeNextVersion(
   const newMatchers = values.matchers !== undefined && text(values.matchers) !== text(row.matchers);
   if (newMatchers || (values.endsAt !== undefined && values.endsAt <= now))
     updated.matchedAlerts = await relinkSilence(tx, updated, updated, now);
+  else if (values.startsAt !== undefined || values.endsAt !== undefined)
+    await renotifySilence(tx, updated, row.id, now);
   return updated;
 }
 

@@ -34,6 +34,7 @@ type ClaimRow = {
   attempts: number;
   schedule_from: number;
   next_attempt_at: Date | string;
+  created_at: Date | string;
   url: string;
   secret_box: string;
   previous_secret_box: string | null;
@@ -63,7 +64,7 @@ export async function claimDueDeliveries(limit: number, now = new Date()): Promi
       returning d.*
     )
     select c.id, c.organization_id, c.webhook_id, c.message_id, c.event_type, c.attempts, c.schedule_from,
-      c.next_attempt_at, c.payload, w.url, w.secret_box, w.previous_secret_box, w.previous_secret_until,
+      c.next_attempt_at, c.created_at, c.payload, w.url, w.secret_box, w.previous_secret_box, w.previous_secret_until,
       case when e.id is null then null else json_build_object(
         'id', e.id, 'seq', e.seq, 'occurredAt', to_char(e.occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'action', e.action, 'actor', e.actor, 'target', e.target, 'projectId', e.project_id, 'changes', e.changes,
@@ -104,7 +105,8 @@ function claimedDelivery(r: ClaimRow, now: Date): ClaimedDelivery {
   if (r.previous_secret_box && previousUntil && previousUntil > now)
     secrets.push(openSecret(r.previous_secret_box, secretContext(r.webhook_id)));
   const event = r.event as { occurredAt?: string } | null;
-  const timestamp = event?.occurredAt ?? now.toISOString();
+  // An audit event's time, or when a message that is none (an alert's transition, a test) was written.
+  const timestamp = event?.occurredAt ?? new Date(r.created_at).toISOString();
   const data = event ?? r.payload ?? {};
   return {
     id: r.id,

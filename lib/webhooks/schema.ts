@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionFilter } from '../audit/schema';
+import { actionNoun, WEBHOOK_EVENTS } from '../audit-actions';
 import { pageQuery } from '../http/pagination';
 import { MAX_TARGET_URL_LENGTH } from '../subscriptions/target-url';
 import { webhookUrlProblem } from './target';
@@ -15,11 +15,20 @@ export const webhookUrl = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-/** Audit actions or noun patterns (`api_key.*`), or `*` for every event; each at most once. */
+const NOUNS = new Set(WEBHOOK_EVENTS.map(actionNoun));
+
+/** One event (an audit action, or an alert's transition), every event of a noun (`api_key.*`), or `*`. */
+const webhookEvent = z
+  .string()
+  .refine(
+    (value) =>
+      value === '*' || WEBHOOK_EVENTS.includes(value) || (value.endsWith('.*') && NOUNS.has(actionNoun(value))),
+    { error: 'Use an event such as `api_key.revoked` or `alert.firing`, a noun such as `api_key.*`, or `*`.' },
+  );
+
+/** Events or noun patterns, or `*` for every event; each at most once. */
 export const webhookEvents = z
-  .array(
-    z.union([z.literal('*'), actionFilter], { error: 'Use an action such as `api_key.revoked`, `api_key.*` or `*`.' }),
-  )
+  .array(webhookEvent)
   .min(1, { error: 'Choose at least one event.' })
   .max(50, { error: 'At most 50 event patterns.' })
   .refine((events) => new Set(events).size === events.length, { error: 'Each event pattern may appear once.' });

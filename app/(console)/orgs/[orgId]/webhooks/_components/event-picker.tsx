@@ -1,10 +1,10 @@
 'use client';
 
-import { actionNoun, AUDIT_ACTIONS } from '@/lib/audit-actions';
+import { actionNoun, WEBHOOK_EVENTS } from '@/lib/audit-actions';
 
-/** The audit actions grouped by noun, in the list's order: one fieldset per noun. */
+/** The events grouped by noun, in the list's order (the audit actions, then the alerts'): one fieldset per noun. */
 const GROUPS: { noun: string; actions: string[] }[] = [];
-for (const action of AUDIT_ACTIONS) {
+for (const action of WEBHOOK_EVENTS) {
   const noun = actionNoun(action);
   const group = GROUPS.find((g) => g.noun === noun) ?? GROUPS[GROUPS.push({ noun, actions: [] }) - 1];
   group.actions.push(action);

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client';
+import * as t from '../db/schema';
+import { alertNotifications } from './metrics';
+
+type Scope = { organizationId: string; projectId: string };
+type StoredAlert = typeof t.alerts.$inferSelect;
+
+export type AlertEventType = 'alert.firing' | 'alert.resolved';
+export type AlertState = 'firing' | 'silenced' | 'resolved';
+
+/** An alert as the /v1 API and the webhooks show it (lib/alerts/schema.ts `Alert`). */
+export function alertJson(
+  row: Omit<StoredAlert, 'audible' | 'firingNotifiedAt'>,
+  state: AlertState,
+  silencedBy: string[],
+) {
+  return {
+    fingerprint: row.fingerprint,
+    labels: row.labels,
+    annotations: row.annotations,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    generatorURL: row.generatorUrl,
+    state,
+    silencedBy,
+  };
+}
+
+/** A silence linked to the alert is active at `at`: it is muted then. (Qualified by hand: see list-service.) */
+const mutedAt = (at: string) => sql<boolean>`exists (
+    select 1 from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
+    where l.organization_id = "alerts"."organization_id" and l.project_id = "alerts"."project_id"
+      and l.fingerprint = "alerts"."fingerprint" and s.starts_at <= ${at}::timestamptz and s.ends_at > ${at}::timestamptz)`;
+
+/**
+ * Decides the webhook notifications of these alerts as of `now` and writes them to the outbox, in the caller's
+ * transaction, which holds the project's muting lock (lib/silences/muting-service.ts): of two instances deciding
+ * for one alert, the second reads what the first committed, so each transition is sent once.
+ *
+ * An alert is audible while it is unresolved and no active silence mutes it. Each time it becomes audible (it
+ * starts firing unmuted, or the last silence muting it ends while it still fires) webhooks get `alert.firing`;
+ * when it resolves after a firing was sent, they get `alert.resolved`, once, even if a silence matches it by then:
+ * a receiver that holds a firing always hears its end. Becoming muted sends nothing. Each transition is one outbox
+ * message with a fresh id (the `webhook-id`) for every enabled endpoint subscribed to it, `alert.*` or `*`.
+ * Returns how many transitions it sent.
+ */
+export async function notifyTransitions(tx: Tx, scope: Scope, fingerprints: string[], now: Date): Promise<number> {
+  if (fingerprints.length === 0) return 0;
+  const at = now.toISOString();
+  const rows = await tx
+    .select({ row: t.alerts, muted: mutedAt(at) })
+    .from(t.alerts)
+    .where(
+      and(
+        eq(t.alerts.organizationId, scope.organizationId),
+        eq(t.alerts.projectId, scope.projectId),
+        inArray(t.alerts.fingerprint, [...new Set(fingerprints)]),
+      ),
+    );
+  const events: { id: string; type: AlertEventType; payload: unknown }[] = [];
+  const moved: { fingerprint: string; audible: boolean; notified: string | null }[] = [];
+  const send = (type: AlertEventType, row: StoredAlert, state: AlertState) =>
+    events.push({ id: randomUUID(), type, payload: { alert: alertJson(row, state, []), projectId: scope.projectId } });
+  for (const { row, muted } of rows) {
+    const resolved = row.endsAt <= now;
+    const audible = !resolved && !muted;
+    let notifiedAt = row.firingNotifiedAt?.toISOString() ?? null;
+    if (audible && !row.audible) {
+      send('alert.firing', row, 'firing');
+      notifiedAt = at;
+    }
+    if (resolved && notifiedAt !== null) {
+      send('alert.resolved', row, 'resolved');
+      notifiedAt = null;
+    }
+    if (audible !== row.audible || notifiedAt !== (row.firingNotifiedAt?.toISOString() ?? null))
+      moved.push({ fingerprint: row.fingerprint, audible, notified: notifiedAt });
+  }
+  if (moved.length > 0)
+    await tx.execute(sql`update ${t.alerts} a set audible = m.audible, firing_notified_at = m.notified
+      from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as m(fingerprint text, audible boolean, notified timestamptz)
+      where a.organization_id = ${scope.organizationId} and a.project_id = ${scope.projectId}
+        and a.fingerprint = m.fingerprint`);
+  if (events.length === 0) return 0;
+  await tx.execute(sql`insert into ${t.webhookDeliveries}
+      (organization_id, webhook_id, message_id, event_type, payload, next_attempt_at, created_at)
+    select w.organization_id, w.id, e.id, e.type, e.payload, now(), ${at}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as e(id uuid, type text, payload jsonb)
+    join ${t.webhooks} w on w.organization_id = ${scope.organizationId} and w.enabled
+      and w.events && array[e.type, 'alert.*', '*']`);
+  for (const e of events) alertNotifications.inc({ type: e.type });
+  return events.length;
+}
