@@ -1944,12 +1944,12 @@ export interface components {
     }[];
     WebhookCreate: {
       url: string;
-      events: ('*' | string)[];
+      events: string[];
       description?: string;
     };
     WebhookUpdate: {
       url?: string;
-      events?: ('*' | string)[];
+      events?: string[];
       description?: string;
       enabled?: boolean;
     };

@@ -144,7 +144,7 @@ test.describe('the Alertmanager API with the real amtool', () => {
     const base = alertmanagerBase(demo.acme, demo.production);
     const config = await amtool(base, { bearer: key }, ['config', 'show']);
     expect(config.code, config.stderr).toBe(0);
-    expect(config.stdout).toContain('receiver: "null"');
+    expect(config.stdout).toContain('receiver: "project"');
     const alerts = await amtool(base, { basic: key }, ['alert', 'query']);
     expect(alerts.code, alerts.stderr).toBe(0);
     expect(alerts.stdout.trim().split('\n').length).toBeLessThanOrEqual(1);
@@ -164,6 +164,8 @@ test.describe('the Alertmanager API with the real amtool', () => {
       '/alertmanager/{orgId}/{projectId}/api/v2/silences',
     );
     // Production's alerts are other tests' (e2e/api/alerts*.spec.ts): here only that each answers a JSON list.
+    const receivers = await request.get(`${base}/api/v2/receivers`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(await receivers.json()).toEqual([{ name: 'project' }]);
     for (const path of ['alerts', 'alerts/groups', 'receivers']) {
       const res = await request.get(`${base}/api/v2/${path}`, { headers: { Authorization: `Bearer ${key}` } });
       expect(res.status()).toBe(200);

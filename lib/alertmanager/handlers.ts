@@ -22,7 +22,7 @@ import {
 } from './service';
 import { alertmanagerStatus } from './status';
 import { parseAlertQuery } from './alert-query';
-import { queryAlertGroups, queryAlerts } from './alerts';
+import { queryAlertGroups, queryAlerts, RECEIVER } from './alerts';
 import { receiveAlerts } from './receive';
 
 /** Every `filter` parameter as a matcher; the first that is not one is 400, as Alertmanager answers. */
@@ -36,8 +36,6 @@ function filtersOf(search: URLSearchParams): Matcher[] {
   if (issues.length > 0) throw invalidRequest(issues);
   return filters;
 }
-
-const empty: AmHandler = async () => amJson([]);
 
 /** Each operation's handler: parse, call the service, answer in Alertmanager's shapes. */
 export const ALERTMANAGER_HANDLERS = new Map<AmOperation, AmHandler>([
@@ -73,5 +71,5 @@ export const ALERTMANAGER_HANDLERS = new Map<AmOperation, AmHandler>([
     amAlertGroupsOp,
     async ({ req, scope }) => amJson(await queryAlertGroups(scope, parseAlertQuery(req.nextUrl.searchParams))),
   ],
-  [amReceiversOp, empty],
+  [amReceiversOp, async () => amJson([{ name: RECEIVER }])],
 ]);

@@ -29,12 +29,6 @@ const family = {
 
 const silenceParams = projectParams.extend({ silenceID: z.uuid() });
 
-const alwaysEmpty = (what: string) =>
-  z
-    .array(z.looseObject({}))
-    .max(0)
-    .meta({ description: `Always empty: this project keeps no ${what}.` });
-
 export const amStatusOp = defineOperation({
   ...family,
   method: 'GET',
@@ -95,17 +89,6 @@ export const amDeleteSilenceOp = defineOperation({
   success: { status: 200, description: 'Expired.' },
 });
 
-const emptyList = (path: string, what: string, summary: string) =>
-  defineOperation({
-    ...family,
-    method: 'GET',
-    path: `${BASE}/${path}`,
-    summary,
-    description: `So that Alertmanager clients' pages render: this project sends no alerts through here. ${NOT_OFFERED}`,
-    permission: 'obs.silences.list',
-    success: { status: 200, description: 'An empty list.', schema: alwaysEmpty(what) },
-  });
-
 const flag = (description: string) =>
   z
     .string()
@@ -163,7 +146,15 @@ export const amAlertGroupsOp = defineOperation({
   success: { status: 200, description: 'The groups.', schema: z.array(alertGroup) },
 });
 
-export const amReceiversOp = emptyList('receivers', 'receivers', 'Alertmanager list of receivers');
+export const amReceiversOp = defineOperation({
+  ...family,
+  method: 'GET',
+  path: `${BASE}/receivers`,
+  summary: 'Alertmanager list of receivers',
+  description: `The one receiver, \`project\`, that every alert of the project routes to (its webhooks hear the alerts' transitions). ${NOT_OFFERED}`,
+  permission: 'obs.silences.list',
+  success: { status: 200, description: 'The receivers.', schema: z.array(z.object({ name: z.literal('project') })) },
+});
 
 export const alertmanagerOperations: AmOperation[] = [
   amStatusOp,

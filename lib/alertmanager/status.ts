@@ -6,9 +6,9 @@ export const ALERTMANAGER_CONFIG = [
   'global:',
   '  resolve_timeout: 5m',
   'route:',
-  '  receiver: "null"',
+  '  receiver: "project"',
   'receivers:',
-  '  - name: "null"',
+  '  - name: "project"',
   'templates: []',
   '',
 ].join('\n');

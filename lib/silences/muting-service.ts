@@ -2,6 +2,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { labelSetTest, type Matcher } from './matchers';
+import { alertsNow } from './metrics';
 import { notifyTransitions } from './notify-service';
 
 type Scope = { organizationId: string; projectId: string };
@@ -222,5 +223,10 @@ export async function followTheClock(now = new Date()): Promise<number> {
         now,
       );
     });
+  const { rows } = await db.execute<{ firing: number; silenced: number }>(sql`select
+      count(*) filter (where audible)::int as firing, count(*) filter (where not audible)::int as silenced
+    from ${t.alerts} where ends_at > ${at}::timestamptz`);
+  alertsNow.set({ state: 'firing' }, rows[0].firing);
+  alertsNow.set({ state: 'silenced' }, rows[0].silenced);
   return scopes.length;
 }

@@ -24,7 +24,11 @@ const webhookEvent = z
     (value) =>
       value === '*' || WEBHOOK_EVENTS.includes(value) || (value.endsWith('.*') && NOUNS.has(actionNoun(value))),
     { error: 'Use an event such as `api_key.revoked` or `alert.firing`, a noun such as `api_key.*`, or `*`.' },
-  );
+  )
+  .meta({
+    description:
+      'An audit action (`api_key.revoked`), an alert transition (`alert.firing`, `alert.resolved`), every event of a noun (`api_key.*`, `alert.*`), or `*` (every event).',
+  });
 
 /** Events or noun patterns, or `*` for every event; each at most once. */
 export const webhookEvents = z
