@@ -190,11 +190,13 @@ export async function followTheClock(now = new Date()): Promise<number> {
   ) => sql`exists (select 1 from ${t.alerts} a where a.organization_id = ${sql.raw(l)}.organization_id
       and a.project_id = ${sql.raw(l)}.project_id and a.fingerprint = ${sql.raw(l)}.fingerprint and a.ends_at <= ${at}::timestamptz)
     or exists (select 1 from ${t.silences} s where s.id = ${sql.raw(l)}.silence_id and s.ends_at <= ${at}::timestamptz)`;
-  // Audible alerts an active silence now mutes: a scheduled silence began (nothing is sent, but its end will).
-  const nowMuted = sql`select l.organization_id, l.project_id, l.fingerprint from ${t.alertSilences} l
-    join ${t.silences} s on s.id = l.silence_id and s.starts_at <= ${at}::timestamptz and s.ends_at > ${at}::timestamptz
-    join ${t.alerts} a on a.organization_id = l.organization_id and a.project_id = l.project_id
-      and a.fingerprint = l.fingerprint and a.audible and a.ends_at > ${at}::timestamptz`;
+  // Audible alerts an active silence now mutes: a scheduled silence began (nothing is sent, but its end will). Only
+  // a silence made scheduled can begin by the clock; one made active was decided by its creation.
+  const nowMuted = sql`select l.organization_id, l.project_id, l.fingerprint from ${t.silences} s
+    join ${t.alertSilences} l on l.silence_id = s.id
+    where s.starts_at > s.created_at and s.starts_at <= ${at}::timestamptz and s.ends_at > ${at}::timestamptz
+      and exists (select 1 from ${t.alerts} a where a.organization_id = l.organization_id
+        and a.project_id = l.project_id and a.fingerprint = l.fingerprint and a.audible and a.ends_at > ${at}::timestamptz)`;
   // Alerts resolved by the clock whose notification state has not followed (alerts_notify_due_idx).
   const resolvedDue = sql`select a.organization_id, a.project_id, a.fingerprint from ${t.alerts} a
     where a.ends_at <= ${at}::timestamptz and (a.audible or a.firing_notified_at is not null)`;
