@@ -53,6 +53,9 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await press(page, dialog.getByRole('checkbox', { name: 'silence.*' }), 'Space');
   await expect(dialog.getByRole('checkbox', { name: 'silence.created' })).toBeDisabled();
   await expect(dialog.getByRole('checkbox', { name: 'silence.created' })).toBeChecked();
+  // Alert transitions are events an endpoint can choose too, though not audit events.
+  await expect(dialog.getByRole('checkbox', { name: 'alert.firing' })).toHaveCount(1);
+  await expect(dialog.getByRole('checkbox', { name: 'alert.*' })).toHaveCount(1);
   // An internal address: the server's guard answers, next to the URL field.
   await press(page, dialog.getByRole('button', { name: 'Add webhook' }));
   await expect(dialog.locator('#webhook-url-error')).not.toBeEmpty();

@@ -14,8 +14,8 @@ export type Read = {
   handler: RouteHandler;
   path: string;
   params?: Record<string, string>;
-  /** The query string's values; unset ones are left out. */
-  search?: Record<string, string | undefined>;
+  /** The query string's values, a list for a repeated parameter (`filter=…&filter=…`); unset ones are left out. */
+  search?: Record<string, string | readonly string[] | undefined>;
   /**
    * A list the console reads as an infinite query (lib/console/paged-list.ts): asked for as its hook asks
    * (`listSearch`: `limit` of `pageSize`, default PAGE_SIZE, then `search`) and stored as its first page.
@@ -54,7 +54,7 @@ export async function serverRead<T = unknown>(read: Omit<Read, 'queryKey'>): Pro
   if (read.paged) url.search = listSearch(read.search, read.pageSize).toString();
   else {
     for (const [name, value] of Object.entries(read.search ?? {}))
-      if (value !== undefined) url.searchParams.set(name, value);
+      for (const each of typeof value === 'string' ? [value] : (value ?? [])) url.searchParams.append(name, each);
   }
   return (await readOnce(read.handler, url.toString(), JSON.stringify(read.params ?? {}))) as T | undefined;
 }

@@ -1,19 +1,41 @@
 import type { Metadata } from 'next';
+import { GET as listAlerts } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/alerts/route';
 import { PageHeader } from '@/components/ui/states';
+import { alertKeys } from '@/lib/alerts/keys';
+import { Prefetched } from '@/server/console/prefetched';
 import { AlertsView } from './_components/alerts-view';
 
 export const metadata: Metadata = { title: 'Alerts' };
 
-export default async function Page({ params }: { params: Promise<{ orgId: string; projectId: string }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgId: string; projectId: string }>;
+  searchParams: Promise<{ filter?: string | string[] }>;
+}) {
   const { orgId, projectId } = await params;
-  // Read in the browser, refreshed every 30 s while visible: what fires changes faster than a page is read.
+  const given = (await searchParams).filter;
+  const filters = typeof given === 'string' ? [given] : (given ?? []);
+  const path = `/v1/organizations/${orgId}/projects/${projectId}/obs/alerts`;
+  // Both sections' first pages come with the page; the browser refreshes them every 30 s while it is visible.
+  const reads = (['firing', 'silenced'] as const).map((state) => ({
+    queryKey: alertKeys.list(orgId, projectId, state, filters),
+    handler: listAlerts,
+    path,
+    params: { orgId, projectId },
+    search: { state, filter: filters },
+    paged: true,
+  }));
   return (
     <>
       <PageHeader
         title="Alerts"
         description="What this project's Alertmanager API received and has not resolved: firing first, then what silences mute."
       />
-      <AlertsView orgId={orgId} projectId={projectId} />
+      <Prefetched reads={reads}>
+        <AlertsView orgId={orgId} projectId={projectId} />
+      </Prefetched>
     </>
   );
 }
