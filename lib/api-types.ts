@@ -880,6 +880,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts/refusals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's refused alerts
+     * @description Alerts the Alertmanager API refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.
+     *
+     *     404 while the project has alerting switched off.
+     *
+     *     Permission: `obs.alerts.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['aProjectSRefusedAlerts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts/{fingerprint}': {
     parameters: {
       query?: never;
@@ -2346,6 +2372,25 @@ export interface components {
       state: 'firing' | 'silenced' | 'resolved';
       /** @description The active silences that mute it now. */
       silencedBy: string[];
+    };
+    AlertRefusals: {
+      /**
+       * Format: date-time
+       * @description The window counted: ALERT_RETENTION_SECONDS back from now.
+       */
+      since: string;
+      /** @description Alerts refused in the window. */
+      alerts: number;
+      /** @description Posts that had refused alerts in the window. */
+      batches: number;
+      /** @description The latest five such posts, newest first. */
+      latest: {
+        /** Format: date-time */
+        at: string;
+        refused: number;
+        /** @description The batch's first refusal, as its 400 said it. */
+        reason: string;
+      }[];
     };
     SilencePreview: {
       /** @description How many unresolved alerts the silence would mute. */
@@ -6617,6 +6662,101 @@ export interface operations {
         };
       };
       /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  aProjectSRefusedAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The refusals. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertRefusals'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
       400: {
         headers: {
           [name: string]: unknown;

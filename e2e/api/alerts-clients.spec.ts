@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { expect, test, type Demo } from '../fixtures';
+import { bearer, expect, test, type Demo } from '../fixtures';
 import { createKey } from '../support/api-keys';
 import { amPath, runLabel, type GettableAlert } from '../support/alerts';
 import { unique } from '../support/amtool';
@@ -139,4 +139,38 @@ test('Grafana: the preview asks /alerts?filter=… as encodeMatcher writes it; t
   ).toEqual(['host-1:9100', 'host-2:9100']);
   const active = (await get(`/alerts?silenced=false&${grafanaFilter('run', '=', run)}`)) as GettableAlert[];
   expect(active.map((a) => a.labels.alertname)).toEqual(['Errors']);
+});
+
+test("refusals are counted for the project's Alerts page: how many, in how many posts, the latest reason", async ({
+  as,
+  demo,
+}) => {
+  const gil = await as('gil');
+  const path = `/v1/organizations/${demo.globex}/projects/${demo.globexProject}/obs/alerts/refusals`;
+  type Refusals = { alerts: number; batches: number; latest: { at: string; refused: number; reason: string }[] };
+  const before = (await (await gil.get(path)).json()) as Refusals;
+  const { secret } = await createKey(gil, demo.globex, { name: unique('prom'), permissions: ['obs.alerts.create'] });
+  const run = runLabel();
+  const post = await gil.post(`${base(demo)}/alerts`, {
+    headers: { authorization: `Bearer ${secret}` },
+    data: [
+      { labels: { alertname: 'Fine', run } },
+      { labels: { alertname: 'Bad', run, 'bad-name': 'x' } },
+      { labels: { alertname: 'Worse', run, '0digit': 'x' } },
+    ],
+  });
+  expect(post.status()).toBe(400);
+  const res = await gil.get(path);
+  expect(res.status()).toBe(200);
+  const after = (await res.json()) as Refusals;
+  expect(after.alerts - before.alerts).toBe(2);
+  expect(after.batches - before.batches).toBe(1);
+  expect(after.latest[0]).toMatchObject({ refused: 2, reason: 'invalid label set: invalid name "bad-name"' });
+  // A key without obs.alerts.list is refused.
+  const { secret: sender } = await createKey(gil, demo.globex, {
+    name: unique('s'),
+    permissions: ['obs.alerts.create'],
+  });
+  const refused = await (await bearer(sender)).get(path);
+  expect(refused.status()).toBe(403);
 });

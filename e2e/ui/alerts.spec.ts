@@ -1,4 +1,5 @@
 import { EMAILS, expect, test } from '../fixtures';
+import { postAlerts } from '../support/alerts';
 import { alertSender, alertsPage, tabTo, switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
 import { signInAs } from '../support/console';
@@ -106,3 +107,25 @@ for (const width of [1280, 320] as const) {
     await (await as('bob')).delete(`${productionSilences(demo)}/${created.id}`);
   });
 }
+
+// A refused alert is said on the page its project's people look at, not only in the sender's log.
+test('refused alerts are said on the Alerts page, with the latest reason; axe clean with the note', async ({
+  page,
+  as,
+  demo,
+}) => {
+  const { api, run } = await alertSender(await as('ada'), demo);
+  const res = await postAlerts(api, demo, [
+    { labels: { alertname: 'Fine', run } },
+    { labels: { alertname: 'Broken', run, 'bad-name': 'x' } },
+  ]);
+  expect(res.status()).toBe(400);
+  await page.setViewportSize({ width: 320, height: 800 });
+  await signInAs(page, EMAILS.bob);
+  await page.goto(alertsPage(demo));
+  const note = page.getByRole('region', { name: /alerts? refused in the last day/ });
+  await expect(note).toBeVisible();
+  await expect(note).toContainText(/Latest .*: invalid label set: invalid name "bad-name"/);
+  await expectAccessible(page, 'the Alerts page with the refusals note');
+  await page.screenshot({ path: 'test-results/screens/alerts-refused-320.png', fullPage: true });
+});

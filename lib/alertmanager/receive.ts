@@ -1,5 +1,6 @@
 import { storeAlerts, type AlertScope } from '../alerts/service';
 import { alertsRefused } from '../alerts/metrics';
+import { recordRefusals } from '../alerts/refusals-service';
 import { labelsText, parseAlertsBody } from './alerts-body';
 import { amJson } from './route';
 
@@ -14,6 +15,7 @@ export async function receiveAlerts(scope: AlertScope, bodyText: string, now = n
   if (parsed.refused.length > 0) alertsRefused.inc({ reason: 'invalid' }, parsed.refused.length);
   const { refused } = await storeAlerts(scope, parsed.alerts, now);
   const all = [...parsed.refused, ...refused].sort((a, b) => a.index - b.index);
+  await recordRefusals(scope, all, now);
   // Alertmanager's 200 has no body.
   if (all.length === 0) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
   return amJson(all.map((r) => `alert ${r.index} ${labelsText(r.labels)}: ${r.reason}`).join('; '), 400);

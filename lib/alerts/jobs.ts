@@ -8,10 +8,11 @@ import { alertRetentionSeconds } from './limits';
 // Alerts resolve and silences end by the clock: each silence's `mutedAlerts` follows within this (PRODUCT.md: 10 s).
 const MUTING_EVERY_MS = 10_000;
 
-/** Deletes the resolved alerts older than ALERT_RETENTION_SECONDS (their links go with them). */
+/** Deletes the resolved alerts older than ALERT_RETENTION_SECONDS (their links go with them), and older refusals. */
 export async function purgeResolvedAlerts(now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - alertRetentionSeconds() * 1000);
-  return deleteInBatches(t.alerts, sql`${lte(t.alerts.endsAt, before)}`);
+  const refusals = await deleteInBatches(t.alertRefusals, sql`${lte(t.alertRefusals.at, before)}`);
+  return refusals + (await deleteInBatches(t.alerts, sql`${lte(t.alerts.endsAt, before)}`));
 }
 
 export const alertJobs: BackgroundJob[] = [

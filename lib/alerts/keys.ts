@@ -7,6 +7,7 @@ export const alertKeys = {
   project: (orgId: string, projectId: string) => [...alertKeys.all, orgId, projectId] as const,
   list: (orgId: string, projectId: string, state: AlertState, filters: readonly string[]) =>
     [...alertKeys.project(orgId, projectId), 'list', state, [...filters]] as const,
+  refusals: (orgId: string, projectId: string) => [...alertKeys.project(orgId, projectId), 'refusals'] as const,
   preview: (orgId: string, projectId: string, body: unknown) =>
     [...alertKeys.project(orgId, projectId), 'preview', body] as const,
   silenceRef: (orgId: string, projectId: string, silenceId: string) =>

@@ -2,7 +2,7 @@ import { ANY_CREDENTIAL, defineOperation, type Operation } from '../pipeline/ope
 import { pageOf } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { previewSilenceBody } from '../silences/schema';
-import { alert, alertParams, listAlertsQuery, previewAnswer } from './schema';
+import { alert, alertParams, alertRefusals, listAlertsQuery, previewAnswer } from './schema';
 
 const notOffered = '404 while the project has alerting switched off.';
 
@@ -43,6 +43,21 @@ export const getAlertOp = defineOperation({
   success: { status: 200, description: 'The alert.', schema: alert },
 });
 
+export const listAlertRefusalsOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts/refusals',
+  summary: "A project's refused alerts",
+  description: [
+    'Alerts the Alertmanager API refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.',
+    notOffered,
+  ].join('\n\n'),
+  tags: ['Alerts'],
+  ...alertsApi,
+  params: projectParams,
+  permission: 'obs.alerts.list',
+  success: { status: 200, description: 'The refusals.', schema: alertRefusals },
+});
+
 export const previewSilenceOp = defineOperation({
   method: 'POST',
   path: '/v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
@@ -60,4 +75,4 @@ export const previewSilenceOp = defineOperation({
   success: { status: 200, description: 'What it would mute.', schema: previewAnswer },
 });
 
-export const alertOperations = [listAlertsOp, getAlertOp, previewSilenceOp];
+export const alertOperations = [listAlertsOp, listAlertRefusalsOp, getAlertOp, previewSilenceOp];

@@ -6,7 +6,7 @@ import { usePagedList } from '../console/paged-list';
 import { LIVE_REFRESH_MS } from '../console/page-size';
 import type { PreviewSilenceBody, Silence } from '../silences/schema';
 import { alertKeys } from './keys';
-import type { Alert, AlertState, PreviewAnswer } from './schema';
+import type { Alert, AlertRefusals, AlertState, PreviewAnswer } from './schema';
 
 const project = (orgId: string, projectId: string) => `/v1/organizations/${orgId}/projects/${projectId}`;
 
@@ -37,6 +37,15 @@ export function useSilencePreview(orgId: string, projectId: string, body: Previe
     placeholderData: keepPreviousData,
     // A refused draft (a rule the form has not flagged yet) is not worth asking again and again.
     retry: false,
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+}
+
+/** What the project's Alertmanager API refused lately, refreshed while visible. */
+export function useAlertRefusals(orgId: string, projectId: string) {
+  return useQuery({
+    queryKey: alertKeys.refusals(orgId, projectId),
+    queryFn: () => apiGet<AlertRefusals>(`${project(orgId, projectId)}/obs/alerts/refusals`),
     refetchInterval: LIVE_REFRESH_MS,
   });
 }

@@ -77,3 +77,21 @@ export const previewAnswer = z
   })
   .meta({ id: 'SilencePreview' });
 export type PreviewAnswer = z.infer<typeof previewAnswer>;
+
+export const alertRefusals = z
+  .object({
+    since: z.iso.datetime().meta({ description: 'The window counted: ALERT_RETENTION_SECONDS back from now.' }),
+    alerts: z.int().min(0).meta({ description: 'Alerts refused in the window.' }),
+    batches: z.int().min(0).meta({ description: 'Posts that had refused alerts in the window.' }),
+    latest: z
+      .array(
+        z.object({
+          at: z.iso.datetime(),
+          refused: z.int().min(1),
+          reason: z.string().meta({ description: "The batch's first refusal, as its 400 said it." }),
+        }),
+      )
+      .meta({ description: 'The latest five such posts, newest first.' }),
+  })
+  .meta({ id: 'AlertRefusals' });
+export type AlertRefusals = z.infer<typeof alertRefusals>;

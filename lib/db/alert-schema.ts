@@ -85,3 +85,26 @@ export const alertSilences = pgTable(
     ),
   ],
 );
+
+/**
+ * A batch with alerts refused (over a limit or invalid), so the project's Alerts page can say so: Mimir drops such
+ * alerts silently; the sender's log and `svc_alerts_refused_total` are not where a project's people look.
+ * Kept `ALERT_RETENTION_SECONDS`, as resolved alerts.
+ */
+export const alertRefusals = pgTable(
+  'alert_refusals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    at: ts('at').notNull(),
+    refused: integer('refused').notNull(),
+    // The first refusal's reason, as the 400 said it (no label values).
+    reason: text('reason').notNull(),
+  },
+  (t) => [index('alert_refusals_project_idx').on(t.organizationId, t.projectId, t.at)],
+);

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
+import { GET as listRefusals } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/alerts/refusals/route';
 import { GET as listAlerts } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/alerts/route';
 import { PageHeader } from '@/components/ui/states';
 import { alertKeys } from '@/lib/alerts/keys';
+import type { Read } from '@/server/console/prefetch';
 import { Prefetched } from '@/server/console/prefetched';
 import { AlertsView } from './_components/alerts-view';
 
@@ -18,8 +20,8 @@ export default async function Page({
   const given = (await searchParams).filter;
   const filters = typeof given === 'string' ? [given] : (given ?? []);
   const path = `/v1/organizations/${orgId}/projects/${projectId}/obs/alerts`;
-  // Both sections' first pages come with the page; the browser refreshes them every 30 s while it is visible.
-  const reads = (['firing', 'silenced'] as const).map((state) => ({
+  // Both sections' first pages and the refusals note come with the page; the browser refreshes them every 30 s while it is visible.
+  const reads: Read[] = (['firing', 'silenced'] as const).map((state) => ({
     queryKey: alertKeys.list(orgId, projectId, state, filters),
     handler: listAlerts,
     path,
@@ -27,6 +29,12 @@ export default async function Page({
     search: { state, filter: filters },
     paged: true,
   }));
+  reads.push({
+    queryKey: alertKeys.refusals(orgId, projectId),
+    handler: listRefusals,
+    path: `${path}/refusals`,
+    params: { orgId, projectId },
+  });
   return (
     <>
       <PageHeader

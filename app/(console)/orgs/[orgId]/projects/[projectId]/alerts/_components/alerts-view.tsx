@@ -10,6 +10,7 @@ import type { Alert, AlertState } from '@/lib/alerts/schema';
 import { useCanCreateSilences } from '@/lib/silences/queries';
 import type { SilenceDialogTarget } from '../../silences/_components/edit-silence-dialog';
 import { AlertFilter, useAlertFilters } from './alert-filter';
+import { RefusalsNote } from './refusals-note';
 import { AlertGroup } from './alert-groups';
 import { groupByName, silenceFrom } from './alert-model';
 
@@ -102,6 +103,7 @@ export function AlertsView({ orgId, projectId }: { orgId: string; projectId: str
   const onSilence = canCreate ? (a: Alert) => setOpened({ target: silenceFrom(a), fingerprint: a.fingerprint }) : null;
   return (
     <>
+      <RefusalsNote orgId={orgId} projectId={projectId} />
       <div className="mb-6">
         <AlertFilter />
       </div>
