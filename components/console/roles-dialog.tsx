@@ -1,14 +1,14 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { memberPoliciesBody } from '@/lib/members/schema';
 import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
-import { RolesEditor, rolesIssues, sortedBindings, type Binding } from './roles-editor';
+import { sortedBindings, type Binding } from './roles-editor';
+import { RolesField, useRolesIssues } from './roles-field';
 
 // A member's and a bot's policies are the same body (`{policies}`), checked by the same rules.
 type FormValues = z.infer<typeof memberPoliciesBody>;
@@ -34,31 +34,27 @@ export function RolesDialog({
   save: (policies: Binding[]) => Promise<unknown>;
 }) {
   const defaults: FormValues = { policies: sortedBindings(current) };
-  const [issues, setIssues] = useState<ReturnType<typeof rolesIssues> | null>(null);
+  const roles = useRolesIssues();
   const {
     control,
     handleSubmit,
     reset,
-    formState: { isSubmitting, isDirty, errors },
+    formState: { isSubmitting, isDirty },
   } = useForm<FormValues>({ resolver: zodResolver(memberPoliciesBody), values: defaults });
   const close = () => {
     // The latest roles (`values` keeps them), not this render's: after a save the list has refreshed before this runs.
     reset();
-    setIssues(null);
+    roles.clear();
     onOpenChange(false);
   };
   const guard = useDiscardGuard(isDirty, close);
 
   const onSubmit = handleSubmit(async ({ policies }) => {
-    setIssues(null);
+    roles.clear();
     const outcome = await runMutation(() => save(policies), {
       success: `Changed the roles of ${name}.`,
       failure: `Could not change the roles of ${name}`,
-      placeIssues: (error) => {
-        const placed = rolesIssues(error);
-        setIssues(placed);
-        return placed.leftOver;
-      },
+      placeIssues: roles.place,
     });
     if (outcome.ok) close();
   });
@@ -71,20 +67,7 @@ export function RolesDialog({
       description="The new roles replace the old ones and hold on the next request of every key and session."
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <Controller
-          control={control}
-          name="policies"
-          render={({ field }) => (
-            <RolesEditor
-              orgId={orgId}
-              idPrefix="change-roles"
-              value={field.value}
-              onChange={field.onChange}
-              rowErrors={issues?.rows}
-              listError={issues?.list ?? errors.policies?.message ?? errors.policies?.root?.message}
-            />
-          )}
-        />
+        <RolesField control={control} orgId={orgId} idPrefix="change-roles" issues={roles.issues} />
         {guard.prompt ?? <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Save roles" />}
       </form>
     </Dialog>

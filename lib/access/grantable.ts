@@ -7,6 +7,7 @@ import { POLICIES } from '../permissions';
 import type { Principal } from '../auth/principal';
 import { keyScopeMisses } from '../auth/key-scope';
 import { bindingsOf } from '../auth/service';
+import { bindingsOfPrincipal } from './service';
 
 const bindingKey = (b: InvitedPolicy) => `${b.policy}:${b.projectId ?? ''}`;
 
@@ -76,15 +77,10 @@ export async function writeBindings(
   principal: { type: 'user' | 'bot'; id: string },
   bindings: InvitedPolicy[],
 ): Promise<void> {
-  const ofPrincipal = and(
-    eq(t.policyBindings.organizationId, organizationId),
-    eq(t.policyBindings.principalType, principal.type),
-    eq(t.policyBindings.principalId, principal.id),
-  );
   const current = await tx
     .select({ id: t.policyBindings.id, policy: t.policyBindings.policy, projectId: t.policyBindings.projectId })
     .from(t.policyBindings)
-    .where(ofPrincipal);
+    .where(bindingsOfPrincipal(organizationId, principal));
   const wanted = new Set(bindings.map(bindingKey));
   const gone = current.filter((b) => !wanted.has(bindingKey(b))).map((b) => b.id);
   if (gone.length > 0) await tx.delete(t.policyBindings).where(inArray(t.policyBindings.id, gone));

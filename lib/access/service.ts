@@ -1,10 +1,19 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
+import type { InvitedPolicy } from '../db/onboarding-schema';
 import { PERMISSIONS, type Permission } from '../permissions';
 import type { Principal } from '../auth/principal';
 import { hasPermission } from '../auth/service';
 import type { EffectivePermissions } from './schema';
+
+/** The filter for one user's or bot's policy bindings in the organization. */
+export const bindingsOfPrincipal = (organizationId: string, principal: Pick<Principal, 'type' | 'id'>) =>
+  and(
+    eq(t.policyBindings.organizationId, organizationId),
+    eq(t.policyBindings.principalType, principal.type),
+    eq(t.policyBindings.principalId, principal.id),
+  );
 
 /** Removes every policy binding of a user or bot in the organization (inside the caller's transaction). */
 export async function removeBindingsOf(
@@ -12,15 +21,20 @@ export async function removeBindingsOf(
   organizationId: string,
   principal: Pick<Principal, 'type' | 'id'>,
 ): Promise<void> {
-  await tx
-    .delete(t.policyBindings)
-    .where(
-      and(
-        eq(t.policyBindings.organizationId, organizationId),
-        eq(t.policyBindings.principalType, principal.type),
-        eq(t.policyBindings.principalId, principal.id),
-      ),
-    );
+  await tx.delete(t.policyBindings).where(bindingsOfPrincipal(organizationId, principal));
+}
+
+/** A user's or bot's policy bindings in the organization, oldest first, read in the caller's transaction. */
+export function bindingsIn(
+  tx: DbOrTx,
+  organizationId: string,
+  principal: Pick<Principal, 'type' | 'id'>,
+): Promise<InvitedPolicy[]> {
+  return tx
+    .select({ policy: t.policyBindings.policy, projectId: t.policyBindings.projectId })
+    .from(t.policyBindings)
+    .where(bindingsOfPrincipal(organizationId, principal))
+    .orderBy(asc(t.policyBindings.createdAt), asc(t.policyBindings.id));
 }
 
 /** The policy bindings of several users or bots of the organization, by principal id, oldest first. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { InvitedPolicy } from '../db/onboarding-schema';
@@ -8,7 +8,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { bindingsOf } from '../access/service';
+import { bindingsIn, bindingsOf } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import type { Bot } from './schema';
 
@@ -73,19 +73,7 @@ export async function setBotPolicies(
       .from(t.bots)
       .where(and(eq(t.bots.id, botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
       .for('update');
-    const before = bot
-      ? await tx
-          .select({ policy: t.policyBindings.policy, projectId: t.policyBindings.projectId })
-          .from(t.policyBindings)
-          .where(
-            and(
-              eq(t.policyBindings.organizationId, organizationId),
-              eq(t.policyBindings.principalType, 'bot'),
-              eq(t.policyBindings.principalId, botId),
-            ),
-          )
-          .orderBy(asc(t.policyBindings.createdAt), asc(t.policyBindings.id))
-      : [];
+    const before = bot ? await bindingsIn(tx, organizationId, { type: 'bot', id: botId }) : [];
     const after = await grantablePolicies(tx, organizationId, caller, requested, before);
     if (!bot) throw notFound('No such bot.');
     await writeBindings(tx, organizationId, { type: 'bot', id: botId }, after);

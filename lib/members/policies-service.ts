@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { InvitedPolicy } from '../db/onboarding-schema';
@@ -8,7 +8,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { bindingsOf } from '../access/service';
+import { bindingsIn, bindingsOf } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import { hasOtherAdmin } from './service';
 import type { Member } from './schema';
@@ -69,19 +69,7 @@ export async function setMemberPolicies(
       .from(t.memberships)
       .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
-    const before = membership
-      ? await tx
-          .select({ policy: t.policyBindings.policy, projectId: t.policyBindings.projectId })
-          .from(t.policyBindings)
-          .where(
-            and(
-              eq(t.policyBindings.organizationId, organizationId),
-              eq(t.policyBindings.principalType, 'user'),
-              eq(t.policyBindings.principalId, userId),
-            ),
-          )
-          .orderBy(asc(t.policyBindings.createdAt), asc(t.policyBindings.id))
-      : [];
+    const before = membership ? await bindingsIn(tx, organizationId, { type: 'user', id: userId }) : [];
     const after = await grantablePolicies(tx, organizationId, caller, requested, before);
     if (!membership) throw notFound('No such member.');
     if (before.some(isOrgAdmin) && !after.some(isOrgAdmin) && !(await hasOtherAdmin(tx, organizationId, userId)))

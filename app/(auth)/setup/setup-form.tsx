@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import { setupBody } from '@/lib/onboarding/schema';
+import { AccountFields } from '../_components/account-fields';
 import { FormAlert } from '../login/form-alert';
 
 // The route's own body without the token, which comes from the link rather than from a field.
@@ -51,32 +52,7 @@ export function SetupForm({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormAlert message={formError} />
-      <TextField
-        id="setup-name"
-        label="Your name"
-        error={errors.name?.message}
-        autoComplete="name"
-        autoFocus
-        {...register('name')}
-      />
-      <TextField
-        id="setup-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        spellCheck={false}
-        error={errors.email?.message}
-        {...register('email')}
-      />
-      <TextField
-        id="setup-password"
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 12 characters."
-        error={errors.password?.message}
-        {...register('password')}
-      />
+      <AccountFields idPrefix="setup" register={register} errors={errors} askEmail autoFocus />
       <TextField
         id="setup-organization"
         label="Organization name"

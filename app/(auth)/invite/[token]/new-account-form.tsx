@@ -5,10 +5,10 @@ import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { TextField } from '@/components/ui/field';
 import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import type { InvitationPreview } from '@/lib/onboarding/queries';
 import { newPassword, personName } from '@/lib/onboarding/schema';
+import { AccountFields } from '../../_components/account-fields';
 
 // The accept body's two fields, both needed when there is no account yet.
 const formSchema = z.strictObject({ name: personName, password: newPassword });
@@ -51,22 +51,7 @@ export function NewAccountForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <p className="text-sm text-slate-600">Make your account for {invitation.email}:</p>
-      <TextField
-        id="invite-name"
-        label="Your name"
-        autoComplete="name"
-        error={errors.name?.message}
-        {...register('name')}
-      />
-      <TextField
-        id="invite-password"
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 12 characters."
-        error={errors.password?.message}
-        {...register('password')}
-      />
+      <AccountFields idPrefix="invite" register={register} errors={errors} />
       <Button type="submit" pending={isSubmitting} className="w-full">
         Create account and join
       </Button>

@@ -13,7 +13,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
-import { RolesDialog } from '@/components/console/roles-dialog';
+import { useChangeRoles } from '@/components/console/change-roles';
 import { NewBotDialog } from './new-bot-dialog';
 
 export function BotsView({ orgId }: { orgId: string }) {
@@ -26,9 +26,12 @@ export function BotsView({ orgId }: { orgId: string }) {
   const [toDelete, setToDelete] = useState<Bot | null>(null);
   const [creating, setCreating] = useState(false);
   const setPolicies = useSetBotPolicies(orgId);
-  // Kept after its dialog closes, so the dialog can return focus to that bot's button.
-  const [rolesOf, setRolesOf] = useState<Bot | null>(null);
-  const [rolesOpen, setRolesOpen] = useState(false);
+  const roles = useChangeRoles({
+    orgId,
+    rows: bots.items,
+    idOf: (bot) => bot.id,
+    save: (bot, policies) => setPolicies.mutateAsync({ botId: bot.id, policies }),
+  });
 
   return (
     <>
@@ -62,19 +65,7 @@ export function BotsView({ orgId }: { orgId: string }) {
                 <LocalDate iso={bot.createdAt} />
               </td>
               <ActionsCell>
-                {canCreate && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Change roles of ${bot.name}`}
-                    onClick={() => {
-                      setRolesOf(bot);
-                      setRolesOpen(true);
-                    }}
-                  >
-                    Change roles
-                  </Button>
-                )}
+                {canCreate && roles.button(bot)}
                 {canDelete && (
                   <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>
                     Delete
@@ -86,16 +77,7 @@ export function BotsView({ orgId }: { orgId: string }) {
         </DataTable>
       </ListStates>
       <NewBotDialog orgId={orgId} open={creating} onOpenChange={setCreating} />
-      {rolesOf && (
-        <RolesDialog
-          orgId={orgId}
-          open={rolesOpen}
-          onOpenChange={setRolesOpen}
-          name={rolesOf.name}
-          current={bots.items.find((b) => b.id === rolesOf.id)?.policies ?? rolesOf.policies}
-          save={(policies) => setPolicies.mutateAsync({ botId: rolesOf.id, policies })}
-        />
-      )}
+      {roles.dialog}
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => !open && setToDelete(null)}

@@ -1,13 +1,12 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
-import { RolesEditor, rolesIssues } from '@/components/console/roles-editor';
+import { RolesField, useRolesIssues } from '@/components/console/roles-field';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { useCreateBot } from '@/lib/bots/queries';
@@ -27,7 +26,7 @@ export function NewBotDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const create = useCreateBot(orgId);
-  const [roles, setRoles] = useState<ReturnType<typeof rolesIssues> | null>(null);
+  const roles = useRolesIssues();
   const {
     register,
     control,
@@ -38,21 +37,19 @@ export function NewBotDialog({
   } = useForm<FormValues>({ resolver: zodResolver(createBotBody), defaultValues: DEFAULTS });
   const close = () => {
     reset(DEFAULTS);
-    setRoles(null);
+    roles.clear();
     onOpenChange(false);
   };
   const guard = useDiscardGuard(isDirty, close);
 
   const onSubmit = handleSubmit(async (values) => {
-    setRoles(null);
+    roles.clear();
     const outcome = await runMutation(() => create.mutateAsync(values), {
       success: (bot) => `Created the bot ${bot.name}. Make its API keys on the API keys page.`,
       failure: 'Could not create the bot',
       placeIssues: (error) => {
         if (placeCodeOnField(setError, error, { bot_name_taken: 'name' })) return false;
-        const placed = rolesIssues(error);
-        setRoles(placed);
-        return placed.leftOver && placeServerIssues(setError, error, ['name']);
+        return roles.place(error) && placeServerIssues(setError, error, ['name']);
       },
     });
     if (outcome.ok) close();
@@ -75,20 +72,7 @@ export function NewBotDialog({
           autoComplete="off"
           {...register('name')}
         />
-        <Controller
-          control={control}
-          name="policies"
-          render={({ field }) => (
-            <RolesEditor
-              orgId={orgId}
-              idPrefix="bot-roles"
-              value={field.value}
-              onChange={field.onChange}
-              rowErrors={roles?.rows}
-              listError={roles?.list ?? errors.policies?.message ?? errors.policies?.root?.message}
-            />
-          )}
-        />
+        <RolesField control={control} orgId={orgId} idPrefix="bot-roles" issues={roles.issues} />
         {guard.prompt ?? <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Create bot" />}
       </form>
     </Dialog>

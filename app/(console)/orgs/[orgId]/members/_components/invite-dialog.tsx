@@ -1,13 +1,12 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
-import { RolesEditor, rolesIssues } from '@/components/console/roles-editor';
+import { RolesField, useRolesIssues } from '@/components/console/roles-field';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { createInvitationBody } from '@/lib/onboarding/invitation-schema';
@@ -35,7 +34,7 @@ export function InviteDialog({
   onSent: (sent: InvitationSent) => void;
 }) {
   const invite = useInvite(orgId);
-  const [roles, setRoles] = useState<ReturnType<typeof rolesIssues> | null>(null);
+  const roles = useRolesIssues();
   const {
     register,
     control,
@@ -46,13 +45,13 @@ export function InviteDialog({
   } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULTS });
   const close = () => {
     reset(DEFAULTS);
-    setRoles(null);
+    roles.clear();
     onOpenChange(false);
   };
   const guard = useDiscardGuard(isDirty, close);
 
   const onSubmit = handleSubmit(async (values) => {
-    setRoles(null);
+    roles.clear();
     const outcome = await runMutation(() => invite.mutateAsync(values), {
       success: (sent) =>
         sent.url
@@ -61,9 +60,7 @@ export function InviteDialog({
       failure: 'Could not send the invitation',
       placeIssues: (error) => {
         if (placeCodeOnField(setError, error, { already_member: 'email' })) return false;
-        const placed = rolesIssues(error);
-        setRoles(placed);
-        return placed.leftOver && placeServerIssues(setError, error, ['email']);
+        return roles.place(error) && placeServerIssues(setError, error, ['email']);
       },
     });
     if (!outcome.ok) return;
@@ -89,20 +86,7 @@ export function InviteDialog({
           spellCheck={false}
           {...register('email')}
         />
-        <Controller
-          control={control}
-          name="policies"
-          render={({ field }) => (
-            <RolesEditor
-              orgId={orgId}
-              idPrefix="invite-roles"
-              value={field.value}
-              onChange={field.onChange}
-              rowErrors={roles?.rows}
-              listError={roles?.list ?? errors.policies?.message ?? errors.policies?.root?.message}
-            />
-          )}
-        />
+        <RolesField control={control} orgId={orgId} idPrefix="invite-roles" issues={roles.issues} />
         {guard.prompt ?? (
           <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Send invitation" />
         )}

@@ -23,7 +23,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
-import { RolesDialog } from '@/components/console/roles-dialog';
+import { useChangeRoles } from '@/components/console/change-roles';
 import type { InvitationSent } from '@/lib/onboarding/queries';
 import { InviteDialog } from './invite-dialog';
 import { PendingInvitations } from './pending-invitations';
@@ -50,9 +50,12 @@ export function MembersView({ orgId }: { orgId: string }) {
   const leave = useLeaveOrganization(orgId);
   const [toRemove, setToRemove] = useState<Member | null>(null);
   const setPolicies = useSetMemberPolicies(orgId);
-  // Kept after its dialog closes, so the dialog can return focus to that member's button.
-  const [rolesOf, setRolesOf] = useState<Member | null>(null);
-  const [rolesOpen, setRolesOpen] = useState(false);
+  const roles = useChangeRoles({
+    orgId,
+    rows: members.items,
+    idOf: (m) => m.userId,
+    save: (m, policies) => setPolicies.mutateAsync({ userId: m.userId, policies }),
+  });
   const [leaving, setLeaving] = useState(false);
   const [confirmScim, setConfirmScim] = useState(false);
   // The SCIM token exists in the console only here, until its dialog closes.
@@ -124,19 +127,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                     <LocalDate iso={m.joinedAt} />
                   </td>
                   <ActionsCell>
-                    {canUpdate && (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={`Change roles of ${m.name}`}
-                        onClick={() => {
-                          setRolesOf(m);
-                          setRolesOpen(true);
-                        }}
-                      >
-                        Change roles
-                      </Button>
-                    )}
+                    {canUpdate && roles.button(m)}
                     {canRemove && m.userId !== me.id && (
                       <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
                         Remove
@@ -164,16 +155,7 @@ export function MembersView({ orgId }: { orgId: string }) {
         onClose={() => setLink(null)}
         returnFocus={() => link?.opener}
       />
-      {rolesOf && (
-        <RolesDialog
-          orgId={orgId}
-          open={rolesOpen}
-          onOpenChange={setRolesOpen}
-          name={rolesOf.name}
-          current={members.items.find((m) => m.userId === rolesOf.userId)?.policies ?? rolesOf.policies}
-          save={(policies) => setPolicies.mutateAsync({ userId: rolesOf.userId, policies })}
-        />
-      )}
+      {roles.dialog}
       <ConfirmDialog
         open={toRemove !== null}
         onOpenChange={(open) => !open && setToRemove(null)}

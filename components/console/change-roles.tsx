@@ -1,0 +1,50 @@
+'use client';
+
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import type { Binding } from './roles-editor';
+import { RolesDialog } from './roles-dialog';
+
+/**
+ * "Change roles" of a list's rows (members, bots): `button(row)` goes in a row's actions, `dialog` once beside the
+ * list. The row stays chosen after its dialog closes, so the dialog can return focus to that row's button; the
+ * dialog shows the row's roles as the list has them now (refreshed after a save).
+ */
+export function useChangeRoles<T extends { name: string; policies: Binding[] }>({
+  orgId,
+  rows,
+  idOf,
+  save,
+}: {
+  orgId: string;
+  rows: T[];
+  idOf: (row: T) => string;
+  save: (row: T, policies: Binding[]) => Promise<unknown>;
+}) {
+  const [rolesOf, setRolesOf] = useState<T | null>(null);
+  const [open, setOpen] = useState(false);
+  const button = (row: T) => (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={`Change roles of ${row.name}`}
+      onClick={() => {
+        setRolesOf(row);
+        setOpen(true);
+      }}
+    >
+      Change roles
+    </Button>
+  );
+  const dialog = rolesOf && (
+    <RolesDialog
+      orgId={orgId}
+      open={open}
+      onOpenChange={setOpen}
+      name={rolesOf.name}
+      current={rows.find((row) => idOf(row) === idOf(rolesOf))?.policies ?? rolesOf.policies}
+      save={(policies) => save(rolesOf, policies)}
+    />
+  );
+  return { button, dialog };
+}
