@@ -3,6 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { log } from '../observability/log';
 import { lockProjectMuting, relinkAlerts } from '../silences/muting-service';
+import { mutingSeconds } from '../silences/metrics';
 import { notifyTransitions } from '../silences/notify-service';
 import { MAX_ALERT_BYTES, maxAlertsPerProject } from './limits';
 import { mergeTimes, type AlertTimes } from './merge';
@@ -107,6 +108,7 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
           sizeBytes: excluded('size_bytes'),
         },
       });
+    const done = mutingSeconds.startTimer({ work: 'alerts' });
     await relinkAlerts(
       tx,
       scope,
@@ -114,6 +116,7 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
       now,
     );
     await notifyTransitions(tx, scope, [...changed], now);
+    done();
     return writes.length;
   });
   alertsReceived.inc(stored);

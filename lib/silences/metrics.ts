@@ -1,4 +1,4 @@
-import { Counter, Gauge, register } from 'prom-client';
+import { Counter, Gauge, Histogram, register } from 'prom-client';
 
 // Next may load this module more than once in a process; the default registry keeps one of each metric.
 export const alertNotifications =
@@ -15,4 +15,21 @@ export const alertsNow =
     name: 'svc_alerts',
     help: 'Unresolved alerts over every project, by state: firing (muted by no active silence) or silenced; as of the last pass of the 10 s alerts-follow-the-clock job.',
     labelNames: ['state'] as const,
+  });
+
+export const mutingLinks =
+  (register.getSingleMetric('svc_alert_silence_links_total') as Counter<'change'> | undefined) ??
+  new Counter({
+    name: 'svc_alert_silence_links_total',
+    help: 'Links between alerts and the silences that match them (alert_silences), by change: added, dropped. A resend of unchanged alerts changes none.',
+    labelNames: ['change'] as const,
+  });
+
+export const mutingSeconds =
+  (register.getSingleMetric('svc_alert_muting_seconds') as Histogram<'work'> | undefined) ??
+  new Histogram({
+    name: 'svc_alert_muting_seconds',
+    help: "Time spent keeping muting and notifications up to date, by work: alerts (a posted batch's links and transitions), silence (a silence's), clock (a pass of alerts-follow-the-clock over every project). Inside the project's muting lock, but for clock's first read.",
+    labelNames: ['work'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   });

@@ -2,7 +2,8 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { labelSetTest, type Matcher } from './matchers';
-import { alertsNow } from './metrics';
+import { log } from '../observability/log';
+import { alertsNow, mutingLinks, mutingSeconds } from './metrics';
 import { notifyTransitions } from './notify-service';
 
 type Scope = { organizationId: string; projectId: string };
@@ -38,12 +39,14 @@ async function recount(tx: Tx, silenceIds: string[]): Promise<void> {
 
 async function deleteLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
   if (links.length === 0) return;
+  mutingLinks.inc({ change: 'dropped' }, links.length);
   await tx.execute(sql`delete from ${t.alertSilences} where ${scoped(scope)}
     and (${t.alertSilences.fingerprint}, ${t.alertSilences.silenceId}) in
       (select * from jsonb_to_recordset(${JSON.stringify(links)}::jsonb) as l(fingerprint text, "silenceId" uuid))`);
 }
 
 async function insertLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
+  if (links.length > 0) mutingLinks.inc({ change: 'added' }, links.length);
   for (let i = 0; i < links.length; i += 1000)
     await tx.insert(t.alertSilences).values(links.slice(i, i + 1000).map((l) => ({ ...scope, ...l })));
 }
@@ -119,6 +122,7 @@ export async function relinkSilence(
   fresh = false,
 ): Promise<number> {
   await lockProjectMuting(tx, scope);
+  const done = mutingSeconds.startTimer({ work: 'silence' });
   const unlinked = fresh
     ? []
     : await tx
@@ -155,6 +159,8 @@ export async function relinkSilence(
     [...unlinked, ...matched].map((l) => l.fingerprint),
     now,
   );
+  if (unlinked.length > 0) mutingLinks.inc({ change: 'dropped' }, unlinked.length);
+  done();
   return matched.length;
 }
 
@@ -183,6 +189,7 @@ export async function renotifySilence(tx: Tx, scope: Scope, silenceId: string, n
  * silence began to mute. One project per transaction, under its lock. Returns how many projects it visited.
  */
 export async function followTheClock(now = new Date()): Promise<number> {
+  const done = mutingSeconds.startTimer({ work: 'clock' });
   const db = await getDb();
   const at = now.toISOString();
   const ended = (
@@ -206,6 +213,7 @@ export async function followTheClock(now = new Date()): Promise<number> {
         union all select organization_id, project_id from (${resolvedDue}) r
         union all select organization_id, project_id from (${nowMuted}) m
       ) due limit 100`);
+  let [droppedLinks, sent] = [0, 0];
   for (const scope of scopes)
     await db.transaction(async (tx) => {
       await lockProjectMuting(tx, scope);
@@ -218,13 +226,17 @@ export async function followTheClock(now = new Date()): Promise<number> {
       const { rows: due } = await tx.execute<{ fingerprint: string }>(sql`
         select r.fingerprint from (${resolvedDue}) r where ${inScope('r')}
         union select m.fingerprint from (${nowMuted}) m where ${inScope('m')}`);
-      await notifyTransitions(
+      mutingLinks.inc({ change: 'dropped' }, dropped.length);
+      droppedLinks += dropped.length;
+      sent += await notifyTransitions(
         tx,
         scope,
         [...dropped, ...due].map((r) => r.fingerprint),
         now,
       );
     });
+  done();
+  if (scopes.length > 0) log.info({ projects: scopes.length, droppedLinks, sent }, 'alerts followed the clock');
   const { rows } = await db.execute<{ firing: number; silenced: number }>(sql`select
       count(*) filter (where audible)::int as firing, count(*) filter (where not audible)::int as silenced
     from ${t.alerts} where ends_at > ${at}::timestamptz`);
