@@ -194,6 +194,14 @@ describe('alert.firing and alert.resolved, one per transition', () => {
     expect(await sent()).toEqual(['alert.firing Q', 'alert.resolved Q']);
   });
 
+  it("an audible alert whose firing time an older release's resend cleared still sends its end", async () => {
+    const { db, scope, sent } = await projectWithEndpoint('Roll');
+    await storeAlerts(scope, [received({ alertname: 'Rolled' })], NOW);
+    await db.update(t.alerts).set({ firingNotifiedAt: null }).where(eq(t.alerts.projectId, scope.projectId));
+    await storeAlerts(scope, [received({ alertname: 'Rolled' }, at(1))], at(1));
+    expect(await sent()).toEqual(['alert.firing Rolled', 'alert.resolved Rolled']);
+  });
+
   it('each endpoint gets what it subscribed to; one message id per transition, shared by endpoints', async () => {
     const { db, scope, hook, sent } = await projectWithEndpoint('Endpoints', ['*']);
     const add = async (events: string[], enabled = true) =>

@@ -67,7 +67,9 @@ export async function notifyTransitions(tx: Tx, scope: Scope, fingerprints: stri
   for (const { row, muted } of rows) {
     const resolved = row.endsAt <= now;
     const audible = !resolved && !muted;
-    let notifiedAt = row.firingNotifiedAt?.toISOString() ?? null;
+    // Audible means a firing was sent (becoming audible sends it). The release before this one reset the time on
+    // every resend, so during a roll an audible alert may lack it: its end is still owed.
+    let notifiedAt = row.firingNotifiedAt?.toISOString() ?? (row.audible ? row.updatedAt.toISOString() : null);
     if (audible && !row.audible) {
       send('alert.firing', row, 'firing');
       notifiedAt = at;
