@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { labelSetTest, type Matcher } from '../silences/matchers';
@@ -10,33 +10,51 @@ export const PREVIEW_ALERTS = 100;
 
 /**
  * The unresolved alerts a draft silence would mute, with the silence's own matching (RE2 anchored, an absent label
- * read as ""): its `=` matchers narrow the rows read through the labels' index, the rest are tested here; only the
- * first 100 are then read whole.
+ * read as ""). Alerts share label values (10,000 alerts over 400 hosts), so the matchers are tested once per distinct
+ * combination of the values of the labels they name, read without sorting; the database then counts and orders only
+ * the alerts holding a combination that matched, and the first 100 are read whole. Its `=` matchers narrow every
+ * read through the labels' index. PostgreSQL's `~` is not RE2: the regexes are tested here, the database only
+ * compares the values they passed.
  */
 export async function previewSilence(scope: AlertScope, matchers: Matcher[], now = new Date()): Promise<PreviewAnswer> {
   const db = await getDb();
+  const names = [...new Set(matchers.map((m) => m.label))];
+  // An absent label reads as "", as the matchers read it: the same test, the same combination.
+  const values = names.map((n) => sql`coalesce(${t.alerts.labels} ->> ${n}::text, '')`);
+  const tuple = sql`(${sql.join(values, sql`, `)})`;
   const equal = matchers.filter((m) => m.op === '=' && m.value !== '');
   const contains = JSON.stringify(Object.fromEntries(equal.map((m) => [m.label, m.value])));
-  const candidates = await db
-    .select({ fingerprint: t.alerts.fingerprint, labels: t.alerts.labels })
-    .from(t.alerts)
-    .where(
-      and(
-        eq(t.alerts.organizationId, scope.organizationId),
-        eq(t.alerts.projectId, scope.projectId),
-        gt(t.alerts.endsAt, now),
-        equal.length > 0 ? sql`${t.alerts.labels} @> ${contains}::jsonb` : undefined,
-      ),
-    )
-    .orderBy(desc(t.alerts.startsAt), desc(t.alerts.fingerprint));
+  const unresolved: SQL = and(
+    eq(t.alerts.organizationId, scope.organizationId),
+    eq(t.alerts.projectId, scope.projectId),
+    gt(t.alerts.endsAt, now),
+    equal.length > 0 ? sql`${t.alerts.labels} @> ${contains}::jsonb` : undefined,
+  )!;
+  const { rows: combinations } = await db.execute<{ v: string[] }>(
+    sql`select distinct array[${sql.join(values, sql`, `)}]::text[] as v from ${t.alerts} where ${unresolved}`,
+  );
   const matches = labelSetTest(matchers);
-  const muted = candidates.filter((a) => matches(a.labels));
-  const first = muted.slice(0, PREVIEW_ALERTS).map((a) => a.fingerprint);
+  const passed = combinations
+    .map((c) => c.v)
+    .filter((v) => matches(Object.fromEntries(names.map((n, i) => [n, v[i]]))));
+  if (passed.length === 0) return { total: 0, alerts: [] };
+  // The passed combinations, one JSON array per label zipped back into rows (`rows from` pairs the i-th elements).
+  const wanted = sql`${tuple} in (select * from rows from (${sql.join(
+    names.map((_, i) => sql`jsonb_array_elements_text(${JSON.stringify(passed.map((v) => v[i]))}::jsonb)`),
+    sql`, `,
+  )}))`;
+  const page = await db
+    .select({ fingerprint: t.alerts.fingerprint, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(t.alerts)
+    .where(and(unresolved, wanted))
+    .orderBy(desc(t.alerts.startsAt), desc(t.alerts.fingerprint))
+    .limit(PREVIEW_ALERTS);
+  const first = page.map((a) => a.fingerprint);
   const rows = first.length > 0 ? await alertRows(scope, inArray(t.alerts.fingerprint, first), now) : [];
   const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
   const alerts = first.flatMap((fp) => {
     const row = byFingerprint.get(fp);
     return row ? [toAlert(row, now)] : [];
   });
-  return { total: muted.length, alerts };
+  return { total: page[0]?.total ?? 0, alerts };
 }
