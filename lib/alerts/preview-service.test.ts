@@ -69,6 +69,18 @@ await onBothDatabases('a silence preview', 'alerts-preview', () => {
     );
     expect(both.alerts.map((a) => a.labels.instance)).toEqual(['host-0', 'host-1', 'host-2', 'host-3', 'host-4']);
 
+    // Values PostgreSQL's array syntax would read otherwise, compared as they are.
+    const odd = ['a,"b\\c}{', 'NULL', '', ' x '];
+    await storeAlerts(
+      scope,
+      odd.map((job, i) => received({ alertname: 'Odd', job }, i, at(-i))),
+      NOW,
+    );
+    const anyJob = await previewSilence(scope, [{ label: 'job', op: '=~', value: '.+' }], NOW);
+    expect(anyJob.alerts.map((a) => a.labels.job)).toEqual(['a,"b\\c}{', 'NULL', ' x ']);
+    const emptyJob = await previewSilence(scope, [{ label: 'job', op: '=~', value: 'NULL|' }], NOW);
+    expect(emptyJob.total).toBe(153 - 1 + 2);
+
     expect(await previewSilence(scope, [{ label: 'alertname', op: '=~', value: 'Net.*' }], NOW)).toEqual({
       total: 0,
       alerts: [],
