@@ -1,6 +1,8 @@
 import { and, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
+import { jsonRow, jsonRowsStatement } from '../db/statement';
 import { containsPattern } from '../db/search';
 import { ApiError } from '../errors';
 import { labelSetTest, type Matcher } from '../silences/matchers';
@@ -21,22 +23,25 @@ const SAME_ALERT = sql.raw(
  * The ids of the active silences linked to an alert, sorted, as one subquery per row: the links (kept on write)
  * say which silences match; the clock says which of those are active now.
  */
-const silencedBy = (now: Date) => sql<string[]>`coalesce((
+const silencedBy = (at: SQL) => sql<string[]>`coalesce((
     select array_agg(l.silence_id::text order by l.silence_id)
     from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
-    where ${SAME_ALERT}
-      and s.starts_at <= ${now.toISOString()}::timestamptz and s.ends_at > ${now.toISOString()}::timestamptz
+    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at}
   ), '{}')`;
 
-const muted = (now: Date) => sql`exists (
+const muted = (at: SQL) => sql`exists (
     select 1 from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
-    where ${SAME_ALERT}
-      and s.starts_at <= ${now.toISOString()}::timestamptz and s.ends_at > ${now.toISOString()}::timestamptz)`;
+    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at})`;
+
+/** A clock reading as a statement's value. */
+const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+/** A clock reading as a named statement's placeholder. */
+const instantNamed = (name: 'now' | 'keptFrom' | 'at') => sql`${sql.placeholder(name)}::timestamptz`;
 
 const inProject = (scope: AlertScope) =>
   and(eq(t.alerts.organizationId, scope.organizationId), eq(t.alerts.projectId, scope.projectId));
 
-const selection = (now: Date) => ({
+const columns = {
   organizationId: t.alerts.organizationId,
   projectId: t.alerts.projectId,
   fingerprint: t.alerts.fingerprint,
@@ -48,8 +53,9 @@ const selection = (now: Date) => ({
   endsByTimeout: t.alerts.endsByTimeout,
   updatedAt: t.alerts.updatedAt,
   sizeBytes: t.alerts.sizeBytes,
-  silencedBy: silencedBy(now),
-});
+};
+
+const selection = (now: Date) => ({ ...columns, silencedBy: silencedBy(instant(now)) });
 
 /** The project's alerts that meet `where`, with their silences as of `now`. */
 export async function alertRows(scope: AlertScope, where: SQL, now: Date): Promise<AlertRow[]> {
@@ -106,8 +112,7 @@ function decodeAlertCursor(cursor: string): Position {
   }
 }
 
-function stateCondition(states: AlertState[], now: Date): SQL | undefined {
-  const keptFrom = new Date(now.getTime() - alertRetentionSeconds() * 1000);
+function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | undefined {
   const of: Record<AlertState, SQL> = {
     resolved: and(lte(t.alerts.endsAt, now), gt(t.alerts.endsAt, keptFrom))!,
     firing: and(gt(t.alerts.endsAt, now), sql`not ${muted(now)}`)!,
@@ -117,6 +122,45 @@ function stateCondition(states: AlertState[], now: Date): SQL | undefined {
   if (set.has('firing') && set.has('silenced'))
     return or(gt(t.alerts.endsAt, now), set.has('resolved') ? of.resolved : undefined);
   return or(...[...set].map((s) => of[s]));
+}
+
+/** A page's row, one JSON array each (lib/db/statement.ts): the list's hot read, as the key list's. */
+const listRow = jsonRow({ ...columns, silencedBy: silencedBy(instantNamed('now')) });
+
+type ListShape = { states: AlertState[]; search: boolean; narrowed: boolean; after: boolean };
+
+const listStatements = new Map<string, (values: Record<string, unknown>) => Promise<AlertRow[]>>();
+
+/**
+ * The list's read as a named statement, one per shape (which states, searched, narrowed by `=` filters, after a
+ * cursor: at most 56), planned once per connection; every value is a placeholder.
+ */
+function listStatement(shape: ListShape) {
+  const key = JSON.stringify(shape);
+  let statement = listStatements.get(key);
+  if (statement) return statement;
+  const query = new QueryBuilder()
+    .select({ row: listRow.sql.as('row') })
+    .from(t.alerts)
+    .where(
+      and(
+        eq(t.alerts.organizationId, sql.placeholder('organizationId')),
+        eq(t.alerts.projectId, sql.placeholder('projectId')),
+        stateCondition(shape.states, instantNamed('now'), instantNamed('keptFrom')),
+        shape.search
+          ? sql`(${t.alerts.labels}::text || ' ' || ${t.alerts.annotations}::text) ilike ${sql.placeholder('contains')}`
+          : undefined,
+        shape.narrowed ? sql`${t.alerts.labels} @> ${sql.placeholder('labels')}::jsonb` : undefined,
+        shape.after
+          ? sql`(${t.alerts.startsAt}, ${t.alerts.fingerprint}) < (${instantNamed('at')}, ${sql.placeholder('fingerprint')})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(t.alerts.startsAt), desc(t.alerts.fingerprint))
+    .limit(sql.placeholder('limit'));
+  statement = jsonRowsStatement(query, listRow);
+  listStatements.set(key, statement);
+  return statement;
 }
 
 const SCAN = 500;
@@ -130,31 +174,26 @@ export async function listAlerts(
   query: { limit: number; cursor?: string; state?: AlertState[]; filters: Matcher[]; q?: string },
   now = new Date(),
 ): Promise<{ items: Alert[]; nextCursor: string | null }> {
-  const db = await getDb();
-  const states = query.state?.length ? query.state : (['firing', 'silenced'] as AlertState[]);
+  const states = [...new Set(query.state?.length ? query.state : (['firing', 'silenced'] as AlertState[]))].sort();
   const passes = labelSetTest(query.filters);
-  const search = query.q
-    ? sql`(${t.alerts.labels}::text || ' ' || ${t.alerts.annotations}::text) ilike ${containsPattern(query.q)}`
-    : undefined;
   // `=` filters go to the database (the labels' GIN index); when they are all there is, every row read passes, so a
   // page reads one more than it shows instead of batches of SCAN.
   const equal = query.filters.filter((m) => m.op === '=' && m.value !== '');
-  const narrowed = equal.length
-    ? sql`${t.alerts.labels} @> ${JSON.stringify(Object.fromEntries(equal.map((m) => [m.label, m.value])))}::jsonb`
-    : undefined;
   const batch = equal.length === query.filters.length ? query.limit + 1 : SCAN;
+  const values = {
+    organizationId: scope.organizationId,
+    projectId: scope.projectId,
+    now: now.toISOString(),
+    keptFrom: new Date(now.getTime() - alertRetentionSeconds() * 1000).toISOString(),
+    contains: query.q ? containsPattern(query.q) : undefined,
+    labels: equal.length ? JSON.stringify(Object.fromEntries(equal.map((m) => [m.label, m.value]))) : undefined,
+    limit: batch,
+  };
   let position = query.cursor ? decodeAlertCursor(query.cursor) : null;
   const found: AlertRow[] = [];
   for (;;) {
-    const after = position
-      ? sql`(${t.alerts.startsAt}, ${t.alerts.fingerprint}) < (${position.at.toISOString()}::timestamptz, ${position.fingerprint})`
-      : undefined;
-    const rows = await db
-      .select(selection(now))
-      .from(t.alerts)
-      .where(and(inProject(scope), stateCondition(states, now), search, narrowed, after))
-      .orderBy(desc(t.alerts.startsAt), desc(t.alerts.fingerprint))
-      .limit(batch);
+    const read = listStatement({ states, search: !!query.q, narrowed: equal.length > 0, after: position !== null });
+    const rows = await read({ ...values, at: position?.at.toISOString(), fingerprint: position?.fingerprint });
     for (const row of rows) if (passes(row.labels) && found.length <= query.limit) found.push(row);
     const last = rows.at(-1);
     if (rows.length < batch || found.length > query.limit || !last) break;

@@ -85,4 +85,26 @@ describe('alerts and silences kept linked on write, state read as of a time', ()
     expect((await unresolvedAlerts(scope, at(3)))[0].silencedBy).toEqual([silence.id]);
     expect((await getSilence(scope, silence.id, at(3)))?.mutedAlerts).toBe(1);
   });
+
+  it("counts the unresolved alerts only for one that would start firing, the batch's earlier moves included", async () => {
+    const { scope } = await newTestProject('Limit');
+    process.env.ALERTS_MAX_PER_PROJECT = '2';
+    try {
+      const a = received({ alertname: 'A' });
+      const b = received({ alertname: 'B' }, 1);
+      await storeAlerts(scope, [a, b], NOW);
+      // Full: a resend of the firing ones is stored, a new one refused.
+      const resend = await storeAlerts(scope, [a, b, received({ alertname: 'C' }, 2)], at(1));
+      expect(resend.stored).toBe(2);
+      expect(resend.refused.map((r) => r.reason)).toEqual([
+        'too many alerts: the project has 2 unresolved, the limit is 2',
+      ]);
+      // A resolve earlier in the batch frees a place for a new one later in it.
+      const moved = await storeAlerts(scope, [{ ...b, endsAt: at(1) }, received({ alertname: 'C' }, 1)], at(2));
+      expect(moved).toEqual({ stored: 2, refused: [] });
+      expect((await unresolvedAlerts(scope, at(2))).map((r) => r.labels.alertname).sort()).toEqual(['A', 'C']);
+    } finally {
+      delete process.env.ALERTS_MAX_PER_PROJECT;
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { log } from '../observability/log';
 import { lockProjectMuting, relinkAlerts } from '../silences/muting-service';
@@ -33,6 +33,14 @@ function rowOf(scope: AlertScope, sent: ReceivedAlert, times: AlertTimes, now: D
   };
 }
 
+async function countUnresolved(tx: Tx, scope: AlertScope, now: Date): Promise<number> {
+  const [{ unresolved }] = await tx
+    .select({ unresolved: count() })
+    .from(t.alerts)
+    .where(and(inProject(scope), gt(t.alerts.endsAt, now)));
+  return unresolved;
+}
+
 /**
  * Stores a posted batch in one transaction: each alert merged with the stored one of its fingerprint as
  * Alertmanager does, then the links to the silences that match it. Refused out loud, the rest stored: an alert over
@@ -61,11 +69,10 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
       .select()
       .from(t.alerts)
       .where(and(inProject(scope), inArray(t.alerts.fingerprint, fingerprints)));
-    const [{ unresolved }] = await tx
-      .select({ unresolved: count() })
-      .from(t.alerts)
-      .where(and(inProject(scope), gt(t.alerts.endsAt, now)));
-    let firing = unresolved;
+    // The project's count (a scan of its unresolved alerts) only decides an alert that would start firing: a resend
+    // of alerts already firing skips it. Read before any write of the batch, as the batch's moves are added to it.
+    let unresolved: number | undefined;
+    let moved = 0;
     const rows = new Map<string, Row>(existing.map((r) => [r.fingerprint, r]));
     const changed = new Set<string>();
     for (const sent of fitting) {
@@ -73,11 +80,15 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
       const times = mergeTimes(old as AlertTimes | undefined, sent, now);
       const was = old !== undefined && old.endsAt > now;
       const is = times.endsAt > now;
-      if (!was && is && firing >= limit) {
-        refuse(sent, `too many alerts: the project has ${firing} unresolved, the limit is ${limit}`, 'too_many');
-        continue;
+      if (!was && is) {
+        unresolved ??= await countUnresolved(tx, scope, now);
+        const firing = unresolved + moved;
+        if (firing >= limit) {
+          refuse(sent, `too many alerts: the project has ${firing} unresolved, the limit is ${limit}`, 'too_many');
+          continue;
+        }
       }
-      firing += Number(is) - Number(was);
+      moved += Number(is) - Number(was);
       rows.set(sent.fingerprint, rowOf(scope, sent, times, now));
       changed.add(sent.fingerprint);
     }
