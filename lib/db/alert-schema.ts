@@ -50,6 +50,15 @@ export const alerts = pgTable(
     index('alerts_project_ends_idx').on(t.organizationId, t.projectId, t.endsAt),
     // The /v1 list's keyset order, newest first.
     index('alerts_project_starts_idx').on(t.organizationId, t.projectId, t.startsAt, t.fingerprint),
+    // The /v1 list filtered by `alertname="X"` (what most filters name), in the list's order: a page reads its rows
+    // and stops, where the GIN index below gives every match to sort.
+    index('alerts_alertname_idx').on(
+      t.organizationId,
+      t.projectId,
+      sql`(${t.labels} ->> 'alertname')`,
+      t.startsAt,
+      t.fingerprint,
+    ),
     // A silence's `=` matchers narrow the alerts it is tested against (`labels @> {...}`).
     index('alerts_labels_idx').using('gin', sql`${t.labels} jsonb_path_ops`),
     // The clock's notifications: alerts that resolved by the clock and whose state still says otherwise.
