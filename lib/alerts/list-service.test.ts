@@ -1,30 +1,23 @@
 import { expect, it } from 'vitest';
 import type { Matcher } from '../silences/matchers';
+import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
 import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
-import { SYSTEM_ACTOR } from '../audit/source';
-import type { AuditSource } from '../db/audit-types';
 import { createSilence } from '../silences/lifecycle-service';
-import { fingerprintOf } from './fingerprint';
 import { listAlerts } from './list-service';
-import type { ReceivedAlert } from './schema';
 import { storeAlerts } from './service';
 
-const source: AuditSource = { actor: SYSTEM_ACTOR, context: { requestId: 'req_1', ip: null, userAgent: null } };
-const principal = { type: 'user' as const, id: crypto.randomUUID() };
+const source = TEST_SOURCE;
+const principal = testPrincipal();
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-const received = (labels: Record<string, string>, index: number, startsAt: Date, endsAt = at(60)): ReceivedAlert => ({
-  labels,
-  annotations: { summary: `${labels.alertname} on ${labels.instance}` },
-  generatorUrl: '',
-  startsAt,
-  endsAt,
-  endsByTimeout: false,
-  fingerprint: fingerprintOf(labels),
-  sizeBytes: 10,
-  index,
-});
+const received = (labels: Record<string, string>, index: number, startsAt: Date, endsAt = at(60)) =>
+  receivedAlert(labels, {
+    annotations: { summary: `${labels.alertname} on ${labels.instance}` },
+    startsAt,
+    endsAt,
+    index,
+  });
 
 await onBothDatabases('the alerts list', 'alerts-list', () => {
   it('pages newest first through states, filters and a search, with the silences muting each alert', async () => {

@@ -1,24 +1,14 @@
 import { expect, it } from 'vitest';
+import { receivedAlert } from '../../server/testing/alerts';
 import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
-import { fingerprintOf } from './fingerprint';
 import { previewSilence, PREVIEW_ALERTS } from './preview-service';
-import type { ReceivedAlert } from './schema';
 import { storeAlerts } from './service';
 
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-const received = (labels: Record<string, string>, index: number, startsAt: Date, endsAt = at(60)): ReceivedAlert => ({
-  labels,
-  annotations: {},
-  generatorUrl: '',
-  startsAt,
-  endsAt,
-  endsByTimeout: false,
-  fingerprint: fingerprintOf(labels),
-  sizeBytes: 10,
-  index,
-});
+const received = (labels: Record<string, string>, index: number, startsAt: Date, endsAt = at(60)) =>
+  receivedAlert(labels, { startsAt, endsAt, index });
 
 await onBothDatabases('a silence preview', 'alerts-preview', () => {
   it('tests the matchers as a silence does, counts every match and lists the first 100 newest first', async () => {

@@ -1,33 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { SYSTEM_ACTOR } from '../audit/source';
-import type { AuditSource } from '../db/audit-types';
 import { createSilence, expireSilence } from '../silences/lifecycle-service';
 import { getSilence } from '../silences/service';
 import { followTheClock } from '../silences/muting-service';
-import { fingerprintOf } from './fingerprint';
 import { unresolvedAlerts } from './list-service';
-import type { ReceivedAlert } from './schema';
 import { storeAlerts } from './service';
 
 withEmptyEmbeddedDatabase('alerts-service');
 
-const source: AuditSource = { actor: SYSTEM_ACTOR, context: { requestId: 'req_1', ip: null, userAgent: null } };
-const principal = { type: 'user' as const, id: crypto.randomUUID() };
+const source = TEST_SOURCE;
+const principal = testPrincipal();
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-const received = (labels: Record<string, string>, index = 0, endsAt = at(5)): ReceivedAlert => ({
-  labels,
-  annotations: {},
-  generatorUrl: '',
-  startsAt: NOW,
-  endsAt,
-  endsByTimeout: true,
-  fingerprint: fingerprintOf(labels),
-  sizeBytes: 10,
-  index,
-});
+const received = (labels: Record<string, string>, index = 0, endsAt = at(5)) =>
+  receivedAlert(labels, { startsAt: NOW, endsAt, endsByTimeout: true, index });
 
 describe('alerts and silences kept linked on write, state read as of a time', () => {
   it('a silence mutes stored and later alerts, only while active, and its count follows the clock', async () => {

@@ -14,6 +14,16 @@ import {
 import { organizations, projects, silences } from './schema';
 import { ts } from './columns';
 
+/** The organization and project a row of alert data belongs to (fresh column builders for each table). */
+const inProject = () => ({
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id),
+  projectId: uuid('project_id')
+    .notNull()
+    .references(() => projects.id),
+});
+
 /**
  * An alert a project received (Alertmanager's model): one row per fingerprint of its labels, kept after it resolves
  * for `ALERT_RETENTION_SECONDS`. Resolved is `ends_at <= now`, decided by the clock at each read.
@@ -21,12 +31,7 @@ import { ts } from './columns';
 export const alerts = pgTable(
   'alerts',
   {
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id),
+    ...inProject(),
     fingerprint: text('fingerprint').notNull(),
     labels: jsonb('labels').$type<Record<string, string>>().notNull(),
     annotations: jsonb('annotations').$type<Record<string, string>>().notNull(),
@@ -104,12 +109,7 @@ export const alertRefusals = pgTable(
   'alert_refusals',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id),
+    ...inProject(),
     at: ts('at').notNull(),
     refused: integer('refused').notNull(),
     // The first refusal's reason, as the 400 said it (no label values).

@@ -1,13 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { postAlertmanagerSilence } from '../alertmanager/service';
 import { fingerprintOf } from '../alerts/fingerprint';
-import type { ReceivedAlert } from '../alerts/schema';
 import { storeAlerts } from '../alerts/service';
-import { SYSTEM_ACTOR } from '../audit/source';
-import type { AuditSource } from '../db/audit-types';
 import * as t from '../db/schema';
 import { sealSecret } from '../crypto/secret-box';
 import { claimDueDeliveries } from '../webhooks/delivery-service';
@@ -18,22 +16,19 @@ import { followTheClock } from './muting-service';
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 withEmptyEmbeddedDatabase('alert-notifications');
 
-const source: AuditSource = { actor: SYSTEM_ACTOR, context: { requestId: 'req_1', ip: null, userAgent: null } };
-const principal = { type: 'user' as const, id: crypto.randomUUID() };
+const source = TEST_SOURCE;
+const principal = testPrincipal();
 const NOW = new Date(Date.now() + 60_000);
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-const received = (labels: Record<string, string>, endsAt?: Date, startsAt = NOW): ReceivedAlert => ({
-  labels,
-  annotations: { summary: 'it broke' },
-  generatorUrl: 'http://prometheus.test/graph',
-  startsAt,
-  endsAt: endsAt ?? new Date(startsAt.getTime() + 5 * 60_000),
-  endsByTimeout: endsAt === undefined,
-  fingerprint: fingerprintOf(labels),
-  sizeBytes: 10,
-  index: 0,
-});
+const received = (labels: Record<string, string>, endsAt?: Date, startsAt = NOW) =>
+  receivedAlert(labels, {
+    annotations: { summary: 'it broke' },
+    generatorUrl: 'http://prometheus.test/graph',
+    startsAt,
+    endsAt: endsAt ?? new Date(startsAt.getTime() + 5 * 60_000),
+    endsByTimeout: endsAt === undefined,
+  });
 
 /** An endpoint's row, its signing secret sealed as the service seals it. */
 function endpoint(organizationId: string, events: string[], enabled = true) {
