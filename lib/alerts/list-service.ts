@@ -6,32 +6,13 @@ import { jsonRow, jsonRowsStatement } from '../db/statement';
 import { containsPattern } from '../db/search';
 import { ApiError } from '../errors';
 import { labelSetTest, type Matcher } from '../silences/matchers';
-import { alertJson } from '../silences/notify-service';
+import { alertJson, mutedAt, silencedByAt } from '../silences/notify-service';
 import { alertRetentionSeconds } from './limits';
 import type { Alert, AlertState } from './schema';
 import type { AlertScope } from './service';
 
 /** A stored alert with the active silences that mute it as of one clock reading. */
 export type AlertRow = Omit<typeof t.alerts.$inferSelect, 'audible' | 'firingNotifiedAt'> & { silencedBy: string[] };
-
-// Qualified by hand: drizzle leaves a one-table select's columns bare, which the subqueries' joins make ambiguous.
-const SAME_ALERT = sql.raw(
-  'l.organization_id = "alerts"."organization_id" and l.project_id = "alerts"."project_id" and l.fingerprint = "alerts"."fingerprint"',
-);
-
-/**
- * The ids of the active silences linked to an alert, sorted, as one subquery per row: the links (kept on write)
- * say which silences match; the clock says which of those are active now.
- */
-const silencedBy = (at: SQL) => sql<string[]>`coalesce((
-    select array_agg(l.silence_id::text order by l.silence_id)
-    from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
-    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at}
-  ), '{}')`;
-
-const muted = (at: SQL) => sql`exists (
-    select 1 from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
-    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at})`;
 
 /** A clock reading as a statement's value. */
 const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
@@ -58,7 +39,7 @@ const columns = {
   sizeBytes: t.alerts.sizeBytes,
 };
 
-const selection = (now: Date) => ({ ...columns, silencedBy: silencedBy(instant(now)) });
+const selection = (now: Date) => ({ ...columns, silencedBy: silencedByAt(instant(now)) });
 
 /** The project's alerts that meet `where`, with their silences as of `now`. */
 export async function alertRows(scope: AlertScope, where: SQL, now: Date): Promise<AlertRow[]> {
@@ -118,8 +99,8 @@ function decodeAlertCursor(cursor: string): Position {
 function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | undefined {
   const of: Record<AlertState, SQL> = {
     resolved: and(lte(t.alerts.endsAt, now), gt(t.alerts.endsAt, keptFrom))!,
-    firing: and(gt(t.alerts.endsAt, now), sql`not ${muted(now)}`)!,
-    silenced: and(gt(t.alerts.endsAt, now), muted(now))!,
+    firing: and(gt(t.alerts.endsAt, now), sql`not ${mutedAt(now)}`)!,
+    silenced: and(gt(t.alerts.endsAt, now), mutedAt(now))!,
   };
   const set = new Set(states);
   if (set.has('firing') && set.has('silenced'))
@@ -128,7 +109,7 @@ function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | un
 }
 
 /** A page's row, one JSON array each (lib/db/statement.ts): the list's hot read, as the key list's. */
-const listRow = jsonRow({ ...columns, silencedBy: silencedBy(instantNamed('now')) });
+const listRow = jsonRow({ ...columns, silencedBy: silencedByAt(instantNamed('now')) });
 
 type ListShape = { states: AlertState[]; search: boolean; narrowed: boolean; named: boolean; after: boolean };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import * as t from '../db/schema';
 import { alertNotifications } from './metrics';
@@ -29,11 +29,25 @@ export function alertJson(
   };
 }
 
-/** A silence linked to the alert is active at `at`: it is muted then. (Qualified by hand: see list-service.) */
-const mutedAt = (at: string) => sql<boolean>`exists (
+// Qualified by hand: drizzle leaves a one-table select's columns bare, which the subqueries' joins make ambiguous.
+const SAME_ALERT = sql.raw(
+  'l.organization_id = "alerts"."organization_id" and l.project_id = "alerts"."project_id" and l.fingerprint = "alerts"."fingerprint"',
+);
+
+/**
+ * The ids of the active silences linked to an alert (the row of `alerts` being read), sorted, as one subquery per
+ * row: the links (kept on write) say which silences match; the clock says which of those are active at `at`.
+ */
+export const silencedByAt = (at: SQL) => sql<string[]>`coalesce((
+    select array_agg(l.silence_id::text order by l.silence_id)
+    from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
+    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at}
+  ), '{}')`;
+
+/** An active silence at `at` is linked to the alert (the row of `alerts` being read): it is muted then. */
+export const mutedAt = (at: SQL) => sql<boolean>`exists (
     select 1 from ${t.alertSilences} l join ${t.silences} s on s.id = l.silence_id
-    where l.organization_id = "alerts"."organization_id" and l.project_id = "alerts"."project_id"
-      and l.fingerprint = "alerts"."fingerprint" and s.starts_at <= ${at}::timestamptz and s.ends_at > ${at}::timestamptz)`;
+    where ${SAME_ALERT} and s.starts_at <= ${at} and s.ends_at > ${at})`;
 
 /**
  * Decides the webhook notifications of these alerts as of `now` and writes them to the outbox, in the caller's
@@ -51,7 +65,7 @@ export async function notifyTransitions(tx: Tx, scope: Scope, fingerprints: stri
   if (fingerprints.length === 0) return 0;
   const at = now.toISOString();
   const rows = await tx
-    .select({ row: t.alerts, muted: mutedAt(at) })
+    .select({ row: t.alerts, muted: mutedAt(sql`${at}::timestamptz`) })
     .from(t.alerts)
     .where(
       and(
