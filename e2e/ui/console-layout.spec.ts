@@ -1,9 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test } from '../fixtures';
+import { expect, test, type Demo } from '../fixtures';
 import { createKey } from '../support/api-keys';
 import { consolePages, signInAs } from '../support/console';
 import { leak, postReport, serverScannerKey } from '../support/secret-scanning';
+
+/** The console's pages whose lists are read on the server, and where each is. */
+const SERVER_READ_PAGES = [
+  'overview',
+  'apiKeys',
+  'members',
+  'bots',
+  'settings',
+  'subscriptions',
+  'silences',
+  'alerts',
+  'audit',
+] as const;
+const serverReadPages = (demo: Demo) => ({ ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` });
 
 /** The page never scrolls sideways, and every row action lies inside the window without scrolling. */
 async function expectReflow(page: Page, path: string) {
@@ -204,18 +218,8 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
     await signInAs(page, email);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const pages = { ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` };
-    for (const name of [
-      'overview',
-      'apiKeys',
-      'members',
-      'bots',
-      'settings',
-      'subscriptions',
-      'silences',
-      'alerts',
-      'audit',
-    ] as const) {
+    const pages = serverReadPages(demo);
+    for (const name of SERVER_READ_PAGES) {
       await page.goto(pages[name]);
       await expect(page.locator('main h1').first()).toBeVisible();
       await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0, { timeout: 20_000 });
@@ -313,18 +317,8 @@ for (const { timezoneId, ahead } of [
     await signInAs(page, 'ada@acme.test');
     // A phone's slower CPU, as Lighthouse's: hydration then yields more often between its parts.
     await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const pages = { ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` };
-    for (const name of [
-      'overview',
-      'apiKeys',
-      'members',
-      'bots',
-      'settings',
-      'subscriptions',
-      'silences',
-      'alerts',
-      'audit',
-    ] as const) {
+    const pages = serverReadPages(demo);
+    for (const name of SERVER_READ_PAGES) {
       const asked: string[] = [];
       const listen = (req: { url(): string }) => req.url().includes('/v1/') && asked.push(req.url());
       page.on('request', listen);
