@@ -68,6 +68,15 @@ async function expire(ctx: APIRequestContext, demo: Demo, id: string) {
   expect([200, 409], await res.text()).toContain(res.status());
 }
 
+/** How many unresolved alerts of this run a regex-only draft would mute, as one instance answers. */
+async function previewed(ctx: APIRequestContext, demo: Demo, run: string): Promise<number> {
+  const res = await ctx.post(`${silencesPath(demo)}/preview`, {
+    data: { matchers: [{ label: 'run', op: '=~', value: run }] },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { total: number }).total;
+}
+
 const inMinutes = (n: number) => new Date(Date.now() + n * 60_000);
 const past = () => new Date(Date.now() - 1_000).toISOString();
 
@@ -198,9 +207,15 @@ test.describe('alert notifications on two instances', () => {
         expect(ofType).toEqual(names.flatMap((n) => Array.from({ length: phase }, () => `${type} ${n}`)).sort());
       };
 
+      // Each instance keeps its last read of the project's label values for the preview (lib/alerts/epoch.ts): every
+      // write must show in both instances' next previews.
+      const previews = async () => [await previewed(onA, demo, run), await previewed(onB, demo, run)];
+      expect(await previews()).toEqual([0, 0]);
+
       // 1. The same batch to both instances, five times at once: one firing each.
       await Promise.all(Array.from({ length: 5 }, () => [post(apiA, demo, batch()), post(apiB, demo, batch())]).flat());
       await exactlyOnce(1, 'alert.firing');
+      expect(await previews()).toEqual([20, 20]);
 
       // 2. Four silences, two made on each instance, expired all at once, two on each: of the four deciding
       // transactions, one sees the last end (without the project's lock each saw the others still active).
@@ -225,6 +240,13 @@ test.describe('alert notifications on two instances', () => {
       await Promise.all([post(apiA, demo, batch(past())), post(apiB, demo, batch(past()))]);
       await Promise.all([post(apiA, demo, batch(past())), post(apiB, demo, batch(past()))]);
       await exactlyOnce(1, 'alert.resolved');
+      expect(await previews()).toEqual([0, 0]);
       await onA.delete(`/v1/organizations/${demo.globex}/webhooks/${webhook.id}`);
+
+      // 5. Firing again and resolved again, sent to B only: A's next preview, from its kept read, must see each.
+      await post(apiB, demo, batch());
+      expect(await previewed(onA, demo, run)).toBe(20);
+      await post(apiB, demo, batch(past()));
+      expect(await previewed(onA, demo, run)).toBe(0);
     });
 });

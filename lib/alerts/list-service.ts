@@ -41,15 +41,6 @@ const columns = {
 
 const selection = (now: Date) => ({ ...columns, silencedBy: silencedByAt(instant(now)) });
 
-/** The project's alerts that meet `where`, with their silences as of `now`. */
-export async function alertRows(scope: AlertScope, where: SQL, now: Date): Promise<AlertRow[]> {
-  const db = await getDb();
-  return db
-    .select(selection(now))
-    .from(t.alerts)
-    .where(and(inProject(scope), where));
-}
-
 /** Every unresolved alert of the project, by fingerprint, with its silences: what Alertmanager's GETs list. */
 export async function unresolvedAlerts(scope: AlertScope, now = new Date()): Promise<AlertRow[]> {
   const db = await getDb();
@@ -110,6 +101,28 @@ function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | un
 
 /** A page's row, one JSON array each (lib/db/statement.ts): the list's hot read, as the key list's. */
 const listRow = jsonRow({ ...columns, silencedBy: silencedByAt(instantNamed('now')) });
+
+let byFingerprints: ((values: Record<string, unknown>) => Promise<AlertRow[]>) | undefined;
+
+/** The project's alerts of these fingerprints (16 hex digits each), with their silences as of `now`, in no order. */
+export async function alertRowsOf(scope: AlertScope, fingerprints: string[], now: Date): Promise<AlertRow[]> {
+  if (fingerprints.length === 0) return [];
+  byFingerprints ??= jsonRowsStatement(
+    new QueryBuilder()
+      .select({ row: listRow.sql.as('row') })
+      .from(t.alerts)
+      .where(
+        and(
+          eq(t.alerts.organizationId, sql.placeholder('organizationId')),
+          eq(t.alerts.projectId, sql.placeholder('projectId')),
+          sql`${t.alerts.fingerprint} = any(${sql.placeholder('fingerprints')}::text[])`,
+        ),
+      ),
+    listRow,
+  );
+  // An array literal needs no quoting for hex digits.
+  return byFingerprints({ ...scope, now: now.toISOString(), fingerprints: `{${fingerprints.join(',')}}` });
+}
 
 type ListShape = { states: AlertState[]; search: boolean; narrowed: boolean; named: boolean; after: boolean };
 

@@ -117,3 +117,22 @@ export const alertRefusals = pgTable(
   },
   (t) => [index('alert_refusals_project_idx').on(t.organizationId, t.projectId, t.at)],
 );
+
+/**
+ * Each project's alert epoch, a fresh random value at every write that may change which alerts are unresolved at
+ * some moment still to come (an alert inserted or deleted, an end moved earlier, a resolved alert updated), kept by
+ * triggers on `alerts` (migration 0023) so that every writer bumps it, an older release's in a roll included. An
+ * instance that cached what it read of those alerts (the preview's label values, lib/alerts/preview-service.ts)
+ * knows with one primary-key read whether that still holds. A resend that only pushes an end later, Prometheus's
+ * steady state, leaves it alone. Random rather than counted: a restored backup can never bring back a value an
+ * instance holds with other alerts.
+ */
+export const alertEpochs = pgTable(
+  'alert_epochs',
+  {
+    organizationId: uuid('organization_id').notNull(),
+    projectId: uuid('project_id').notNull(),
+    epoch: uuid('epoch').notNull(),
+  },
+  (t) => [primaryKey({ name: 'alert_epochs_pkey', columns: [t.organizationId, t.projectId] })],
+);
