@@ -102,22 +102,26 @@ function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | un
 /** A page's row, one JSON array each (lib/db/statement.ts): the list's hot read, as the key list's. */
 const listRow = jsonRow({ ...columns, silencedBy: silencedByAt(instantNamed('now')) });
 
+/** The list's rows of the project its placeholders name that meet `conditions`. */
+const rowsOfProject = (...conditions: (SQL | undefined)[]) =>
+  new QueryBuilder()
+    .select({ row: listRow.sql.as('row') })
+    .from(t.alerts)
+    .where(
+      and(
+        eq(t.alerts.organizationId, sql.placeholder('organizationId')),
+        eq(t.alerts.projectId, sql.placeholder('projectId')),
+        ...conditions,
+      ),
+    );
+
 let byFingerprints: ((values: Record<string, unknown>) => Promise<AlertRow[]>) | undefined;
 
 /** The project's alerts of these fingerprints (16 hex digits each), with their silences as of `now`, in no order. */
 export async function alertRowsOf(scope: AlertScope, fingerprints: string[], now: Date): Promise<AlertRow[]> {
   if (fingerprints.length === 0) return [];
   byFingerprints ??= jsonRowsStatement(
-    new QueryBuilder()
-      .select({ row: listRow.sql.as('row') })
-      .from(t.alerts)
-      .where(
-        and(
-          eq(t.alerts.organizationId, sql.placeholder('organizationId')),
-          eq(t.alerts.projectId, sql.placeholder('projectId')),
-          sql`${t.alerts.fingerprint} = any(${sql.placeholder('fingerprints')}::text[])`,
-        ),
-      ),
+    rowsOfProject(sql`${t.alerts.fingerprint} = any(${sql.placeholder('fingerprints')}::text[])`),
     listRow,
   );
   // An array literal needs no quoting for hex digits.
@@ -136,26 +140,19 @@ function listStatement(shape: ListShape) {
   const key = JSON.stringify(shape);
   let statement = listStatements.get(key);
   if (statement) return statement;
-  const query = new QueryBuilder()
-    .select({ row: listRow.sql.as('row') })
-    .from(t.alerts)
-    .where(
-      and(
-        eq(t.alerts.organizationId, sql.placeholder('organizationId')),
-        eq(t.alerts.projectId, sql.placeholder('projectId')),
-        stateCondition(shape.states, instantNamed('now'), instantNamed('keptFrom')),
-        shape.search
-          ? sql`(${t.alerts.labels}::text || ' ' || ${t.alerts.annotations}::text) ilike ${sql.placeholder('contains')}`
-          : undefined,
-        shape.narrowed ? sql`${t.alerts.labels} @> ${sql.placeholder('labels')}::jsonb` : undefined,
-        // Not in `@>`: the planner estimates its match at about one row, so it reads every match from the GIN index
-        // and sorts them; this one reads alerts_alertname_idx in the list's order and stops at the page's end.
-        shape.named ? sql`${ALERTNAME} = ${sql.placeholder('alertname')}` : undefined,
-        shape.after
-          ? sql`(${t.alerts.startsAt}, ${t.alerts.fingerprint}) < (${instantNamed('at')}, ${sql.placeholder('fingerprint')})`
-          : undefined,
-      ),
-    )
+  const query = rowsOfProject(
+    stateCondition(shape.states, instantNamed('now'), instantNamed('keptFrom')),
+    shape.search
+      ? sql`(${t.alerts.labels}::text || ' ' || ${t.alerts.annotations}::text) ilike ${sql.placeholder('contains')}`
+      : undefined,
+    shape.narrowed ? sql`${t.alerts.labels} @> ${sql.placeholder('labels')}::jsonb` : undefined,
+    // Not in `@>`: the planner estimates its match at about one row, so it reads every match from the GIN index
+    // and sorts them; this one reads alerts_alertname_idx in the list's order and stops at the page's end.
+    shape.named ? sql`${ALERTNAME} = ${sql.placeholder('alertname')}` : undefined,
+    shape.after
+      ? sql`(${t.alerts.startsAt}, ${t.alerts.fingerprint}) < (${instantNamed('at')}, ${sql.placeholder('fingerprint')})`
+      : undefined,
+  )
     .orderBy(desc(t.alerts.startsAt), desc(t.alerts.fingerprint))
     .limit(sql.placeholder('limit'));
   statement = jsonRowsStatement(query, listRow);
