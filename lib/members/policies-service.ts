@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { InvitedPolicy } from '../db/onboarding-schema';
@@ -10,7 +10,7 @@ import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { bindingsIn, bindingsOf } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
-import { hasOtherAdmin } from './service';
+import { hasOtherAdmin, memberColumns, toMember } from './service';
 import type { Member } from './schema';
 
 const isOrgAdmin = (b: InvitedPolicy) => b.policy === 'OrganizationAdmin' && b.projectId === null;
@@ -19,29 +19,13 @@ const isOrgAdmin = (b: InvitedPolicy) => b.policy === 'OrganizationAdmin' && b.p
 export async function memberOf(organizationId: string, userId: string): Promise<Member | null> {
   const db = await getDb();
   const [row] = await db
-    .select({
-      id: t.users.id,
-      email: t.users.email,
-      name: t.users.name,
-      status: t.users.status,
-      joinedAt: t.memberships.joinedAt,
-      twoFactorEnabled: sql<boolean>`(exists (select 1 from user_totp f where f.user_id = ${t.users.id} and f.confirmed_at is not null)
-        or exists (select 1 from passkeys p where p.user_id = ${t.users.id}))`,
-    })
+    .select(memberColumns)
     .from(t.memberships)
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
   if (!row) return null;
   const policies = await bindingsOf(organizationId, 'user', [userId]);
-  return {
-    userId: row.id,
-    email: row.email,
-    name: row.name,
-    status: row.status,
-    policies: policies.get(userId) ?? [],
-    joinedAt: row.joinedAt.toISOString(),
-    twoFactorEnabled: Boolean(row.twoFactorEnabled),
-  };
+  return toMember(row, policies.get(userId) ?? []);
 }
 
 /**

@@ -11,18 +11,41 @@ import type { AuditSource } from '../db/audit-types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
 
+/** A member's columns, users joined to memberships: what the list and one member read. */
+export const memberColumns = {
+  id: t.users.id,
+  email: t.users.email,
+  name: t.users.name,
+  status: t.users.status,
+  joinedAt: t.memberships.joinedAt,
+  twoFactorEnabled: sql<boolean>`(exists (select 1 from user_totp f where f.user_id = ${t.users.id} and f.confirmed_at is not null)
+    or exists (select 1 from passkeys p where p.user_id = ${t.users.id}))`,
+};
+
+type MemberRow = {
+  id: string;
+  email: string;
+  name: string;
+  status: Member['status'];
+  joinedAt: Date;
+  twoFactorEnabled: boolean;
+};
+
+/** A row of `memberColumns` with the member's bindings, as the API answers it. */
+export const toMember = (r: MemberRow, policies: Member['policies']): Member => ({
+  userId: r.id,
+  email: r.email,
+  name: r.name,
+  status: r.status,
+  policies,
+  joinedAt: r.joinedAt.toISOString(),
+  twoFactorEnabled: Boolean(r.twoFactorEnabled),
+});
+
 export async function listMembers(organizationId: string, page: PageQuery): Promise<Page<Member>> {
   const db = await getDb();
   const rows = await db
-    .select({
-      id: t.users.id,
-      email: t.users.email,
-      name: t.users.name,
-      status: t.users.status,
-      joinedAt: t.memberships.joinedAt,
-      twoFactorEnabled: sql<boolean>`(exists (select 1 from user_totp f where f.user_id = ${t.users.id} and f.confirmed_at is not null)
-        or exists (select 1 from passkeys p where p.user_id = ${t.users.id}))`,
-    })
+    .select(memberColumns)
     .from(t.memberships)
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(
@@ -42,15 +65,7 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
     rows,
     page.limit,
     (r) => r.joinedAt,
-    (r) => ({
-      userId: r.id,
-      email: r.email,
-      name: r.name,
-      status: r.status,
-      policies: policies.get(r.id) ?? [],
-      joinedAt: r.joinedAt.toISOString(),
-      twoFactorEnabled: Boolean(r.twoFactorEnabled),
-    }),
+    (r) => toMember(r, policies.get(r.id) ?? []),
   );
 }
 
