@@ -120,12 +120,11 @@ export const alertRefusals = pgTable(
 
 /**
  * Each project's alert epoch, a fresh random value at every write that may change which alerts are unresolved at
- * some moment still to come (an alert inserted or deleted, an end moved earlier, a resolved alert updated), kept by
- * triggers on `alerts` (migration 0023) so that every writer bumps it, an older release's in a roll included. An
- * instance that cached what it read of those alerts (the preview's label values, lib/alerts/preview-service.ts)
- * knows with one primary-key read whether that still holds. A resend that only pushes an end later, Prometheus's
- * steady state, leaves it alone. Random rather than counted: a restored backup can never bring back a value an
- * instance holds with other alerts.
+ * some moment still to come, or their order (the cases are listed in migration 0023, whose triggers on `alerts` keep
+ * it), so that every writer bumps it, an older release's in a roll included. An instance that cached what it read of
+ * those alerts (the preview's label values, lib/alerts/preview-service.ts) knows with one primary-key read whether
+ * that still holds. A resend that only pushes an end later, Prometheus's steady state, leaves it alone. Random rather
+ * than counted: a restored backup can never bring back a value an instance holds with other alerts.
  */
 export const alertEpochs = pgTable(
   'alert_epochs',
