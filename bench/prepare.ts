@@ -79,13 +79,23 @@ for (let i = 0; i < count; i += 1000) {
 // One subscription and one active silence per load connection: real traffic writes many resources, and
 // sixteen writers queueing on one row lock would measure the lock, not the write path.
 const WRITERS = 16;
+const [benchQueue] = await db
+  .insert(t.queues)
+  .values({
+    organizationId: acme.id,
+    projectId: production.id,
+    name: 'bench',
+    slug: newSlug('que'),
+    retentionSeconds: 345_600,
+  })
+  .returning();
 const subscriptions = await db
   .insert(t.subscriptions)
   .values(
     Array.from({ length: WRITERS }, () => ({
       organizationId: acme.id,
       projectId: production.id,
-      queueId: crypto.randomUUID(),
+      queueId: benchQueue.id,
       slug: newSlug('qsb'),
       state: 'active',
       batchSize: 10,

@@ -70,7 +70,7 @@ describe('policy evaluation from the database', () => {
     for (const permission of PERMISSIONS) {
       const everywhere = basic.includes(permission);
       expect(await may('bot', () => ids.bot, permission, 'Acme', 'Production')).toBe(
-        everywhere || permission === 'queues.subscriptions.update',
+        everywhere || POLICIES.QueuesEditor.includes(permission),
       );
       expect(await may('bot', () => ids.bot, permission, 'Acme', 'Staging')).toBe(everywhere);
     }

@@ -10,7 +10,7 @@ import { listSubscriptions } from '../subscriptions/service';
 import { analyzeSeeded, bulkInsertApiKeys, bulkInsertSilences } from '../../server/demo/bulk-seed';
 import { getDb } from './client';
 import { inputNodes, planNodes, planOf, type PlanNode } from './list-plans';
-import { subscriptionValues } from '../../server/demo/seed';
+import { queueValues, subscriptionValues } from '../../server/demo/seed';
 import * as t from './schema';
 import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 
@@ -69,9 +69,14 @@ function bigOrganizationSuite() {
       ended: false,
     }));
     const created = (i: number) => new Date(Date.now() - (OTHERS - i) * 1000);
+    const [queue] = await db.insert(t.queues).values(queueValues(scope, 'orders')).returning();
     await db
       .insert(t.subscriptions)
-      .values(Array.from({ length: OTHERS }, (_, i) => subscriptionValues(scope, { createdAt: created(i) })));
+      .values(
+        Array.from({ length: OTHERS }, (_, i) =>
+          subscriptionValues({ ...scope, queueId: queue.id }, { createdAt: created(i) }),
+        ),
+      );
     await db.insert(t.bots).values(
       Array.from({ length: OTHERS }, (_, i) => ({
         organizationId: scope.organizationId,

@@ -17,6 +17,7 @@ import {
 import { API_KEY_REVOCATION_REASONS } from '../audit-actions';
 import type { AuditActor, AuditChange, AuditContext, AuditTarget } from './audit-types';
 import { id, ts } from './columns';
+import { queues } from './queue-schema';
 
 /** A silence's matcher as stored; lib/silences/matchers.ts validates it (RE2, the label pattern, the limits). */
 export type StoredMatcher = { label: string; op: '=' | '!=' | '=~' | '!~'; value: string };
@@ -228,7 +229,9 @@ export const subscriptions = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
-    queueId: uuid('queue_id').notNull(),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => queues.id),
     slug: text('slug').notNull().unique(),
     state: text('state').notNull(),
     batchSize: integer('batch_size').notNull(),
@@ -237,13 +240,32 @@ export const subscriptions = pgTable(
     health: text('health').notNull().default('healthy'),
     lastError: jsonb('last_error').$type<DeliveryError | null>(),
     lastSuccessAt: ts('last_success_at'),
+    // Failed attempts since the last success: `health` turns failing at 3. `healthChangedAt` is the moment it last
+    // turned, which a record statement compares with its own time to know that it made the turn.
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    healthChangedAt: ts('health_changed_at'),
+    retryMaxAttempts: integer('retry_max_attempts').notNull().default(5),
+    retryMinBackoffSeconds: integer('retry_min_backoff_seconds').notNull().default(10),
+    retryMaxBackoffSeconds: integer('retry_max_backoff_seconds').notNull().default(600),
+    // Sealed (lib/crypto/secret-box.ts); after a rotation the old one signs beside it until previousSecretUntil.
+    // Null only for a subscription made before deliveries existed: it delivers once a secret is rotated in.
+    secretBox: text('secret_box'),
+    previousSecretBox: text('previous_secret_box'),
+    previousSecretUntil: ts('previous_secret_until'),
+    // The last claim that leased its messages: claims serve the subscriptions waited on longest first.
+    claimedAt: ts('claimed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    index('subscriptions_queue_idx').on(t.queueId),
     index('subscriptions_project_idx').on(t.organizationId, t.projectId, t.createdAt, t.id),
     check('subscriptions_batch_size_ck', sql`${t.batchSize} between 1 and 10`),
     check('subscriptions_max_concurrency_ck', sql`${t.maxConcurrency} between 1 and 100`),
+    check(
+      'subscriptions_retry_ck',
+      sql`${t.retryMaxAttempts} between 1 and 100 and ${t.retryMinBackoffSeconds} between 0 and 600 and ${t.retryMaxBackoffSeconds} between 1 and 3600`,
+    ),
   ],
 );
 
@@ -502,3 +524,4 @@ export * from './second-factor-schema';
 export * from './notification-schema';
 export * from './onboarding-schema';
 export * from './alert-schema';
+export * from './queue-schema';

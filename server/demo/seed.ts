@@ -5,17 +5,24 @@ import type { Db } from '../../lib/db/client';
 import * as t from '../../lib/db/schema';
 import { seedAuditHistory } from './seed-audit';
 
+/** The columns of a queue of a project, keeping messages four days (PRODUCT.md's default). */
+export function queueValues(
+  scope: { organizationId: string; projectId: string },
+  name: string,
+): typeof t.queues.$inferInsert {
+  return { ...scope, name, slug: newSlug('que'), retentionSeconds: 345_600 };
+}
+
 /**
- * The columns of an active subscription of a project: batches of 10, 20 at once, to an HTTPS target.
+ * The columns of an active subscription of a project's queue: batches of 10, 20 at once, to an HTTPS target.
  * `values` overrides any column. The demo data and the unit tests' fixture both start from it.
  */
 export function subscriptionValues(
-  scope: { organizationId: string; projectId: string },
+  scope: { organizationId: string; projectId: string; queueId: string },
   values: Partial<typeof t.subscriptions.$inferInsert> = {},
 ): typeof t.subscriptions.$inferInsert {
   return {
     ...scope,
-    queueId: crypto.randomUUID(),
     slug: newSlug('qsb'),
     state: 'active',
     batchSize: 10,
@@ -118,9 +125,20 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       policy: 'OrganizationAdmin',
     });
 
+    // PRODUCT.md: Production's subscriptions read from `orders`, Staging's and Globex's from `events`; nothing is
+    // published by the seed.
+    const queueRows = await tx
+      .insert(t.queues)
+      .values([
+        queueValues({ organizationId: acme.id, projectId: production.id }, 'orders'),
+        queueValues({ organizationId: acme.id, projectId: staging.id }, 'events'),
+        queueValues({ organizationId: globex.id, projectId: globexProject.id }, 'events'),
+      ])
+      .returning();
+    const queueOf = (p: typeof production) => queueRows.find((q) => q.projectId === p.id)!.id;
     const sub = (p: typeof production, n: number, values: Partial<typeof t.subscriptions.$inferInsert>) =>
       subscriptionValues(
-        { organizationId: p.organizationId, projectId: p.id },
+        { organizationId: p.organizationId, projectId: p.id, queueId: queueOf(p) },
         {
           health: 'healthy',
           lastSuccessAt: new Date(now - 5 * 60_000),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
-import { seedDemoData, subscriptionValues } from '../demo/seed';
+import { queueValues, seedDemoData, subscriptionValues } from '../demo/seed';
 import { closeDb, getDb } from '../../lib/db/client';
 import { insertScratchProject } from '../../lib/db/scratch-project';
 import * as t from '../../lib/db/schema';
@@ -129,11 +130,23 @@ export async function newTestProject(label: string) {
   return { db, scope, events };
 }
 
-/** An active subscription in the project; `values` overrides any column. */
+/** A queue in the project. */
+export async function insertTestQueue(scope: { organizationId: string; projectId: string }, name = 'orders') {
+  const [queue] = await (await getDb()).insert(t.queues).values(queueValues(scope, name)).returning();
+  return queue;
+}
+
+/** An active subscription in the project, of a new queue unless `values` names one; `values` overrides any column. */
 export async function insertTestSubscription(
   scope: { organizationId: string; projectId: string },
   values: Partial<typeof t.subscriptions.$inferInsert> = {},
 ) {
-  const [sub] = await (await getDb()).insert(t.subscriptions).values(subscriptionValues(scope, values)).returning();
+  const queueId = values.queueId ?? (await insertTestQueue(scope, `q-${randomUUID().slice(0, 8)}`)).id;
+  const [sub] = await (
+    await getDb()
+  )
+    .insert(t.subscriptions)
+    .values(subscriptionValues({ ...scope, queueId }, values))
+    .returning();
   return sub;
 }
