@@ -3,7 +3,7 @@
  *
  *   app       app/ (pages, route files), components/, server/ (start-up, background jobs, the operation list,
  *             the demo seed), cli/, scripts/, bench/, e2e/, proxy.ts, instrumentation.ts
- *   features  lib/<feature>/: api-keys, bots, members, orgs, subscriptions, silences, alerts, alertmanager, notifications,
+ *   features  lib/<feature>/: delivery (the one delivery engine), queues, api-keys, bots, members, orgs, subscriptions, silences, alerts, alertmanager, notifications,
  *             oauth, scim, second-factor, secret-scanning, webhooks, backup
  *   platform  lib/observability < lib/http < lib/audit < lib/auth < lib/access < lib/pipeline, and lib/jobs
  *   ground    lib/db, lib/crypto, lib/format, lib/console (the browser's list kit), lib/*.ts (ids, characters,
@@ -19,7 +19,7 @@
 const GROUND = '^lib/(db|crypto|format|console)/|^lib/[^/]+\\.ts$';
 const PLATFORM = '^lib/(jobs|observability|http|audit|auth|pipeline)/';
 const FEATURE =
-  '^lib/(access|audit-log|sessions|api-keys|bots|members|onboarding|orgs|subscriptions|silences|alerts|alertmanager|notifications|oauth|scim|second-factor|secret-scanning|webhooks|backup)/';
+  '^lib/(access|audit-log|sessions|api-keys|bots|members|onboarding|orgs|subscriptions|silences|alerts|alertmanager|notifications|oauth|scim|second-factor|secret-scanning|webhooks|backup|delivery|queues)/';
 const APP = '^(app|components|server|cli|scripts|bench|e2e)/|^(proxy|instrumentation)\\.ts$';
 
 // Within the platform, each folder may use the ones before it only.
