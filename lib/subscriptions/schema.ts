@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpsUrlProblem, MAX_TARGET_URL_LENGTH } from './target-url';
+import { httpsUrlProblem, MAX_TARGET_URL_LENGTH } from '../delivery/target-url';
 
 export const subscriptionParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), subscriptionId: z.uuid() });
 

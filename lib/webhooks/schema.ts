@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { actionNoun, WEBHOOK_EVENTS } from '../audit-actions';
 import { pageQuery } from '../http/pagination';
-import { MAX_TARGET_URL_LENGTH } from '../subscriptions/target-url';
-import { webhookUrlProblem } from './target';
+import { MAX_TARGET_URL_LENGTH } from '../delivery/target-url';
+import { targetUrlProblem } from '../delivery/address';
 
 export const webhookParams = z.object({ orgId: z.uuid(), webhookId: z.uuid() });
 export const attemptParams = z.object({ orgId: z.uuid(), webhookId: z.uuid(), deliveryId: z.uuid() });
@@ -11,7 +11,7 @@ export const webhookUrl = z
   .string({ error: 'The URL must be a string.' })
   .max(MAX_TARGET_URL_LENGTH, { error: `The URL must be at most ${MAX_TARGET_URL_LENGTH} characters.`, abort: true })
   .superRefine((value, ctx) => {
-    const problem = webhookUrlProblem(value);
+    const problem = targetUrlProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 

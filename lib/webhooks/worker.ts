@@ -8,8 +8,8 @@ import {
 } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
-import { sendWebhook, type SendResult } from './send';
-import { webhookUrlProblem } from './target';
+import { sendWebhook, type SendResult } from '../delivery/send';
+import { targetUrlProblem } from '../delivery/address';
 
 export const BATCH = 20;
 const RECORD_TRIES = 3;
@@ -31,7 +31,7 @@ const held = new Map<string, number>();
 async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<void> {
   const at = new Date();
   // The URL was checked when saved; the switch for loopback targets may have been turned off since.
-  const problem = webhookUrlProblem(delivery.url);
+  const problem = targetUrlProblem(delivery.url);
   const result: SendResult = problem
     ? { status: null, error: problem, retryAfter: null, durationMs: 0 }
     : await sendWebhook(delivery.url, signedHeaders(delivery, at), delivery.body);

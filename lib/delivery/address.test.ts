@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addressAllowed, webhookUrlProblem } from './target';
+import { addressAllowed, targetUrlProblem } from './address';
 
 const octet = fc.nat(255);
 const loopbackV4 = fc.tuple(octet, octet, octet).map(([a, b, c]) => `127.${a}.${b}.${c}`);
@@ -21,20 +21,20 @@ describe('webhook targets', () => {
         fc.integer({ min: 1, max: 65535 }),
         (ip, scheme, port) => {
           const url = `${scheme}://${ip}:${port}/hook`;
-          expect(webhookUrlProblem(url, false)).not.toBeNull();
-          expect(webhookUrlProblem(url, true)).toBeNull();
+          expect(targetUrlProblem(url, false)).not.toBeNull();
+          expect(targetUrlProblem(url, true)).toBeNull();
         },
       ),
     );
-    expect(webhookUrlProblem('http://[::1]:8080/x', true)).toBeNull();
-    expect(webhookUrlProblem('http://[::1]:8080/x', false)).not.toBeNull();
+    expect(targetUrlProblem('http://[::1]:8080/x', true)).toBeNull();
+    expect(targetUrlProblem('http://[::1]:8080/x', false)).not.toBeNull();
   });
 
   it('refuses private, link-local and shared addresses even with the switch on; plain http elsewhere too', () => {
     fc.assert(
       fc.property(privateV4, fc.boolean(), (ip, allow) => {
-        expect(webhookUrlProblem(`https://${ip}/hook`, allow)).not.toBeNull();
-        expect(webhookUrlProblem(`http://${ip}/hook`, allow)).not.toBeNull();
+        expect(targetUrlProblem(`https://${ip}/hook`, allow)).not.toBeNull();
+        expect(targetUrlProblem(`http://${ip}/hook`, allow)).not.toBeNull();
       }),
     );
     for (const url of [
@@ -43,8 +43,8 @@ describe('webhook targets', () => {
       'http://u@127.0.0.1/',
       'http://0x7f.0.0.1/',
     ])
-      expect(webhookUrlProblem(url, true)).not.toBeNull();
-    expect(webhookUrlProblem('https://hooks.example.com/x', false)).toBeNull();
+      expect(targetUrlProblem(url, true)).not.toBeNull();
+    expect(targetUrlProblem('https://hooks.example.com/x', false)).toBeNull();
   });
 
   it('checks resolved addresses at connection time the same way', () => {

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { addressAllowed } from './target';
+import { addressAllowed } from './address';
 
 export const TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 64 * 1024;

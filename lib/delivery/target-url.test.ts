@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateSubscriptionBody } from './schema';
+import { updateSubscriptionBody } from '../subscriptions/schema';
 import ipaddr from 'ipaddr.js';
 import { embeddedIPv4, httpsUrlProblem } from './target-url';
 

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { httpsUrlProblem, isPublicAddress, MAX_TARGET_URL_LENGTH } from '../subscriptions/target-url';
+import { httpsUrlProblem, isPublicAddress, MAX_TARGET_URL_LENGTH } from './target-url';
 
 /** `WEBHOOK_ALLOW_LOOPBACK=1`: tests and local setups may deliver to 127.0.0.0/8 and ::1, nothing else private. */
 export function loopbackAllowed(): boolean {
@@ -23,10 +23,10 @@ function admittedLoopback(value: string): boolean {
 }
 
 /**
- * Why a webhook URL is refused, or null: the subscription targets' guard (https, no internal address
+ * Why a delivery target URL (a webhook endpoint's, a subscription's) is refused, or null: the subscription targets' guard (https, no internal address
  * literal), except that with the loopback switch on a loopback literal may be used, over http too.
  */
-export function webhookUrlProblem(value: string, allowLoopback = loopbackAllowed()): string | null {
+export function targetUrlProblem(value: string, allowLoopback = loopbackAllowed()): string | null {
   if (value.length > MAX_TARGET_URL_LENGTH) return `The URL must be at most ${MAX_TARGET_URL_LENGTH} characters.`;
   if (allowLoopback && admittedLoopback(value)) return null;
   return httpsUrlProblem(value);
