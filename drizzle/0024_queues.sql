@@ -67,7 +67,7 @@ CREATE TABLE "subscription_minutes" (
 );
 --> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "consecutive_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "subscriptions" ADD COLUMN "health_changed_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "health_turn_xid" bigint;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "retry_max_attempts" integer DEFAULT 5 NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "retry_min_backoff_seconds" integer DEFAULT 10 NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "retry_max_backoff_seconds" integer DEFAULT 600 NOT NULL;--> statement-breakpoint

@@ -240,10 +240,10 @@ export const subscriptions = pgTable(
     health: text('health').notNull().default('healthy'),
     lastError: jsonb('last_error').$type<DeliveryError | null>(),
     lastSuccessAt: ts('last_success_at'),
-    // Failed attempts since the last success: `health` turns failing at 3. `healthChangedAt` is the moment it last
-    // turned, which a record statement compares with its own time to know that it made the turn.
+    // Failed attempts since the last success: `health` turns failing at 3. `healthTurnXid` is the transaction that
+    // last turned it, so the one record that makes a turn knows it did (and sends its event once).
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
-    healthChangedAt: ts('health_changed_at'),
+    healthTurnXid: bigint('health_turn_xid', { mode: 'number' }),
     retryMaxAttempts: integer('retry_max_attempts').notNull().default(5),
     retryMinBackoffSeconds: integer('retry_min_backoff_seconds').notNull().default(10),
     retryMaxBackoffSeconds: integer('retry_max_backoff_seconds').notNull().default(600),

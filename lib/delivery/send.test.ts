@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ANSWER_BYTES, sendWebhook } from './send';
+import { MAX_ANSWER_BYTES, sendSigned } from './send';
 
 // A real receiver on 127.0.0.1; `localhost` reaches it only through DNS, so it exercises the connection-time check.
 let server: http.Server;
@@ -33,11 +33,11 @@ afterAll(() => {
   server.close();
 });
 
-describe('sendWebhook', () => {
+describe('sendSigned', () => {
   it('refuses at connection time a name that resolves to loopback while the switch is off', async () => {
     delete process.env.WEBHOOK_ALLOW_LOOPBACK;
     const before = hits.length;
-    const result = await sendWebhook(`http://localhost:${port}/rebound`, {}, '{}');
+    const result = await sendSigned(`http://localhost:${port}/rebound`, {}, '{}');
     expect(result.status).toBeNull();
     expect(result.error).toMatch(/EADDRNOTALLOWED/);
     expect(hits.length).toBe(before);
@@ -46,7 +46,7 @@ describe('sendWebhook', () => {
   it('connects when the switch admits loopback, and reports the status and Retry-After', async () => {
     process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
     try {
-      const result = await sendWebhook(`http://localhost:${port}/ok`, { 'webhook-id': 'x' }, '{}');
+      const result = await sendSigned(`http://localhost:${port}/ok`, { 'webhook-id': 'x' }, '{}');
       expect(result).toMatchObject({ status: 202, error: null, retryAfter: '7' });
     } finally {
       delete process.env.WEBHOOK_ALLOW_LOOPBACK;
@@ -54,13 +54,13 @@ describe('sendWebhook', () => {
   });
 
   it('follows no redirect: a 3xx is the answer', async () => {
-    const result = await sendWebhook(`http://127.0.0.1:${port}/redirect`, {}, '{}');
+    const result = await sendSigned(`http://127.0.0.1:${port}/redirect`, {}, '{}');
     expect(result.status).toBe(307);
     expect(hits).not.toContain('/elsewhere');
   });
 
   it('reads at most 64 KiB of an endless answer and still completes', async () => {
-    const result = await sendWebhook(`http://127.0.0.1:${port}/huge`, {}, '{}');
+    const result = await sendSigned(`http://127.0.0.1:${port}/huge`, {}, '{}');
     expect(result.status).toBe(200);
   });
 });

@@ -7,7 +7,27 @@ import { addressAllowed } from './address';
 export const TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 64 * 1024;
 
-export type SendResult = { status: number | null; error: string | null; retryAfter: string | null; durationMs: number };
+/** Why no answer came: PRODUCT.md's `lastError.class` values, `http` and `invalid_response` being the answered ones. */
+export type FailureClass = 'timeout' | 'connection' | 'tls' | 'blocked_address';
+
+export type SendResult = {
+  status: number | null;
+  error: string | null;
+  /** Set when no answer came (status null). */
+  errorClass: FailureClass | null;
+  retryAfter: string | null;
+  durationMs: number;
+  /** The first 64 KiB of the answer's body, as text. */
+  answer: string;
+};
+
+/** The class of a connection's failure, from Node's error code. */
+export function failureClass(code: string | undefined): FailureClass {
+  if (code === 'EADDRNOTALLOWED') return 'blocked_address';
+  if (code && /^(ERR_TLS|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME_MISMATCH)/.test(code))
+    return 'tls';
+  return 'connection';
+}
 
 /** DNS as usual, but an address the guard refuses fails the connection: a name cannot be rebound inward. */
 const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -26,19 +46,26 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
- * POSTs one signed message: 10 s for the whole exchange, no redirects followed (a 3xx is an answer like any
- * other), at most 64 KiB of the answer read. Resolves with what happened; never throws.
+ * POSTs one signed request: `timeoutMs` for the whole exchange, body included (then it is abandoned), no
+ * redirects followed (a 3xx is an answer like any other), at most 64 KiB of the answer read. Resolves with what
+ * happened; never throws.
  */
-export function sendWebhook(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+export function sendSigned(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = TIMEOUT_MS,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: Omit<SendResult, 'durationMs'>) => {
+    const chunks: Buffer[] = [];
+    const finish = (result: Omit<SendResult, 'durationMs' | 'answer' | 'errorClass'>, errorClass: FailureClass | null = null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, durationMs: elapsed() });
+      resolve({ ...result, errorClass, answer: Buffer.concat(chunks).toString('utf8'), durationMs: elapsed() });
     };
     const target = new URL(url);
     const client = target.protocol === 'https:' ? https : http;
@@ -57,6 +84,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
           res.destroy();
         };
         res.on('data', (chunk: Buffer) => {
+          if (read < MAX_ANSWER_BYTES) chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - read));
           read += chunk.length;
           if (read >= MAX_ANSWER_BYTES) done();
         });
@@ -65,11 +93,14 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       },
     );
     const timer = setTimeout(() => {
-      finish({ status: null, error: `No answer within ${TIMEOUT_MS / 1000} s.`, retryAfter: null });
+      finish({ status: null, error: `No answer within ${timeoutMs / 1000} s.`, retryAfter: null }, 'timeout');
       req.destroy();
-    }, TIMEOUT_MS);
+    }, timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) =>
-      finish({ status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), retryAfter: null }),
+      finish(
+        { status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), retryAfter: null },
+        failureClass(err.code),
+      ),
     );
     req.end(body);
   });

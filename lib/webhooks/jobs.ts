@@ -1,5 +1,5 @@
 import type { BackgroundJob } from '../jobs/runner';
-import { retrySchedule } from './retry';
+import { retrySchedule } from '../delivery/retry';
 import { BATCH, deliverDue, releaseWebhookLeases } from './worker';
 
 let schedule: ReturnType<typeof retrySchedule> | undefined;

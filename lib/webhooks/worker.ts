@@ -7,8 +7,8 @@ import {
   type ClaimedDelivery,
 } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
-import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from './retry';
-import { sendWebhook, type SendResult } from '../delivery/send';
+import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from '../delivery/retry';
+import { sendSigned, type SendResult } from '../delivery/send';
 import { targetUrlProblem } from '../delivery/address';
 
 export const BATCH = 20;
@@ -34,7 +34,7 @@ async function attempt(delivery: ClaimedDelivery, schedule: number[]): Promise<v
   const problem = targetUrlProblem(delivery.url);
   const result: SendResult = problem
     ? { status: null, error: problem, retryAfter: null, durationMs: 0 }
-    : await sendWebhook(delivery.url, signedHeaders(delivery, at), delivery.body);
+    : await sendSigned(delivery.url, signedHeaders(delivery, at), delivery.body);
   const delivered = result.status !== null && result.status >= 200 && result.status < 300;
   const retry =
     !delivered && !problem && isRetryable(result.status)

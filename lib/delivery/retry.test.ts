@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_SCHEDULE, isRetryable, nextRetryDelay, parseRetrySchedule, retryAfterMs } from './retry';
+import { backoffDelayMs, DEFAULT_RETRY_SCHEDULE, isRetryable, nextRetryDelay, parseRetrySchedule, retryAfterMs } from './retry';
 
 describe('retry schedule', () => {
   it('reads the default: seven delays adding up to about a day', () => {
@@ -49,5 +49,27 @@ describe('retry schedule', () => {
   it('retries no answer, 429 and 5xx only', () => {
     expect([null, 429, 500, 502, 503, 599].every(isRetryable)).toBe(true);
     expect([200, 204, 301, 400, 401, 404, 410, 422].some(isRetryable)).toBe(false);
+  });
+});
+
+describe('backoffDelayMs', () => {
+  const policy = { minBackoffSeconds: 10, maxBackoffSeconds: 600 };
+
+  it('doubles from the minimum after each failure and stops at the maximum, with full jitter', () => {
+    expect([1, 2, 3, 4, 7, 8, 20].map((n) => backoffDelayMs(policy, n, null, () => 1))).toEqual([
+      10_000, 20_000, 40_000, 80_000, 600_000, 600_000, 600_000,
+    ]);
+    expect(backoffDelayMs(policy, 3, null, () => 0)).toBe(0);
+    expect(backoffDelayMs(policy, 3, null, () => 0.5)).toBe(20_000);
+  });
+
+  it('a longer Retry-After wins, but never past the maximum', () => {
+    expect(backoffDelayMs(policy, 1, 45_000, () => 0.5)).toBe(45_000);
+    expect(backoffDelayMs(policy, 1, 3_600_000, () => 0.5)).toBe(600_000);
+    expect(backoffDelayMs(policy, 4, 1_000, () => 0.5)).toBe(40_000);
+  });
+
+  it('a minimum of 0 retries at once', () => {
+    expect(backoffDelayMs({ minBackoffSeconds: 0, maxBackoffSeconds: 1 }, 5, null, () => 1)).toBe(0);
   });
 });

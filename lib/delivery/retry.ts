@@ -43,3 +43,23 @@ export function nextRetryDelay(
 export function isRetryable(status: number | null): boolean {
   return status === null || status === 429 || status >= 500;
 }
+
+/** A subscription's retry policy, in seconds (PRODUCT.md's `retryPolicy`). */
+export type BackoffPolicy = { minBackoffSeconds: number; maxBackoffSeconds: number };
+
+/**
+ * The wait after a message's n-th failed attempt: capped exponential with full jitter,
+ * `random × min(max, min × 2^(n-1))`, so the retries of one outage spread over the whole window. A longer
+ * `Retry-After` wins, up to the cap.
+ */
+export function backoffDelayMs(
+  policy: BackoffPolicy,
+  failedAttempts: number,
+  retryAfter: number | null,
+  random: () => number = Math.random,
+): number {
+  const capMs = policy.maxBackoffSeconds * 1_000;
+  const ceiling = Math.min(capMs, policy.minBackoffSeconds * 1_000 * 2 ** Math.max(0, failedAttempts - 1));
+  const jittered = Math.round(ceiling * random());
+  return retryAfter !== null && retryAfter > jittered ? Math.min(retryAfter, capMs) : jittered;
+}
