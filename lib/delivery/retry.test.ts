@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, DEFAULT_RETRY_SCHEDULE, isRetryable, nextRetryDelay, parseRetrySchedule, retryAfterMs } from './retry';
+import {
+  backoffDelayMs,
+  DEFAULT_RETRY_SCHEDULE,
+  isRetryable,
+  nextRetryDelay,
+  parseRetrySchedule,
+  retryAfterMs,
+} from './retry';
 
 describe('retry schedule', () => {
   it('reads the default: seven delays adding up to about a day', () => {

@@ -19,6 +19,8 @@ export type SendResult = {
   durationMs: number;
   /** The first 64 KiB of the answer's body, as text. */
   answer: string;
+  /** Refused before connecting (the URL's guard): nothing was sent. */
+  notSent?: boolean;
 };
 
 /** The class of a connection's failure, from Node's error code. */
@@ -61,7 +63,10 @@ export function sendSigned(
   return new Promise((resolve) => {
     let settled = false;
     const chunks: Buffer[] = [];
-    const finish = (result: Omit<SendResult, 'durationMs' | 'answer' | 'errorClass'>, errorClass: FailureClass | null = null) => {
+    const finish = (
+      result: Omit<SendResult, 'durationMs' | 'answer' | 'errorClass'>,
+      errorClass: FailureClass | null = null,
+    ) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);

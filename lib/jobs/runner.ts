@@ -18,6 +18,8 @@ export type BackgroundJob = {
   enabled?: () => boolean;
   /** Lets go of what this instance holds (claims, leases) at shutdown, so another instance takes it over at once. */
   release?: () => Promise<void>;
+  /** Receives, at start, a function that starts the next pass now instead of after the wait (new work arrived). */
+  wakeWith?: (wake: () => void) => void;
 };
 
 /** How often the housekeeping passes (deleting what outlived its use) run in each process. */
@@ -51,7 +53,10 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
     state.jobs.push(job);
     const { run, everyMs = 0 } = job;
     if (!run) continue;
+    let waiting: NodeJS.Timeout | undefined;
+    let wokenWhileRunning = false;
     const pass = async () => {
+      waiting = undefined;
       if (backgroundJobsStopped()) return;
       let result: unknown;
       const noted: Pass = { job: job.name, start: performance.now() };
@@ -63,8 +68,17 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
         console.error(`Background job ${job.name} failed; will retry.`, err);
       }
       noted.end = performance.now();
-      setTimeout(() => void pass(), job.again?.(result) ? 0 : everyMs).unref();
+      const now = job.again?.(result) || wokenWhileRunning;
+      wokenWhileRunning = false;
+      waiting = setTimeout(() => void pass(), now ? 0 : everyMs).unref();
     };
+    job.wakeWith?.(() => {
+      if (!waiting) wokenWhileRunning = true;
+      else {
+        clearTimeout(waiting);
+        waiting = setTimeout(() => void pass(), 0).unref();
+      }
+    });
     void pass();
   }
 }
