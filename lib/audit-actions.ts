@@ -50,8 +50,13 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** Events webhooks carry that are data, not audit events: an alert's transitions (lib/silences/notify-service.ts). */
-export const DATA_EVENTS = ['alert.firing', 'alert.resolved'] as const;
+/** Events webhooks carry that are data, not audit events: an alert's transitions, a subscription's health turns. */
+export const DATA_EVENTS = [
+  'alert.firing',
+  'alert.resolved',
+  'subscription.failing',
+  'subscription.recovered',
+] as const;
 
 /** Every event a webhook endpoint can name: the audit actions, then the data events. */
 export const WEBHOOK_EVENTS: readonly string[] = [...AUDIT_ACTIONS, ...DATA_EVENTS];

@@ -1,5 +1,11 @@
 /** The kinds of notification (PRODUCT.md "Notifications"); each user may turn each off. */
-export const NOTIFICATION_KINDS = ['key_leaked', 'key_expiring', 'key_revoked_by_other', 'webhook_disabled'] as const;
+export const NOTIFICATION_KINDS = [
+  'key_leaked',
+  'key_expiring',
+  'key_revoked_by_other',
+  'webhook_disabled',
+  'subscription_health',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export type Message = { subject: string; body: string };
@@ -42,6 +48,26 @@ export function webhookDisabledMessage(url: string, reason: string): Message {
       `The webhook endpoint ${url} was disabled: ${reason}\n\n` +
       'No events are queued or sent for it while it is disabled. Fix the receiver, then enable it again on the ' +
       'Webhooks page; a failed event can be sent again with Redeliver in its delivery log.',
+  };
+}
+
+/** A subscription's health turned: failing after failures in a row, or healthy again at a success. */
+export function subscriptionHealthMessage(
+  subscription: { slug: string; url: string },
+  health: 'failing' | 'healthy',
+  lastError: string | null,
+): Message {
+  if (health === 'healthy')
+    return {
+      subject: `Subscription ${subscription.slug} recovered`,
+      body: `Deliveries to ${subscription.url} succeed again; its backlog drains as usual.`,
+    };
+  return {
+    subject: `Subscription ${subscription.slug} is failing`,
+    body:
+      `Deliveries to ${subscription.url} failed 3 times in a row${lastError ? `; the last: ${lastError}` : ''}.\n\n` +
+      "Failed messages are retried with backoff and dead-lettered after the retry policy's attempts. The " +
+      "subscription's page in the console shows its recent deliveries and dead letters.",
   };
 }
 

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
+import type { Permission } from '../permissions';
 import { afterCursor, toPage, type PageQuery } from '../http/pagination';
 import { NOTIFICATION_KINDS, type Message, type NotificationKind } from './messages';
 import type { NotificationPage, NotificationPreferences } from './schema';
@@ -35,6 +36,19 @@ export async function notifyUsers(
 
 /** The organization's admins: active members bound to a policy with `orgs.update` at organization scope. */
 export async function organizationAdmins(tx: DbOrTx, organizationId: string): Promise<string[]> {
+  return membersHolding(tx, organizationId, 'orgs.update', null);
+}
+
+/**
+ * The members who hold `permission` through a binding at organization scope or, given a project, on that
+ * project: whom a notice about one of its resources goes to.
+ */
+export async function membersHolding(
+  tx: DbOrTx,
+  organizationId: string,
+  permission: Permission,
+  projectId: string | null,
+): Promise<string[]> {
   const rows = await tx
     .selectDistinct({ userId: t.memberships.userId })
     .from(t.memberships)
@@ -44,11 +58,13 @@ export async function organizationAdmins(tx: DbOrTx, organizationId: string): Pr
         eq(t.policyBindings.organizationId, t.memberships.organizationId),
         eq(t.policyBindings.principalType, 'user'),
         eq(t.policyBindings.principalId, t.memberships.userId),
-        isNull(t.policyBindings.projectId),
+        projectId === null
+          ? isNull(t.policyBindings.projectId)
+          : or(isNull(t.policyBindings.projectId), eq(t.policyBindings.projectId, projectId)),
       ),
     )
     .innerJoin(t.policies, eq(t.policies.name, t.policyBindings.policy))
-    .where(and(eq(t.memberships.organizationId, organizationId), sql`'orgs.update' = any(${t.policies.permissions})`));
+    .where(and(eq(t.memberships.organizationId, organizationId), sql`${permission} = any(${t.policies.permissions})`));
   return rows.map((r) => r.userId);
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client';
 import * as t from '../db/schema';
+import { enqueueWebhookEvents } from '../webhooks/enqueue';
 import { alertNotifications } from './metrics';
 
 type Scope = { organizationId: string; projectId: string };
@@ -101,12 +102,7 @@ export async function notifyTransitions(tx: Tx, scope: Scope, fingerprints: stri
       where a.organization_id = ${scope.organizationId} and a.project_id = ${scope.projectId}
         and a.fingerprint = m.fingerprint`);
   if (events.length === 0) return 0;
-  await tx.execute(sql`insert into ${t.webhookDeliveries}
-      (organization_id, webhook_id, message_id, event_type, payload, next_attempt_at, created_at)
-    select w.organization_id, w.id, e.id, e.type, e.payload, now(), ${at}::timestamptz
-    from jsonb_to_recordset(${JSON.stringify(events)}::jsonb) as e(id uuid, type text, payload jsonb)
-    join ${t.webhooks} w on w.organization_id = ${scope.organizationId} and w.enabled
-      and w.events && array[e.type, 'alert.*', '*']`);
+  await enqueueWebhookEvents(tx, scope.organizationId, events, now);
   for (const e of events) alertNotifications.inc({ type: e.type });
   return events.length;
 }

@@ -10,6 +10,10 @@ const KIND_LABELS: Record<NotificationKind, { label: string; hint: string }> = {
   key_expiring: { label: 'A key of yours expires soon', hint: '7 days and 1 day before.' },
   key_revoked_by_other: { label: 'Someone else revoked a key of yours', hint: 'Not when you revoke it yourself.' },
   webhook_disabled: { label: 'A webhook was disabled', hint: 'After failing for a day; organization admins only.' },
+  subscription_health: {
+    label: 'A subscription is failing or recovered',
+    hint: 'After 3 failed deliveries in a row, and at the next success; to those who may change it.',
+  },
 };
 
 /** One switch per kind; each change is saved at once (PATCH with that kind only) and announced. */

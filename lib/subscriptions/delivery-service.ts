@@ -1,0 +1,332 @@
+import { sql } from 'drizzle-orm';
+import { openSecret } from '../crypto/secret-box';
+import { getDb, type Tx } from '../db/client';
+import type { DeliveryError } from '../db/schema';
+import { subscriptionSecretContext } from './secret';
+
+/** How long past its timeout a delivery's lease holds: only a dead or stalled instance lets it run out. */
+export const LEASE_MARGIN_SECONDS = 30;
+/** How many subscriptions one claim serves at most. */
+const SUBSCRIPTIONS_PER_CLAIM = 20;
+
+export type RetryPolicy = { maxAttempts: number; minBackoffSeconds: number; maxBackoffSeconds: number };
+
+export type ClaimedBatch = {
+  deliveryId: string;
+  subscriptionId: string;
+  slug: string;
+  organizationId: string;
+  projectId: string;
+  queueId: string;
+  url: string;
+  timeoutSeconds: number;
+  secrets: string[];
+  retryPolicy: RetryPolicy;
+  /** Each message's id and failed attempts so far, in the order sent. */
+  messages: { id: string; attempts: number }[];
+  /** The request body, built from the stored JSON text without parsing it. */
+  body: string;
+};
+
+type LockedRow = {
+  id: string;
+  slug: string;
+  organization_id: string;
+  project_id: string;
+  queue_id: string;
+  url: string;
+  timeout_seconds: number;
+  secret_box: string;
+  previous_secret_box: string | null;
+  previous_secret_until: Date | string | null;
+  retry_max_attempts: number;
+  retry_min_backoff_seconds: number;
+  retry_max_backoff_seconds: number;
+};
+
+type LeasedRow = {
+  delivery_id: string;
+  subscription_id: string;
+  message_id: string;
+  attempts: number;
+  published_at: string;
+  body: string;
+  attributes: string;
+};
+
+const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
+
+/**
+ * Claims batches for this instance, in one transaction of two statements. The first locks active https
+ * subscriptions with ready messages (`for update skip locked`: another instance claiming one skips it), found by
+ * a skip scan of the ready index, so idle subscriptions cost nothing. The second, run after the locks are held
+ * (so its snapshot sees every lease committed before them), counts each one's live leases and takes at most
+ * `maxConcurrency` minus that many batches of at most `batchSize` ready messages, each batch one delivery row
+ * leased for its timeout plus a margin. That is the whole concurrency rule: leases are only made under the
+ * subscription's lock, from its current `maxConcurrency`, so the cap holds across instances and a change applies
+ * at the next claim.
+ */
+export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
+  const db = await getDb();
+  const { locked, leased } = await db.transaction(async (tx) => {
+    const locked = rowsOf<LockedRow>(
+      await tx.execute(sql`
+        with recursive waiting(id) as (
+          (select subscription_id from subscription_messages where state = 'pending' order by subscription_id limit 1)
+          union all
+          select (select m.subscription_id from subscription_messages m
+                  where m.state = 'pending' and m.subscription_id > w.id order by m.subscription_id limit 1)
+          from waiting w where w.id is not null
+        )
+        select s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
+          (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
+          s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds
+        from subscriptions s
+        where s.id in (select id from waiting where id is not null)
+          and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
+          and exists (select 1 from subscription_messages m
+                      where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now())
+        order by s.claimed_at nulls first
+        limit ${Math.min(limit, SUBSCRIPTIONS_PER_CLAIM)}
+        for update of s skip locked`),
+    );
+    if (locked.length === 0) return { locked, leased: [] as LeasedRow[] };
+    const ids = sql`array[${sql.join(
+      locked.map((s) => sql`${s.id}::uuid`),
+      sql`, `,
+    )}]`;
+    const leased = rowsOf<LeasedRow>(
+      await tx.execute(sql`
+        with slots as (
+          select s.id, s.organization_id, s.batch_size,
+            least(s.max_concurrency - (select count(*) from subscription_deliveries d
+                                       where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()),
+                  ${limit}) as free,
+            (s.target->>'timeoutSeconds')::int + ${LEASE_MARGIN_SECONDS} as lease_seconds
+          from subscriptions s where s.id = any(${ids})
+        ), picked as (
+          select sl.id as subscription_id, m.message_id,
+            (row_number() over (partition by sl.id order by m.available_at, m.message_id) - 1) / sl.batch_size as batch
+          from slots sl cross join lateral (
+            select m.message_id, m.available_at from subscription_messages m
+            where m.subscription_id = sl.id and m.state = 'pending' and m.available_at <= now()
+            order by m.available_at limit greatest(sl.free, 0) * sl.batch_size
+          ) m
+        ), batches as (
+          select p.subscription_id, p.batch, gen_random_uuid() as delivery_id, count(*)::int as n
+          from picked p group by p.subscription_id, p.batch
+        ), deliveries as (
+          insert into subscription_deliveries (id, organization_id, subscription_id, started_at, lease_until, messages)
+          select b.delivery_id, sl.organization_id, b.subscription_id, now(),
+            now() + make_interval(secs => sl.lease_seconds), b.n
+          from batches b join slots sl on sl.id = b.subscription_id
+        ), leased as (
+          update subscription_messages m
+          set delivery_id = b.delivery_id, available_at = now() + make_interval(secs => sl.lease_seconds)
+          from picked p join batches b using (subscription_id, batch) join slots sl on sl.id = p.subscription_id
+          where m.subscription_id = p.subscription_id and m.message_id = p.message_id
+          returning m.subscription_id, m.message_id, m.delivery_id, m.attempts, m.published_at
+        ), touched as (
+          update subscriptions set claimed_at = now() where id in (select distinct subscription_id from batches)
+        )
+        select l.delivery_id, l.subscription_id, l.message_id, l.attempts,
+          to_char(l.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at,
+          q.body::text as body, q.attributes::text as attributes
+        from leased l join queue_messages q on q.id = l.message_id
+        order by l.delivery_id, l.published_at, l.message_id`),
+    );
+    return { locked, leased };
+  });
+  const { batches, unsignable } = batchesOf(locked, leased);
+  // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease.
+  for (const deliveryId of unsignable) await releaseBatch(deliveryId);
+  return batches;
+}
+
+function batchesOf(locked: LockedRow[], leased: LeasedRow[]) {
+  const subs = new Map(locked.map((s) => [s.id, s]));
+  const secrets = new Map<string, string[] | null>();
+  const unsignable: string[] = [];
+  const byDelivery = new Map<string, LeasedRow[]>();
+  for (const row of leased) byDelivery.set(row.delivery_id, [...(byDelivery.get(row.delivery_id) ?? []), row]);
+  const batches: ClaimedBatch[] = [];
+  for (const [deliveryId, rows] of byDelivery) {
+    const s = subs.get(rows[0].subscription_id)!;
+    if (!secrets.has(s.id)) secrets.set(s.id, signingSecrets(s));
+    const signWith = secrets.get(s.id);
+    if (!signWith) {
+      unsignable.push(deliveryId);
+      continue;
+    }
+    const messages = rows.map(
+      (r) =>
+        `{"id":${JSON.stringify(r.message_id)},"body":${r.body},"attributes":${r.attributes},` +
+        `"publishedAt":"${r.published_at}","attempt":${r.attempts + 1}}`,
+    );
+    batches.push({
+      deliveryId,
+      subscriptionId: s.id,
+      slug: s.slug,
+      organizationId: s.organization_id,
+      projectId: s.project_id,
+      queueId: s.queue_id,
+      url: s.url,
+      timeoutSeconds: s.timeout_seconds,
+      secrets: signWith,
+      retryPolicy: {
+        maxAttempts: s.retry_max_attempts,
+        minBackoffSeconds: s.retry_min_backoff_seconds,
+        maxBackoffSeconds: s.retry_max_backoff_seconds,
+      },
+      messages: rows.map((r) => ({ id: r.message_id, attempts: r.attempts })),
+      body:
+        `{"subscriptionId":"${s.id}","queueId":"${s.queue_id}","deliveryId":"${deliveryId}",` +
+        `"messages":[${messages.join(',')}]}`,
+    });
+  }
+  return { batches, unsignable };
+}
+
+/** Its current secret, and the previous one during the day after a rotation; null when this instance cannot open it. */
+function signingSecrets(s: LockedRow): string[] | null {
+  try {
+    const secrets = [openSecret(s.secret_box, subscriptionSecretContext(s.id))];
+    const until = s.previous_secret_until ? new Date(s.previous_secret_until) : null;
+    if (s.previous_secret_box && until && until > new Date())
+      secrets.push(openSecret(s.previous_secret_box, subscriptionSecretContext(s.id)));
+    return secrets;
+  } catch (err) {
+    console.error(`Subscription ${s.id}: cannot open its signing secret here; left to other instances.`, err);
+    return null;
+  }
+}
+
+/** What one attempt came to, as the record statement takes it. */
+export type BatchOutcome = {
+  /** delivered: every message; partial: all but `failed`; failed: every message; paused: a 410 (nothing counted). */
+  outcome: 'delivered' | 'partial' | 'failed' | 'paused';
+  status: number | null;
+  durationMs: number;
+  error: DeliveryError | null;
+  /** The failed messages with when each is due again (its backoff), for `partial` and `failed`. */
+  failed: { id: string; retryAt: string }[];
+};
+
+export type RecordedCounts = {
+  recorded: boolean;
+  delivered: number;
+  failed: number;
+  deadLettered: number;
+  /** The subscription's health turned with this record (to `failing` or back to `healthy`). */
+  turned: 'failing' | 'healthy' | null;
+  /** A 410 paused it now. */
+  paused: boolean;
+};
+
+/**
+ * Records one attempt in the caller's transaction, in one statement, while the delivery is still unrecorded (a
+ * second record, or one after a release, changes nothing): delivered messages leave; failed ones count an attempt
+ * and wait their backoff, or are dead-lettered at `maxAttempts` (the subscription's current policy); a 410 gives
+ * them back uncounted and pauses the subscription. The status moves with it: `lastSuccessAt`, `lastError`, the
+ * failures in a row and `health`, whose turn is known exactly once because the turning transaction marks it. The
+ * minute's counts are added.
+ */
+export async function recordBatch(tx: Tx, batch: ClaimedBatch, o: BatchOutcome): Promise<RecordedCounts> {
+  const ok = o.outcome === 'delivered' || o.outcome === 'partial';
+  const failedIds = o.outcome === 'failed' ? null : o.failed.map((f) => f.id);
+  const [row] = rowsOf<{
+    recorded: boolean;
+    delivered: number;
+    failed: number;
+    dead: number;
+    health: string | null;
+    turned: boolean | null;
+  }>(
+    await tx.execute(sql`
+      with d as (
+        update subscription_deliveries
+        set finished_at = now(), outcome = ${o.outcome}, status = ${o.status}, duration_ms = ${o.durationMs},
+          error_class = ${o.error?.class ?? null}, error_message = ${o.error?.message ?? null}
+        where id = ${batch.deliveryId}::uuid and finished_at is null
+        returning subscription_id
+      ), gone as (
+        delete from subscription_messages m using d
+        where ${ok} and m.subscription_id = d.subscription_id and m.delivery_id = ${batch.deliveryId}::uuid
+          and not (m.message_id = any(${`{${(failedIds ?? []).join(',')}}`}::uuid[]))
+        returning 1
+      ), retried as (
+        update subscription_messages m
+        set attempts = m.attempts + 1, delivery_id = null, last_error = ${o.error ? JSON.stringify(o.error) : null}::jsonb,
+          state = case when m.attempts + 1 >= s.retry_max_attempts then 'dead' else 'pending' end,
+          dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() end,
+          available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at else f.retry_at end
+        from d join subscriptions s on s.id = d.subscription_id
+          cross join jsonb_to_recordset(${JSON.stringify(o.failed.map((f) => ({ id: f.id, retry_at: f.retryAt })))}::jsonb) as f(id uuid, retry_at timestamptz)
+        where ${o.outcome === 'failed' || o.outcome === 'partial'} and m.subscription_id = d.subscription_id
+          and m.delivery_id = ${batch.deliveryId}::uuid and m.message_id = f.id
+        returning m.state
+      ), held as (
+        update subscription_messages m set delivery_id = null, available_at = now()
+        from d
+        where ${o.outcome === 'paused'} and m.subscription_id = d.subscription_id
+          and m.delivery_id = ${batch.deliveryId}::uuid
+        returning 1
+      ), status as (
+        update subscriptions s
+        set last_success_at = case when ${ok} then now() else s.last_success_at end,
+          last_error = coalesce(${o.error ? JSON.stringify(o.error) : null}::jsonb, s.last_error),
+          consecutive_failures = case when ${ok} then 0 when ${o.outcome === 'failed'} then s.consecutive_failures + 1
+            else s.consecutive_failures end,
+          health = case when ${ok} then 'healthy'
+            when ${o.outcome === 'failed'} and s.consecutive_failures + 1 >= 3 then 'failing' else s.health end,
+          health_turn_xid = case
+            when ${ok} and s.health <> 'healthy' then txid_current()
+            when ${o.outcome === 'failed'} and s.consecutive_failures + 1 >= 3 and s.health <> 'failing' then txid_current()
+            else s.health_turn_xid end
+        from d where s.id = d.subscription_id
+        returning s.health, s.health_turn_xid = txid_current() as turned
+      ), counted as (
+        select (select count(*) from gone)::int as delivered, (select count(*) from retried)::int as failed,
+          (select count(*) from retried where state = 'dead')::int as dead
+      ), minute as (
+        insert into subscription_minutes (subscription_id, minute, delivered, failed, dead_lettered)
+        select d.subscription_id, date_trunc('minute', now()), c.delivered, c.failed, c.dead
+        from d, counted c where c.delivered + c.failed > 0
+        on conflict (subscription_id, minute) do update
+        set delivered = subscription_minutes.delivered + excluded.delivered,
+          failed = subscription_minutes.failed + excluded.failed,
+          dead_lettered = subscription_minutes.dead_lettered + excluded.dead_lettered
+      )
+      select exists (select 1 from d) as recorded, c.delivered, c.failed, c.dead, st.health, st.turned
+      from counted c left join status st on true`),
+  );
+  // A 410 pauses the subscription; the row lock makes this the one record that did, for its audit event.
+  const paused =
+    row.recorded &&
+    o.outcome === 'paused' &&
+    rowsOf(
+      await tx.execute(sql`update subscriptions set state = 'paused', updated_at = greatest(now(), updated_at + interval '1 millisecond')
+        where id = ${batch.subscriptionId}::uuid and state <> 'paused' returning id`),
+    ).length > 0;
+  return {
+    recorded: row.recorded,
+    delivered: row.delivered,
+    failed: row.failed,
+    deadLettered: row.dead,
+    turned: row.turned ? (row.health as 'failing' | 'healthy') : null,
+    paused,
+  };
+}
+
+/** Gives back a delivery not recorded (shutdown, or a secret this instance cannot open): no attempt counted. */
+export async function releaseBatch(deliveryId: string): Promise<void> {
+  const db = await getDb();
+  await db.execute(sql`
+    with d as (
+      update subscription_deliveries set finished_at = now(), outcome = 'released'
+      where id = ${deliveryId}::uuid and finished_at is null
+      returning subscription_id
+    )
+    update subscription_messages m set delivery_id = null, available_at = now()
+    from d where m.subscription_id = d.subscription_id and m.delivery_id = ${deliveryId}::uuid`);
+}

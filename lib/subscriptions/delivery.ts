@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { recordAuditEvent } from '../audit/record';
+import { SYSTEM_ACTOR } from '../audit/source';
+import { getDb, type Tx } from '../db/client';
+import type { DeliveryError } from '../db/schema';
+import { targetUrlProblem } from '../delivery/address';
+import { deliveryLoop, type DeliveryChannel } from '../delivery/engine';
+import { backoffDelayMs, retryAfterMs } from '../delivery/retry';
+import type { SendResult } from '../delivery/send';
+import { signedHeaders } from '../delivery/signing';
+import { subscriptionHealthMessage } from '../notifications/messages';
+import { membersHolding, notifyUsers } from '../notifications/service';
+import { enqueueWebhookEvents } from '../webhooks/enqueue';
+import {
+  claimBatches,
+  recordBatch,
+  releaseBatch,
+  type BatchOutcome,
+  type ClaimedBatch,
+  type RecordedCounts,
+} from './delivery-service';
+import { queueDeliveries, queueDeliveryDuration } from './metrics';
+
+/**
+ * What an answer means for a batch (PRODUCT.md "Delivery"): any 2xx delivers it, unless its JSON body is
+ * `{"failed": [messageId, …]}`, which fails only those (an id not in the batch, or a `failed` that is no list of
+ * ids, is an invalid answer and fails the whole batch); a 410 pauses the subscription; anything else fails it.
+ */
+export function batchOutcome(batch: ClaimedBatch, result: SendResult, at: Date): BatchOutcome {
+  const error = (cls: string, message: string, status = result.status ?? 0): DeliveryError => ({
+    at: at.toISOString(),
+    class: cls,
+    message,
+    status,
+  });
+  const failAll = (e: DeliveryError): BatchOutcome => ({
+    outcome: 'failed',
+    status: result.status,
+    durationMs: result.durationMs,
+    error: e,
+    failed: retries(batch, batch.messages, result, at),
+  });
+  if (result.status === null) return failAll(error(result.errorClass ?? 'connection', result.error ?? 'No answer.', 0));
+  const status = result.status;
+  if (status === 410)
+    return {
+      outcome: 'paused',
+      status,
+      durationMs: result.durationMs,
+      error: error('http', 'The target answered 410 Gone, so the subscription was paused; resume it to deliver again.'),
+      failed: [],
+    };
+  if (status < 200 || status >= 300)
+    return failAll(error('http', `The target answered ${status} ${STATUS_CODES[status] ?? ''}`.trim() + '.'));
+  const reported = reportedFailures(result.answer);
+  if (reported === null)
+    return { outcome: 'delivered', status, durationMs: result.durationMs, error: null, failed: [] };
+  const ids = new Set(batch.messages.map((m) => m.id));
+  if (reported === 'invalid' || reported.some((id) => !ids.has(id)))
+    return failAll(
+      error(
+        'invalid_response',
+        'The target answered 2xx with a "failed" that is not a list of this batch\'s message ids.',
+      ),
+    );
+  if (reported.length === 0)
+    return { outcome: 'delivered', status, durationMs: result.durationMs, error: null, failed: [] };
+  const failedIds = new Set(reported);
+  const failedMessages = batch.messages.filter((m) => failedIds.has(m.id));
+  return {
+    outcome: failedMessages.length === batch.messages.length ? 'failed' : 'partial',
+    status,
+    durationMs: result.durationMs,
+    error: error(
+      'http',
+      `The target reported ${failedMessages.length} of ${batch.messages.length} messages as failed.`,
+    ),
+    failed: retries(batch, failedMessages, result, at),
+  };
+}
+
+/** The ids a 2xx answer reports as failed: null when it reports none (no JSON object with `failed`). */
+function reportedFailures(answer: string): string[] | 'invalid' | null {
+  if (!answer.trimStart().startsWith('{')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== 'object' || !('failed' in parsed)) return null;
+  const failed = (parsed as { failed: unknown }).failed;
+  return Array.isArray(failed) && failed.every((id) => typeof id === 'string') ? failed : 'invalid';
+}
+
+function retries(batch: ClaimedBatch, messages: ClaimedBatch['messages'], result: SendResult, at: Date) {
+  const retryAfter = retryAfterMs(result.retryAfter);
+  const failedAt = at.getTime() + result.durationMs;
+  return messages.map((m) => ({
+    id: m.id,
+    retryAt: new Date(failedAt + backoffDelayMs(batch.retryPolicy, m.attempts + 1, retryAfter)).toISOString(),
+  }));
+}
+
+/** A health turn's webhook event and console notice, and a 410's pause in the audit log: with the record. */
+async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: RecordedCounts, at: Date) {
+  const subscription = { id: batch.subscriptionId, projectId: batch.projectId, queueId: batch.queueId };
+  if (counts.turned) {
+    const type = counts.turned === 'failing' ? 'subscription.failing' : 'subscription.recovered';
+    await enqueueWebhookEvents(
+      tx,
+      batch.organizationId,
+      [{ id: randomUUID(), type, payload: { subscription, lastError: o.error } }],
+      at,
+    );
+    const users = await membersHolding(tx, batch.organizationId, 'queues.subscriptions.update', batch.projectId);
+    await notifyUsers(
+      tx,
+      users,
+      batch.organizationId,
+      'subscription_health',
+      subscriptionHealthMessage({ slug: batch.slug, url: batch.url }, counts.turned, o.error?.message ?? null),
+    );
+  }
+  if (counts.paused)
+    await recordAuditEvent(tx, {
+      actor: SYSTEM_ACTOR,
+      context: { requestId: null, ip: null, userAgent: null },
+      organizationId: batch.organizationId,
+      projectId: batch.projectId,
+      action: 'subscription.paused',
+      target: { type: 'subscription', id: batch.subscriptionId, name: batch.slug },
+      changes: [{ field: 'state', from: 'active', to: 'paused' }],
+      reason: 'The target answered 410 Gone.',
+    });
+}
+
+/**
+ * Records one attempt with what it announces (a health turn, a 410's pause), in one transaction, and counts it.
+ * Returns what it recorded (nothing when the lease was no longer this attempt's).
+ */
+export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<RecordedCounts> {
+  const outcome = batchOutcome(batch, result, at);
+  const db = await getDb();
+  const counts = await db.transaction(async (tx) => {
+    const counts = await recordBatch(tx, batch, outcome);
+    if (counts.recorded) await announce(tx, batch, outcome, counts, at);
+    return counts;
+  });
+  if (counts.recorded) {
+    queueDeliveryDuration.observe(result.durationMs / 1000);
+    queueDeliveries.inc({ outcome: 'delivered' }, counts.delivered);
+    queueDeliveries.inc({ outcome: 'failed' }, counts.failed);
+    queueDeliveries.inc({ outcome: 'dead_lettered' }, counts.deadLettered);
+  }
+  return counts;
+}
+
+const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
+  name: 'subscriptions',
+  claim: claimBatches,
+  key: (batch) => batch.deliveryId,
+  request(batch, at) {
+    // Checked when saved; the loopback switch may have been turned off since. The address is checked at connect.
+    const problem = targetUrlProblem(batch.url);
+    if (problem) return { refused: problem };
+    const headers = signedHeaders(batch.deliveryId, batch.secrets, batch.body, at, 'svc-console-queues/1');
+    return { url: batch.url, headers, body: batch.body, timeoutMs: batch.timeoutSeconds * 1000 };
+  },
+  record: async (batch, result, at) => void (await recordDelivery(batch, result, at)),
+  release: (batch) => releaseBatch(batch.deliveryId),
+};
+
+/**
+ * Subscription batches through the delivery engine, in every instance. QUEUE_POLL_MS is how often an idle
+ * instance looks for ready messages (a publish here, or a send finishing, wakes it at once);
+ * QUEUE_MAX_IN_FLIGHT bounds this process's open deliveries over all subscriptions.
+ */
+export const subscriptionDelivery = deliveryLoop(subscriptionChannel, {
+  everyMs: Number(process.env.QUEUE_POLL_MS ?? 250),
+  maxInFlight: Number(process.env.QUEUE_MAX_IN_FLIGHT ?? 200),
+  claimLimit: 100,
+});
