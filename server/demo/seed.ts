@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { sealSecret } from '../../lib/crypto/secret-box';
+import { newSigningSecret } from '../../lib/delivery/signing';
+import { subscriptionSecretContext } from '../../lib/subscriptions/secret';
 import { hashPassword } from '../../lib/auth/password';
 import { newSlug } from '../../lib/slug';
 import type { Db } from '../../lib/db/client';
@@ -33,6 +37,19 @@ export function subscriptionValues(
 }
 
 export const DEMO_PASSWORD = 'correct-horse-battery';
+
+/**
+ * A demo subscription's id and its sealed signing secret, which nobody has seen (Rotate secret shows a new one). A
+ * seed without an encryption key (a unit test's) leaves it out: that subscription delivers once one is rotated in.
+ */
+function demoSigningSecret(): { id: string; secretBox?: string } {
+  const id = randomUUID();
+  try {
+    return { id, secretBox: sealSecret(newSigningSecret(), subscriptionSecretContext(id)) };
+  } catch {
+    return { id };
+  }
+}
 
 /** Whether start-up creates the demo data: the embedded database is the demo, PostgreSQL gets it only when asked. */
 export function demoSeedWanted(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -140,6 +157,7 @@ export async function seedDemoData(db: Db): Promise<boolean> {
       subscriptionValues(
         { organizationId: p.organizationId, projectId: p.id, queueId: queueOf(p) },
         {
+          ...demoSigningSecret(),
           health: 'healthy',
           lastSuccessAt: new Date(now - 5 * 60_000),
           createdAt: new Date(now - 10 + n),
