@@ -86,6 +86,9 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
           and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
           and exists (select 1 from subscription_messages m
                       where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now())
+          -- A hint only (this snapshot may be older than the lock): the exact count is the next statement's.
+          and (select count(*) from subscription_deliveries d
+               where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()) < s.max_concurrency
         order by s.claimed_at nulls first
         limit ${Math.min(limit, SUBSCRIPTIONS_PER_CLAIM)}
         for update of s skip locked`),
@@ -127,7 +130,8 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
           where m.subscription_id = p.subscription_id and m.message_id = p.message_id
           returning m.subscription_id, m.message_id, m.delivery_id, m.attempts, m.published_at
         ), touched as (
-          update subscriptions set claimed_at = now() where id in (select distinct subscription_id from batches)
+          -- Every subscription looked at goes to the back of the line, so a few busy ones cannot crowd out the rest.
+          update subscriptions set claimed_at = now() where id = any(${ids})
         )
         select l.delivery_id, l.subscription_id, l.message_id, l.attempts,
           to_char(l.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at,
