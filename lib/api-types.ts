@@ -655,7 +655,15 @@ export interface paths {
      */
     get: operations['listAProjectSSubscriptions'];
     put?: never;
-    post?: never;
+    /**
+     * Create a subscription
+     * @description Delivers every message published to the queue from now on to `target`. The queue must be one of this project's (else 400 at `queueId`); a queue has at most 10 subscriptions (409 `quota_exceeded`). Defaults: `batchSize` 10, `maxConcurrency` 10, `state` `active`, `target.timeoutSeconds` 30, `retryPolicy` {maxAttempts 5, minBackoffSeconds 10, maxBackoffSeconds 600}. The signing secret is in this response only.
+     *
+     *     Permission: `queues.subscriptions.create`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['createASubscription'];
     delete?: never;
     options?: never;
     head?: never;
@@ -678,12 +686,20 @@ export interface paths {
     get: operations['getASubscription'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a subscription
+     * @description Its backlog (undelivered and dead-lettered messages), deliveries and activity go with it.
+     *
+     *     Permission: `queues.subscriptions.delete`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    delete: operations['deleteASubscription'];
     options?: never;
     head?: never;
     /**
      * Change a subscription
-     * @description Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its `kind` must equal the current one (else 400 at `target.kind`). Body problems are 400 even for an unknown subscription; problems that need the subscription (kind, merged target) come after its 404.
+     * @description Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its `kind` must equal the current one (else 400 at `target.kind`); `retryPolicy` merges field by field, and the merged `minBackoffSeconds` must not exceed `maxBackoffSeconds` (else 400 at the field sent). Body problems are 400 even for an unknown subscription; problems that need the subscription (kind, merged target and policy) come after its 404.
      *
      *     Permission: `queues.subscriptions.update`; a restricted key must name it.
      *
@@ -734,6 +750,32 @@ export interface paths {
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
     post: operations['resumeASubscription'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a subscription's signing secret
+     * @description The new secret is shown once. For 24 hours deliveries carry a second signature made with the old one. A subscription made before deliveries existed gets its first secret this way.
+     *
+     *     Permission: `queues.subscriptions.update`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['rotateASubscriptionSSigningSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1957,6 +1999,39 @@ export interface components {
     };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
+    SubscriptionCreate: {
+      /** Format: uuid */
+      queueId: string;
+      target:
+        | {
+            /** @constant */
+            kind: 'https';
+            url: string;
+            /** @default 30 */
+            timeoutSeconds: number;
+          }
+        | {
+            /** @constant */
+            kind: 'workflow';
+            /** Format: uuid */
+            workflowId: string;
+          };
+      /** @default 10 */
+      batchSize: number;
+      /** @default 10 */
+      maxConcurrency: number;
+      /**
+       * @default active
+       * @enum {string}
+       */
+      state: 'active' | 'paused';
+      retryPolicy?: components['schemas']['RetryPolicyPatch'];
+    };
+    RetryPolicyPatch: {
+      maxAttempts?: number;
+      minBackoffSeconds?: number;
+      maxBackoffSeconds?: number;
+    };
     SubscriptionUpdate: {
       batchSize?: number;
       maxConcurrency?: number;
@@ -1973,6 +2048,7 @@ export interface components {
             /** Format: uuid */
             workflowId?: string;
           };
+      retryPolicy?: components['schemas']['RetryPolicyPatch'];
     };
     Matcher: {
       label: string;
@@ -2310,6 +2386,7 @@ export interface components {
         | components['schemas']['HttpsTarget']
         | components['schemas']['WorkflowTarget']
         | components['schemas']['UnknownTarget'];
+      retryPolicy: components['schemas']['RetryPolicy'];
       status: {
         /** @description `healthy` or `failing`; clients treat other values as unknown. */
         health: string;
@@ -2339,12 +2416,55 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    RetryPolicy: {
+      maxAttempts: number;
+      minBackoffSeconds: number;
+      maxBackoffSeconds: number;
+    };
     DeliveryError: {
       /** Format: date-time */
       at: string;
       class: string;
       message: string;
       status: number;
+    };
+    /** @description The new subscription and its signing secret, shown once. */
+    CreatedSubscription: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: uuid */
+      projectId: string;
+      /** Format: uuid */
+      queueId: string;
+      resourceName: string;
+      slug: string;
+      /** @enum {string} */
+      state: 'active' | 'paused';
+      batchSize: number;
+      maxConcurrency: number;
+      target:
+        | components['schemas']['HttpsTarget']
+        | components['schemas']['WorkflowTarget']
+        | components['schemas']['UnknownTarget'];
+      retryPolicy: components['schemas']['RetryPolicy'];
+      status: {
+        /** @description `healthy` or `failing`; clients treat other values as unknown. */
+        health: string;
+        lastError: components['schemas']['DeliveryError'] | null;
+        lastSuccessAt: string | null;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description The Standard Webhooks signing secret, shown once. */
+      signingSecret: string;
+    };
+    RotatedSubscriptionSecret: {
+      /** @description The Standard Webhooks signing secret, shown once. */
+      signingSecret: string;
     };
     Silence: {
       /** Format: uuid */
@@ -2471,6 +2591,11 @@ export interface components {
         | 'subscription.updated'
         | 'subscription.paused'
         | 'subscription.resumed'
+        | 'subscription.created'
+        | 'subscription.deleted'
+        | 'subscription.secret_rotated'
+        | 'subscription.dead_letters_redriven'
+        | 'subscription.dead_letter_discarded'
         | 'silence.created'
         | 'silence.updated'
         | 'silence.expired'
@@ -5605,6 +5730,114 @@ export interface operations {
       };
     };
   };
+  createASubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SubscriptionCreate'];
+      };
+    };
+    responses: {
+      /** @description The subscription and its signing secret, shown once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedSubscription'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `quota_exceeded`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getASubscription: {
     parameters: {
       query?: never;
@@ -5626,6 +5859,100 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Subscription'];
         };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteASubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Error: `invalid_request`. */
       400: {
@@ -5938,6 +6265,102 @@ export interface operations {
         };
       };
       /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateASubscriptionSSigningSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new signing secret. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSubscriptionSecret'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
       403: {
         headers: {
           [name: string]: unknown;
