@@ -655,7 +655,15 @@ export interface paths {
      */
     get: operations['listAProjectSSubscriptions'];
     put?: never;
-    post?: never;
+    /**
+     * Create a subscription
+     * @description Delivers every message published to the queue from now on to `target`. The queue must be one of this project's (else 400 at `queueId`); a queue has at most 10 subscriptions (409 `quota_exceeded`). Defaults: `batchSize` 10, `maxConcurrency` 10, `state` `active`, `target.timeoutSeconds` 30, `retryPolicy` {maxAttempts 5, minBackoffSeconds 10, maxBackoffSeconds 600}. The signing secret is in this response only.
+     *
+     *     Permission: `queues.subscriptions.create`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['createASubscription'];
     delete?: never;
     options?: never;
     head?: never;
@@ -678,12 +686,20 @@ export interface paths {
     get: operations['getASubscription'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a subscription
+     * @description Its backlog (undelivered and dead-lettered messages), deliveries and activity go with it.
+     *
+     *     Permission: `queues.subscriptions.delete`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    delete: operations['deleteASubscription'];
     options?: never;
     head?: never;
     /**
      * Change a subscription
-     * @description Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its `kind` must equal the current one (else 400 at `target.kind`). Body problems are 400 even for an unknown subscription; problems that need the subscription (kind, merged target) come after its 404.
+     * @description Only the fields given change; `{}` changes nothing. `target` merges field by field within its kind, and its `kind` must equal the current one (else 400 at `target.kind`); `retryPolicy` merges field by field, and the merged `minBackoffSeconds` must not exceed `maxBackoffSeconds` (else 400 at the field sent). Body problems are 400 even for an unknown subscription; problems that need the subscription (kind, merged target and policy) come after its 404.
      *
      *     Permission: `queues.subscriptions.update`; a restricted key must name it.
      *
@@ -735,6 +751,152 @@ export interface paths {
      */
     post: operations['resumeASubscription'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate a subscription's signing secret
+     * @description The new secret is shown once. For 24 hours deliveries carry a second signature made with the old one. A subscription made before deliveries existed gets its first secret this way.
+     *
+     *     Permission: `queues.subscriptions.update`; a restricted key must name it.
+     *
+     *     Sudo: a console session must have authenticated within `SUDO_WINDOW_SECONDS`, else 403 `reauthentication_required` (bearer credentials are not asked).
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['rotateASubscriptionSSigningSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A subscription's backlog and its last hour
+     * @description Backlog: `inFlight` (leased to a delivery under way), `delayed` (due later: a retry or a publish delay), `ready` (the rest of the undelivered), `deadLettered`, and when the oldest ready message was published. Minutes: delivered, failed, dead-lettered and expired messages per minute (UTC), the last 60, oldest first.
+     *
+     *     Permission: `queues.subscriptions.get`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['aSubscriptionSBacklogAndItsLastHour'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A subscription's deliveries of the last 24 hours, newest first
+     * @description One item per request sent to the target, with the messages it carried and how it ended.
+     *
+     *     Permission: `queues.subscriptions.get`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['aSubscriptionSDeliveriesOfTheLast24HoursNewestFirst'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a subscription's dead letters, oldest first
+     * @description Messages that failed `retryPolicy.maxAttempts` times, in the order they were dead-lettered, keyset-paged.
+     *
+     *     Permission: `queues.subscriptions.get`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['listASubscriptionSDeadLettersOldestFirst'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redrive dead letters
+     * @description The dead letters named in `messageIds` (at most 1000; ids that are not dead letters of this subscription are skipped), or with `{}` all of them, become pending again: due now, their attempts starting over. "All" takes what was dead-lettered before the request, in batches of 1000, each with its own audit event.
+     *
+     *     Permission: `queues.subscriptions.redrive`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['redriveDeadLetters'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/{messageId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Discard a dead letter
+     * @description The message is never delivered to this subscription; other subscriptions of the queue keep theirs.
+     *
+     *     Permission: `queues.subscriptions.redrive`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    delete: operations['discardADeadLetter'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1957,6 +2119,39 @@ export interface components {
     };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
+    SubscriptionCreate: {
+      /** Format: uuid */
+      queueId: string;
+      target:
+        | {
+            /** @constant */
+            kind: 'https';
+            url: string;
+            /** @default 30 */
+            timeoutSeconds?: number;
+          }
+        | {
+            /** @constant */
+            kind: 'workflow';
+            /** Format: uuid */
+            workflowId: string;
+          };
+      /** @default 10 */
+      batchSize?: number;
+      /** @default 10 */
+      maxConcurrency?: number;
+      /**
+       * @default active
+       * @enum {string}
+       */
+      state?: 'active' | 'paused';
+      retryPolicy?: components['schemas']['RetryPolicyPatch'];
+    };
+    RetryPolicyPatch: {
+      maxAttempts?: number;
+      minBackoffSeconds?: number;
+      maxBackoffSeconds?: number;
+    };
     SubscriptionUpdate: {
       batchSize?: number;
       maxConcurrency?: number;
@@ -1973,6 +2168,11 @@ export interface components {
             /** Format: uuid */
             workflowId?: string;
           };
+      retryPolicy?: components['schemas']['RetryPolicyPatch'];
+    };
+    DeadLetterRedrive: {
+      /** @description The dead letters to redrive; absent: every one. */
+      messageIds?: string[];
     };
     Matcher: {
       label: string;
@@ -2310,6 +2510,7 @@ export interface components {
         | components['schemas']['HttpsTarget']
         | components['schemas']['WorkflowTarget']
         | components['schemas']['UnknownTarget'];
+      retryPolicy: components['schemas']['RetryPolicy'];
       status: {
         /** @description `healthy` or `failing`; clients treat other values as unknown. */
         health: string;
@@ -2339,12 +2540,115 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    RetryPolicy: {
+      maxAttempts: number;
+      minBackoffSeconds: number;
+      maxBackoffSeconds: number;
+    };
     DeliveryError: {
       /** Format: date-time */
       at: string;
       class: string;
       message: string;
       status: number;
+    };
+    /** @description The new subscription and its signing secret, shown once. */
+    CreatedSubscription: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: uuid */
+      projectId: string;
+      /** Format: uuid */
+      queueId: string;
+      resourceName: string;
+      slug: string;
+      /** @enum {string} */
+      state: 'active' | 'paused';
+      batchSize: number;
+      maxConcurrency: number;
+      target:
+        | components['schemas']['HttpsTarget']
+        | components['schemas']['WorkflowTarget']
+        | components['schemas']['UnknownTarget'];
+      retryPolicy: components['schemas']['RetryPolicy'];
+      status: {
+        /** @description `healthy` or `failing`; clients treat other values as unknown. */
+        health: string;
+        lastError: components['schemas']['DeliveryError'] | null;
+        lastSuccessAt: string | null;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description The Standard Webhooks signing secret, shown once. */
+      signingSecret: string;
+    };
+    RotatedSubscriptionSecret: {
+      /** @description The Standard Webhooks signing secret, shown once. */
+      signingSecret: string;
+    };
+    SubscriptionActivity: {
+      backlog: {
+        ready: number;
+        /** @description Waiting for a retry or a publish delay. */
+        delayed: number;
+        inFlight: number;
+        deadLettered: number;
+        /** @description When the oldest ready message was published. */
+        oldestReadyAt: string | null;
+      };
+      /** @description The last 60 minutes, oldest first, the current one last: every minute, zeros where nothing happened. */
+      minutes: {
+        /**
+         * Format: date-time
+         * @description The start of the minute (UTC).
+         */
+        at: string;
+        delivered: number;
+        failed: number;
+        deadLettered: number;
+        expired: number;
+      }[];
+    };
+    SubscriptionDelivery: {
+      /**
+       * Format: uuid
+       * @description The `webhook-id` of the request.
+       */
+      id: string;
+      /** Format: date-time */
+      startedAt: string;
+      messages: number;
+      /** @description `in_flight`, `delivered`, `partial`, `failed`, `paused` (the target answered 410) or `released` (handed back unsent); clients treat other values as unknown. */
+      outcome: string;
+      /** @description The HTTP status the target answered; null when none came. */
+      status: number | null;
+      durationMs: number | null;
+      errorClass: string | null;
+      errorMessage: string | null;
+    };
+    DeadLetter: {
+      /** Format: uuid */
+      messageId: string;
+      /** @description The message body as published: any JSON value. */
+      body: unknown;
+      attributes: {
+        [key: string]: string;
+      };
+      /** Format: date-time */
+      publishedAt: string;
+      /** @description Failed attempts before it was dead-lettered. */
+      attempts: number;
+      lastError: components['schemas']['DeliveryError'] | null;
+      /** Format: date-time */
+      deadLetteredAt: string;
+    };
+    DeadLetterRedriveResult: {
+      /** @description How many dead letters became pending again. */
+      redriven: number;
     };
     Silence: {
       /** Format: uuid */
@@ -2471,6 +2775,11 @@ export interface components {
         | 'subscription.updated'
         | 'subscription.paused'
         | 'subscription.resumed'
+        | 'subscription.created'
+        | 'subscription.deleted'
+        | 'subscription.secret_rotated'
+        | 'subscription.dead_letters_redriven'
+        | 'subscription.dead_letter_discarded'
         | 'silence.created'
         | 'silence.updated'
         | 'silence.expired'
@@ -5605,6 +5914,114 @@ export interface operations {
       };
     };
   };
+  createASubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SubscriptionCreate'];
+      };
+    };
+    responses: {
+      /** @description The subscription and its signing secret, shown once. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedSubscription'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `quota_exceeded`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getASubscription: {
     parameters: {
       query?: never;
@@ -5626,6 +6043,100 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Subscription'];
         };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteASubscription: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Error: `invalid_request`. */
       400: {
@@ -5918,6 +6429,597 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Subscription'];
         };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateASubscriptionSSigningSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new signing secret. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RotatedSubscriptionSecret'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `reauthentication_required`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  aSubscriptionSBacklogAndItsLastHour: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The backlog and the last 60 minutes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionActivity'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  aSubscriptionSDeliveriesOfTheLast24HoursNewestFirst: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of deliveries. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['SubscriptionDelivery'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listASubscriptionSDeadLettersOldestFirst: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of dead letters. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['DeadLetter'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redriveDeadLetters: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeadLetterRedrive'];
+      };
+    };
+    responses: {
+      /** @description How many were redriven; they are delivered as usual. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeadLetterRedriveResult'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  discardADeadLetter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        subscriptionId: string;
+        messageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Discarded. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Error: `invalid_request`. */
       400: {

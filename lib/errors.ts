@@ -63,6 +63,10 @@ export const ERROR_CODES = {
     status: 409,
     message: 'This API key was already rolled; roll its replacement instead.',
   },
+  quota_exceeded: {
+    status: 409,
+    message: 'This would go past a quota; `quota` says which, its limit and how much is used.',
+  },
   second_factor_state_conflict: {
     status: 409,
     message: 'Your second factors are not in a state that allows this; reload and try again.',
@@ -80,7 +84,7 @@ const issue = z.object({
   path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
   message: z.string(),
 });
-/** The spec's quota object: part of the envelope's contract, though no quota here refuses a request yet. */
+/** The spec's quota object: what `quota_exceeded` names (an allocation quota: 409). */
 const quota = z.object({
   id: z.string(),
   kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
@@ -109,14 +113,16 @@ export const errorEnvelope = z
   .meta({ id: 'Error' });
 
 export type Issue = z.infer<typeof issue>;
+export type Quota = z.infer<typeof quota>;
 export type ErrorBody = z.infer<typeof errorEnvelope>;
 
-type ApiErrorOptions = { issues?: Issue[]; headers?: Record<string, string> };
+type ApiErrorOptions = { issues?: Issue[]; quota?: Quota; headers?: Record<string, string> };
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly issues?: Issue[];
+  readonly quota?: Quota;
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message?: string, options: ApiErrorOptions = {}) {
@@ -125,12 +131,14 @@ export class ApiError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.issues = options.issues;
+    this.quota = options.quota;
     this.headers = options.headers ?? {};
   }
 
   body(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message.slice(0, 1024) };
     if (this.issues) error.issues = this.issues;
+    if (this.quota) error.quota = this.quota;
     return { error };
   }
 }
@@ -139,3 +147,7 @@ export const invalidRequest = (issues: Issue[], message = 'The request is not va
   new ApiError('invalid_request', message, { issues });
 
 export const notFound = (what = 'Not found.') => new ApiError('not_found', what);
+
+/** 409 `quota_exceeded` for an allocation quota: the request would hold more than `limit`; nothing is stored. */
+export const allocationQuotaExceeded = (message: string, quota: Omit<Quota, 'kind'>) =>
+  new ApiError('quota_exceeded', message, { quota: { ...quota, kind: 'allocation' } });

@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { changesBetween } from '../audit/changes';
 import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
-import type { AuditChange, AuditSource } from '../db/audit-types';
+import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement } from '../db/client';
 import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
 import * as t from '../db/schema';
@@ -11,6 +11,7 @@ import { mapPage, pageInCreationOrder } from '../http/page-rows';
 import type { Page, PageQuery } from '../http/pagination';
 import type { Subscription, SubscriptionUpdate } from './schema';
 import { mergeTarget } from './target';
+import { mergeRetryPolicy, retryColumns, retryPolicyOf } from './retry-policy';
 import { auditEventsWritten } from '../observability/metrics';
 
 type Row = typeof t.subscriptions.$inferSelect;
@@ -36,13 +37,15 @@ export function toSubscription(row: Row): Subscription {
     batchSize: row.batchSize,
     maxConcurrency: row.maxConcurrency,
     target: row.target as Subscription['target'],
+    retryPolicy: retryPolicyOf(row),
     status: { health: row.health, lastError, lastSuccessAt: isoOrNull(row.lastSuccessAt) },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-const inScope = (scope: SubscriptionScope, id: string) =>
+/** One subscription by id, only within the caller's organization and project. */
+export const inScope = (scope: SubscriptionScope, id: string) =>
   and(
     eq(t.subscriptions.id, id),
     eq(t.subscriptions.organizationId, scope.organizationId),
@@ -71,7 +74,7 @@ export async function getSubscription(scope: SubscriptionScope, id: string): Pro
 
 /**
  * "Change a subscription" in one transaction: lock the row, check what needs the current resource
- * (the target's kind, the merged target), write only what differs. Nothing differing (`{}` included)
+ * (the target's kind, the merged target and retry policy), write only what differs. Nothing differing (`{}` included)
  * writes nothing and keeps `updatedAt`.
  */
 export async function updateSubscription(
@@ -80,21 +83,25 @@ export async function updateSubscription(
   update: SubscriptionUpdate,
   source: AuditSource,
 ): Promise<Subscription> {
-  const { target } = update;
-  if (!target) return (await changeNumbers(scope, id, update, source)) ?? updateNumbers(scope, id, update, source);
+  const { target, retryPolicy } = update;
+  if (!target && !retryPolicy)
+    return (await changeNumbers(scope, id, update, source)) ?? updateNumbers(scope, id, update, source);
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
     if (!row) throw notFound('Subscription not found.');
 
     const issues: Issue[] = [];
-    const changes: Partial<Pick<Row, 'batchSize' | 'maxConcurrency' | 'target'>> = {};
+    const changes: Partial<Row> = {};
     if (update.batchSize !== undefined && update.batchSize !== row.batchSize) changes.batchSize = update.batchSize;
     if (update.maxConcurrency !== undefined && update.maxConcurrency !== row.maxConcurrency)
       changes.maxConcurrency = update.maxConcurrency;
-    const merge = mergeTarget(row.target, target);
-    if (!merge.ok) issues.push(...merge.issues);
-    else if (merge.changed) changes.target = merge.target;
+    const merge = target ? mergeTarget(row.target, target) : null;
+    if (merge && !merge.ok) issues.push(...merge.issues);
+    else if (merge?.changed) changes.target = merge.target;
+    const retry = retryPolicy ? mergeRetryPolicy(retryPolicyOf(row), retryPolicy) : null;
+    if (retry && !retry.ok) issues.push(...retry.issues);
+    else if (retry?.changed) Object.assign(changes, retryColumns(retry.policy));
     if (issues.length > 0) throw invalidRequest(issues);
     if (Object.keys(changes).length === 0) return toSubscription(row);
 
@@ -107,19 +114,19 @@ export async function updateSubscription(
       .returning();
     await recordAuditEvent(
       tx,
-      projectResourceEvent(source, 'subscription.updated', updated, rowChanges(row, updated, CHANGE_FIELDS)),
+      projectResourceEvent(source, 'subscription.updated', updated, changesBetween(editable(row), editable(updated))),
     );
     return toSubscription(updated);
   });
 }
 
-/** The fields a PATCH may change, as they appear in an event's `changes` (`target.url`). */
-const CHANGE_FIELDS = ['batchSize', 'maxConcurrency', 'target'] as const;
-
-function rowChanges(before: Row, after: Row, fields: readonly (keyof Row)[]): AuditChange[] {
-  const pick = (row: Row) => Object.fromEntries(fields.map((f) => [f, row[f]]));
-  return changesBetween(pick(before), pick(after));
-}
+/** The fields a PATCH may change, as they appear in an event's `changes` (`target.url`, `retryPolicy.maxAttempts`). */
+export const editable = (row: Row) => ({
+  batchSize: row.batchSize,
+  maxConcurrency: row.maxConcurrency,
+  target: row.target,
+  retryPolicy: retryPolicyOf(row),
+});
 
 /** The fields a PATCH may change as numbers, by their column in `subscriptions`. */
 const NUMBER_COLUMNS = { batchSize: 'batch_size', maxConcurrency: 'max_concurrency' } as const;

@@ -1,5 +1,6 @@
-import { json, route } from '@/lib/pipeline/route';
-import { getSubscriptionOp, updateSubscriptionOp } from '@/lib/subscriptions/operations';
+import { json, noContent, route } from '@/lib/pipeline/route';
+import { deleteSubscriptionOp, getSubscriptionOp, updateSubscriptionOp } from '@/lib/subscriptions/operations';
+import { deleteSubscription } from '@/lib/subscriptions/lifecycle-service';
 import { getSubscription, updateSubscription } from '@/lib/subscriptions/service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
@@ -18,4 +19,9 @@ export const PATCH = route(updateSubscriptionOp, async ({ params, body, audit })
   ),
 );
 
-export const { POST, PUT, DELETE } = otherMethods(getSubscriptionOp, updateSubscriptionOp);
+export const DELETE = route(deleteSubscriptionOp, async ({ params, audit }) => {
+  await deleteSubscription({ organizationId: params.orgId, projectId: params.projectId }, params.subscriptionId, audit);
+  return noContent();
+});
+
+export const { POST, PUT } = otherMethods(getSubscriptionOp, updateSubscriptionOp, deleteSubscriptionOp);

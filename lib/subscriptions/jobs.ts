@@ -1,12 +1,16 @@
-import type { BackgroundJob } from '../jobs/runner';
+import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
+import { purgeSubscriptionRecords } from './activity-service';
 import { subscriptionDelivery } from './delivery';
 import { expireMessages, measureBacklog } from './expiry-service';
 
 /** QUEUE_EXPIRY_EVERY_MS: how often retention runs and the backlog gauge is read (default 30 s). */
 const EXPIRY_EVERY_MS = Number(process.env.QUEUE_EXPIRY_EVERY_MS ?? 30_000);
 
-/** Delivering subscriptions' batches, and the queues' retention; in every instance. */
-export const subscriptionDeliveryJobs: BackgroundJob[] = [
+/**
+ * Subscriptions' background work, in every instance: delivering batches (the claims keep instances apart), the
+ * queues' retention, and housekeeping (deleting the same old rows twice is harmless).
+ */
+export const subscriptionJobs: BackgroundJob[] = [
   subscriptionDelivery.job,
   {
     name: 'expire-queue-messages',
@@ -18,4 +22,5 @@ export const subscriptionDeliveryJobs: BackgroundJob[] = [
     },
     again: (removed) => typeof removed === 'number' && removed >= 1_000,
   },
+  { name: 'purge-subscription-records', everyMs: HOUSEKEEPING_EVERY_MS, run: () => purgeSubscriptionRecords() },
 ];
