@@ -1,6 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
+import { activityOperations } from './activity-operations';
 import {
   createdSubscription,
   createSubscriptionBody,
@@ -147,4 +148,5 @@ export const subscriptionOperations = [
   pauseSubscriptionOp,
   resumeSubscriptionOp,
   rotateSubscriptionSecretOp,
+  ...activityOperations,
 ];
