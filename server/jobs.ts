@@ -6,6 +6,7 @@ import { requestRecordJobs } from '../lib/http/jobs';
 import type { BackgroundJob } from '../lib/jobs/runner';
 import { notificationJobs } from '../lib/notifications/jobs';
 import { secondFactorJobs } from '../lib/second-factor/jobs';
+import { subscriptionJobs } from '../lib/subscriptions/jobs';
 import { webhookJobs } from '../lib/webhooks/jobs';
 
 /** Every background job of the app, each exported by the floor or feature it belongs to; start-up runs them. */
@@ -17,5 +18,6 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   ...secondFactorJobs,
   ...notificationJobs,
   ...webhookJobs,
+  ...subscriptionJobs,
   ...alertJobs,
 ];
