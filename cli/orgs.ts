@@ -1,8 +1,17 @@
+import type { Command } from 'commander';
 import { loadServerConfig, type Env } from './config';
 import { CliError } from './errors';
 import { ok, type ApiClient } from './http';
 
 export type Organization = { id: string; name: string };
+export type OrgOptions = { org?: string; json?: boolean };
+
+/** The options every command that acts in one organization takes. */
+export function withOrgOptions(command: Command): Command {
+  return command
+    .option('--org <id-or-name>', 'organization to act in (default: the saved one, or your only one)')
+    .option('--json', 'print JSON instead of text');
+}
 
 const listing = (orgs: Organization[]) => orgs.map((o) => `  ${o.name}  (${o.id})`).join('\n');
 

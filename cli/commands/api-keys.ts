@@ -4,10 +4,8 @@ import { keySearchText, looksLikeId, resolveApiKey, type ApiKey } from '../api-k
 import { CliError } from '../errors';
 import { formatInstant, table } from '../format';
 import { ApiClient, ok } from '../http';
-import { resolveOrganization } from '../orgs';
+import { resolveOrganization, withOrgOptions, type OrgOptions } from '../orgs';
 import { out, say } from '../output';
-
-type OrgOptions = { org?: string; json?: boolean };
 
 /** Refused while parsing, before any request is made. */
 export function parseExpiresInDays(value: string): number {
@@ -17,12 +15,6 @@ export function parseExpiresInDays(value: string): number {
     );
   }
   return Number(value);
-}
-
-function withOrgOptions(command: Command): Command {
-  return command
-    .option('--org <id-or-name>', 'organization to act in (default: the saved one, or your only one)')
-    .option('--json', 'print JSON instead of text');
 }
 
 const shown = (key: ApiKey) => `"${key.name}" (${key.prefix}…)`;

@@ -1,18 +1,11 @@
 import { Command } from 'commander';
 import { formatInstant, table } from '../format';
 import { ApiClient, ok } from '../http';
-import { resolveOrganization } from '../orgs';
+import { resolveOrganization, withOrgOptions, type OrgOptions } from '../orgs';
 import { out, say } from '../output';
 import { bindingsOf, collect, matchOne, ROLE_HELP, rolesNamer, rolesSaid } from '../refs';
 
-type OrgOptions = { org?: string; json?: boolean };
 type RoleOptions = OrgOptions & { role?: string[] };
-
-function withOrgOptions(command: Command): Command {
-  return command
-    .option('--org <id-or-name>', 'organization to act in (default: the saved one, or your only one)')
-    .option('--json', 'print JSON instead of text');
-}
 
 /** What the console's Invite preselects: BasicAccess in the whole organization. */
 const DEFAULT_ROLE = 'BasicAccess';

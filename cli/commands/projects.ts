@@ -2,17 +2,9 @@ import { Command } from 'commander';
 import { CliError } from '../errors';
 import { table } from '../format';
 import { ApiClient, ok } from '../http';
-import { resolveOrganization } from '../orgs';
+import { resolveOrganization, withOrgOptions, type OrgOptions } from '../orgs';
 import { out, say } from '../output';
 import { listProjects, matchOne, type Project } from '../refs';
-
-type OrgOptions = { org?: string; json?: boolean };
-
-function withOrgOptions(command: Command): Command {
-  return command
-    .option('--org <id-or-name>', 'organization to act in (default: the saved one, or your only one)')
-    .option('--json', 'print JSON instead of text');
-}
 
 const alerting = (p: Project) => (p.alertingEnabled ? 'on' : 'off');
 
