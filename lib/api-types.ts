@@ -2128,7 +2128,7 @@ export interface components {
             kind: 'https';
             url: string;
             /** @default 30 */
-            timeoutSeconds: number;
+            timeoutSeconds?: number;
           }
         | {
             /** @constant */
@@ -2137,14 +2137,14 @@ export interface components {
             workflowId: string;
           };
       /** @default 10 */
-      batchSize: number;
+      batchSize?: number;
       /** @default 10 */
-      maxConcurrency: number;
+      maxConcurrency?: number;
       /**
        * @default active
        * @enum {string}
        */
-      state: 'active' | 'paused';
+      state?: 'active' | 'paused';
       retryPolicy?: components['schemas']['RetryPolicyPatch'];
     };
     RetryPolicyPatch: {

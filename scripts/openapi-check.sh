@@ -22,7 +22,8 @@ for doc in "${docs[@]}"; do
   ' "$out/redocly.json"
 done
 
-npx openapi-typescript "$out/service.json" -o "$out/api-types.raw.ts" >/dev/null
+# A field with a default may be left out of a request: typed optional, as the document's `required` says.
+npx openapi-typescript "$out/service.json" --default-non-nullable false -o "$out/api-types.raw.ts" >/dev/null
 npx prettier --stdin-filepath lib/api-types.ts <"$out/api-types.raw.ts" >"$out/api-types.ts"
 if [ "${1:-}" = --write ]; then
   cp "$out/api-types.ts" lib/api-types.ts
