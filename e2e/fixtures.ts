@@ -12,6 +12,7 @@ import { encode } from 'next-auth/jwt';
 import type { ErrorBody } from '../lib/errors';
 import { baseURL, E2E, fixturesFile } from './support/env';
 import type { SecondFactorFixtures } from './support/second-factor-seed';
+import type { DeadLetterFixture } from './support/subscriptions-seed';
 
 export type DemoUser = 'ada' | 'bob' | 'cy' | 'gil';
 export const EMAILS: Record<DemoUser, string> = {
@@ -28,6 +29,7 @@ export type Fixtures = {
   suspendedUserId: string;
   keys: { bobExpired: string; bobRevoked: string; suspendedUser: string; deployBot: string };
   secondFactor: SecondFactorFixtures;
+  deadLetters: DeadLetterFixture;
 };
 
 export type Demo = {

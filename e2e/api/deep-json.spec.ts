@@ -97,6 +97,8 @@ const DEEP_KEYS = [
   'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
   'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive',
   'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
   'PATCH /v1/organizations/{orgId}',
   'POST /v1/organizations/{orgId}/webhooks',

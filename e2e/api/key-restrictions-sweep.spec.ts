@@ -77,6 +77,7 @@ test.describe('restricted keys at the owner’s own doors', () => {
       botId: demo.deployBot,
       webhookId: randomUUID(),
       deliveryId: randomUUID(),
+      messageId: randomUUID(),
       verificationId: randomUUID(),
       passkeyId: randomUUID(),
       userCode: 'WDJB-MJHT',

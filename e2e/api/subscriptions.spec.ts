@@ -25,11 +25,12 @@ const SPEC_FIELDS = [
   'batchSize',
   'maxConcurrency',
   'target',
+  'retryPolicy',
   'status',
   'createdAt',
   'updatedAt',
 ];
-const WRITABLE = ['batchSize', 'maxConcurrency', 'target'];
+const WRITABLE = ['batchSize', 'maxConcurrency', 'target', 'retryPolicy'];
 const FIELDS = [...SPEC_FIELDS].sort();
 
 let demo: Demo;
@@ -189,6 +190,20 @@ test.describe('changing a subscription', () => {
     }
   });
 
+  test('retryPolicy merges field by field', async () => {
+    try {
+      const res = await bob.patch(subPath(subs.https), { data: { retryPolicy: { maxAttempts: 8 } } });
+      expect(res.status(), await res.text()).toBe(200);
+      expect((await res.json()).retryPolicy).toEqual({ ...subs.https.retryPolicy, maxAttempts: 8 });
+      const both = await bob.patch(subPath(subs.https), {
+        data: { retryPolicy: { minBackoffSeconds: 0, maxBackoffSeconds: 1 } },
+      });
+      expect((await both.json()).retryPolicy).toEqual({ maxAttempts: 8, minBackoffSeconds: 0, maxBackoffSeconds: 1 });
+    } finally {
+      await restoreSub(subs.https);
+    }
+  });
+
   test('{} and a body that repeats the current values change nothing, updatedAt included', async () => {
     const before = await readSub(bob, subs.failing);
     for (const body of [
@@ -196,6 +211,7 @@ test.describe('changing a subscription', () => {
       { batchSize: before.batchSize },
       { target: { kind: 'https' } },
       { target: before.target },
+      { retryPolicy: before.retryPolicy },
     ]) {
       const res = await bob.patch(subPath(subs.failing), { data: body });
       expect(res.status()).toBe(200);
@@ -226,9 +242,9 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
 
   const urls: [string, string][] = [
     ['plain http', 'http://hooks.example.com/orders'],
-    ['loopback', 'https://127.0.0.1/'],
     ['private', 'https://10.0.0.1/'],
-    ['IPv6 loopback', 'https://[::1]/'],
+    ['private over http', 'http://10.0.0.1/'],
+    ['a loopback name', 'http://localhost:8080/'],
     ['cloud metadata (link-local)', 'https://169.254.169.254/latest/meta-data'],
     ['user-info', 'https://user:secret@hooks.example.com/'],
     ['decimal loopback', 'https://2130706433/'],
@@ -241,6 +257,33 @@ test.describe('refused bodies: 400 invalid_request at the field, nothing changed
     test(`a target URL with ${what} is 400 at target.url`, async () =>
       expectRefused(subs.https, { target: { kind: 'https', url } }, ['target.url']));
   }
+
+  test('with WEBHOOK_ALLOW_LOOPBACK=1, as the test servers run, a loopback literal is a target, over http too', async () => {
+    try {
+      for (const url of ['http://127.0.0.1:9/orders', 'https://[::1]/orders']) {
+        const res = await bob.patch(subPath(subs.https), { data: { target: { kind: 'https', url } } });
+        expect(res.status(), await res.text()).toBe(200);
+        expect((await readSub(bob, subs.https)).target.url).toBe(url);
+      }
+    } finally {
+      await restoreSub(subs.https);
+    }
+  });
+
+  test('retryPolicy: each field bounded, and a merged minimum backoff above the maximum refused at the field sent', async () => {
+    await expectRefused(subs.https, { retryPolicy: { maxAttempts: 0 } }, ['retryPolicy.maxAttempts']);
+    await expectRefused(subs.https, { retryPolicy: { maxAttempts: 101 } }, ['retryPolicy.maxAttempts']);
+    await expectRefused(subs.https, { retryPolicy: { minBackoffSeconds: -1 } }, ['retryPolicy.minBackoffSeconds']);
+    await expectRefused(subs.https, { retryPolicy: { maxBackoffSeconds: 3601 } }, ['retryPolicy.maxBackoffSeconds']);
+    await expectRefused(subs.https, { retryPolicy: { extra: 1 } }, ['retryPolicy.extra']);
+    const { minBackoffSeconds } = subs.https.retryPolicy;
+    await expectRefused(subs.https, { retryPolicy: { maxBackoffSeconds: minBackoffSeconds - 1 } }, [
+      'retryPolicy.maxBackoffSeconds',
+    ]);
+    await expectRefused(subs.https, { retryPolicy: { minBackoffSeconds: 60, maxBackoffSeconds: 30 } }, [
+      'retryPolicy.minBackoffSeconds',
+    ]);
+  });
 
   test('the target kind can never change, and unknown or missing kinds are refused, at target.kind', async () => {
     await expectRefused(subs.https, { target: { kind: 'workflow' } }, ['target.kind']);
@@ -387,10 +430,23 @@ test.describe('the caller’s permissions', () => {
     'projects.get',
     'queues.subscriptions.get',
     'queues.subscriptions.list',
+    'queues.queues.list',
+    'queues.queues.get',
     'obs.silences.get',
     'obs.silences.list',
     'obs.alerts.list',
     'bots.list',
+  ];
+  // PRODUCT.md "Queues": what QueuesEditor holds besides BasicAccess.
+  const queuesEditor = [
+    'queues.subscriptions.update',
+    'queues.subscriptions.create',
+    'queues.subscriptions.delete',
+    'queues.subscriptions.redrive',
+    'queues.queues.create',
+    'queues.queues.update',
+    'queues.queues.delete',
+    'queues.messages.publish',
   ];
   const permissions = async (ctx: APIRequestContext, orgId: string, projectId?: string) => {
     const res = await ctx.get(`/v1/organizations/${orgId}/permissions`);
@@ -410,7 +466,7 @@ test.describe('the caller’s permissions', () => {
     expect(await permissions(bob, demo.acme)).toEqual(basic);
     expect(await permissions(bob, demo.acme, demo.staging)).toEqual(basic);
     expect((await permissions(bob, demo.acme, demo.production)).sort()).toEqual(
-      [...basic, 'queues.subscriptions.update', 'obs.silences.update', 'obs.silences.create'].sort(),
+      [...basic, ...queuesEditor, 'obs.silences.update', 'obs.silences.create'].sort(),
     );
     expect(await permissions(cy, demo.acme, demo.production)).toEqual(basic);
     const bot = await bearer(fixtures.keys.deployBot);
@@ -436,7 +492,7 @@ test('the OpenAPI document lists the subscription operations and the permissions
     paths: Record<string, Record<string, unknown>>;
   };
   const path = '/v1/organizations/{orgId}/projects/{projectId}/subscriptions';
-  expect(Object.keys(doc.paths[path])).toEqual(['get']);
-  expect(Object.keys(doc.paths[`${path}/{subscriptionId}`]).sort()).toEqual(['get', 'patch']);
+  expect(Object.keys(doc.paths[path]).sort()).toEqual(['get', 'post']);
+  expect(Object.keys(doc.paths[`${path}/{subscriptionId}`]).sort()).toEqual(['delete', 'get', 'patch']);
   expect(Object.keys(doc.paths['/v1/organizations/{orgId}/permissions'])).toEqual(['get']);
 });

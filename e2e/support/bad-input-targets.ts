@@ -68,6 +68,58 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     list('GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions', `${project}/subscriptions`, {
       limit: '10',
     }),
+    list(
+      'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters',
+      `${subPath(sub)}/dead-letters`,
+      { limit: '10' },
+    ),
+    list(
+      'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/deliveries',
+      `${subPath(sub)}/deliveries`,
+      { limit: '10' },
+    ),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
+        url: `${project}/subscriptions`,
+        method: 'POST',
+        valid: {
+          body: {
+            queueId: sub.queueId,
+            target: { kind: 'https', url: 'https://hooks.example.com/bad-input', timeoutSeconds: 5 },
+            batchSize: 2,
+            maxConcurrency: 3,
+            state: 'paused',
+            retryPolicy: { maxAttempts: 4, minBackoffSeconds: 1, maxBackoffSeconds: 60 },
+          },
+        },
+        snapshot: async () =>
+          ((await read(`${project}/subscriptions?limit=100`)).items as { id: string }[]).map((s) => s.id),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(201);
+        const { id } = (await res.json()) as { id: string };
+        expect((await ada.delete(`${project}/subscriptions/${id}`)).status()).toBe(204);
+      },
+    ),
+    target(
+      {
+        key: 'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive',
+        url: `${subPath(sub)}/dead-letters/redrive`,
+        method: 'POST',
+        // An id that names no dead letter: valid, and redrives nothing.
+        valid: { body: { messageIds: [randomUUID()] } },
+        // The backlog without the per-minute figures, whose times move on each minute.
+        snapshot: async () => ({
+          deadLetters: await read(`${subPath(sub)}/dead-letters?limit=100`),
+          backlog: (await read(`${subPath(sub)}/activity`)).backlog,
+        }),
+      },
+      async (res) => {
+        expect(res.status(), await res.text()).toBe(202);
+        expect(await res.json()).toEqual({ redriven: 0 });
+      },
+    ),
     list('GET /v1/organizations/{orgId}/projects/{projectId}/obs/silences', `${project}/obs/silences`, {
       limit: '10',
       state: 'active',
@@ -177,7 +229,14 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
         url: subPath(sub),
         method: 'PATCH',
         // The current values: valid, and a change of nothing.
-        valid: { body: { batchSize: sub.batchSize, maxConcurrency: sub.maxConcurrency, target: sub.target } },
+        valid: {
+          body: {
+            batchSize: sub.batchSize,
+            maxConcurrency: sub.maxConcurrency,
+            target: sub.target,
+            retryPolicy: sub.retryPolicy,
+          },
+        },
         snapshot: () => read(subPath(sub)),
       },
       async (res) => {

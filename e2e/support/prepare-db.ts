@@ -14,6 +14,7 @@ import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key
 import { hashPassword } from '../../lib/auth/password';
 import { seedSilenceFixtures } from './silences-seed';
 import { seedSecondFactorFixtures } from './second-factor-seed';
+import { seedDeadLetterFixture } from './subscriptions-seed';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: prepare-db <fixtures.json>');
@@ -175,6 +176,7 @@ const fixtures = {
     deployBot: await key('bot', bot.id, 'e2e deploy-bot'),
   },
   secondFactor: await seedSecondFactorFixtures(db),
+  deadLetters: await seedDeadLetterFixture(db),
   oauthAccess: {
     bob: await oauthAccessToken('bob@acme.test'),
     sam: await oauthAccessToken('sam@acme.test'),

@@ -12,6 +12,7 @@ export type Sub = {
   batchSize: number;
   maxConcurrency: number;
   target: { kind: string; url?: string; timeoutSeconds?: number; workflowId?: string };
+  retryPolicy: { maxAttempts: number; minBackoffSeconds: number; maxBackoffSeconds: number };
   status: {
     health: string;
     lastError: { at: string; class: string; message: string; status: number } | null;
@@ -64,9 +65,29 @@ export async function restoreSub(original: Sub): Promise<void> {
   const body = {
     batchSize: original.batchSize,
     maxConcurrency: original.maxConcurrency,
+    retryPolicy: original.retryPolicy,
     ...(kind === 'https' || kind === 'workflow' ? { target: { kind, ...fields } } : {}),
   };
   const res = await ada.patch(subPath(original), { data: body });
   expect(res.status(), await res.text()).toBe(200);
   await ada.dispose();
+}
+
+export type CreatedSub = Sub & { signingSecret: string };
+
+/** Creates a subscription as `ctx` and asserts the 201; the caller deletes it. */
+export async function createSub(
+  ctx: APIRequestContext,
+  orgId: string,
+  projectId: string,
+  body: Record<string, unknown>,
+): Promise<CreatedSub> {
+  const res = await ctx.post(subsPath(orgId, projectId), { data: body });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as CreatedSub;
+}
+
+/** The ids of a project's subscriptions: what a refused create must leave as it was. */
+export async function subIds(ctx: APIRequestContext, orgId: string, projectId: string): Promise<string[]> {
+  return (await listSubs(ctx, orgId, projectId)).map((s) => s.id);
 }
