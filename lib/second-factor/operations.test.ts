@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { allOperations } from '../../server/operations';
 import { buildOpenApiDocument } from '../pipeline/openapi';
 
-// PRODUCT.md, "Second factor and sudo", "Least privilege for keys" (changing a key's restrictions) and "Onboarding and
-// administration" (invitations, policies, bots): exactly these need a recent authentication of the console session.
+// PRODUCT.md, "Second factor and sudo", "Least privilege for keys" (changing a key's restrictions), "Onboarding and
+// administration" (invitations, policies, bots) and "Queues" (a subscription's signing secret, as for webhooks):
+// exactly these need a recent authentication of the console session.
 const GUARDED = [
   'DELETE /v1/me/passkeys/{passkeyId}',
   'DELETE /v1/me/totp',
@@ -21,6 +22,7 @@ const GUARDED = [
   'POST /v1/organizations/{orgId}/bots',
   'POST /v1/organizations/{orgId}/invitations',
   'POST /v1/organizations/{orgId}/invitations/{invitationId}/resend',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/rotate-secret',
   'POST /v1/organizations/{orgId}/scim-tokens',
   'POST /v1/organizations/{orgId}/webhooks',
   'POST /v1/organizations/{orgId}/webhooks/{webhookId}/rotate-secret',

@@ -12,8 +12,8 @@ import { inScope, type SubscriptionScope } from './service';
 const m = t.subscriptionMessages;
 
 /**
- * The subscription's id and slug, or 404. `key share` keeps it from being deleted until the caller's transaction
- * ends, without waiting on (or blocking) a change of its settings or a claim of its messages.
+ * The subscription's place and slug (what its events name), or 404. With `lock`, `key share` holds off its deletion
+ * until the caller's transaction ends, while plain updates of its row go on.
  */
 export async function subscriptionRef(tx: DbOrTx, scope: SubscriptionScope, id: string, lock = false) {
   const query = tx
