@@ -77,6 +77,7 @@ export const subscriptionMessages = pgTable(
     attempts: integer('attempts').notNull().default(0),
     publishedAt: ts('published_at').notNull(),
     lastError: jsonb('last_error').$type<DeliveryError | null>(),
+    // When it was dead-lettered, or (pending again) redriven: its retention counts from then.
     deadLetteredAt: ts('dead_lettered_at'),
   },
   (t) => [

@@ -101,8 +101,9 @@ async function redriveBatch(
         for update
       ), redriven as (
         update subscription_messages s
+        -- dead_lettered_at stays set, to the redrive: its retention counts from now, not from its publication.
         set state = 'pending', attempts = 0, available_at = ${now}::timestamptz, delivery_id = null,
-          dead_lettered_at = null
+          dead_lettered_at = ${now}::timestamptz
         from picked where s.subscription_id = ${id}::uuid and s.message_id = picked.message_id
         returning picked.dead_lettered_at, s.message_id
       )

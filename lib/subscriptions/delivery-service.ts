@@ -262,7 +262,7 @@ export async function recordBatch(tx: Tx, batch: ClaimedBatch, o: BatchOutcome):
         update subscription_messages m
         set attempts = m.attempts + 1, delivery_id = null, last_error = ${o.error ? JSON.stringify(o.error) : null}::jsonb,
           state = case when m.attempts + 1 >= s.retry_max_attempts then 'dead' else 'pending' end,
-          dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() end,
+          dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() else m.dead_lettered_at end,
           available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at else f.retry_at end
         from d join subscriptions s on s.id = d.subscription_id
           cross join jsonb_to_recordset(${JSON.stringify(o.failed.map((f) => ({ id: f.id, retry_at: f.retryAt })))}::jsonb) as f(id uuid, retry_at timestamptz)

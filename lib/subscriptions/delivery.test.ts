@@ -16,6 +16,7 @@ import {
 } from '../../server/testing/test-database';
 import { batchOutcome, recordDelivery, subscriptionDelivery } from './delivery';
 import { claimBatches, type ClaimedBatch } from './delivery-service';
+import { expireMessages } from './expiry-service';
 import { subscriptionSecretContext } from './secret';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
@@ -190,6 +191,28 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
       .where(eq(t.webhookDeliveries.organizationId, sub.organizationId))
       .orderBy(t.webhookDeliveries.createdAt);
     expect(events.map((e) => e.type)).toEqual(['subscription.failing', 'subscription.recovered']);
+  });
+
+  it("retention expires what waited longer than the queue's retention, counted; a redriven message counts from its redrive", async () => {
+    const { db, sub, messages } = await subscriptionWithBacklog(3, { state: 'paused' });
+    const [queue] = await db.select().from(t.queues).where(eq(t.queues.id, sub.queueId));
+    await db.update(t.queues).set({ retentionSeconds: 60 }).where(eq(t.queues.id, queue.id));
+    const old = new Date(Date.now() - 120_000);
+    await db
+      .update(t.subscriptionMessages)
+      .set({ publishedAt: old })
+      .where(eq(t.subscriptionMessages.subscriptionId, sub.id));
+    await db
+      .update(t.subscriptionMessages)
+      .set({ deadLetteredAt: new Date() })
+      .where(eq(t.subscriptionMessages.messageId, messages[2].id));
+    expect(await expireMessages()).toBeGreaterThanOrEqual(2);
+    expect((await messageRows(sub.id)).map((m) => m.messageId)).toEqual([messages[2].id]);
+    const [minute] = await db
+      .select()
+      .from(t.subscriptionMinutes)
+      .where(eq(t.subscriptionMinutes.subscriptionId, sub.id));
+    expect(minute.expired).toBe(2);
   });
 
   it('the loop posts signed batches to the target and the messages leave', async () => {

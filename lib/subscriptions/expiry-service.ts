@@ -22,6 +22,8 @@ export async function expireMessages(): Promise<number> {
           select m.subscription_id, m.message_id from subscription_messages m
           where m.subscription_id = s.id and m.state = 'pending'
             and m.published_at < now() - make_interval(secs => q.retention_seconds)
+            -- A redriven message's retention counts from its redrive.
+            and (m.dead_lettered_at is null or m.dead_lettered_at < now() - make_interval(secs => q.retention_seconds))
             and (m.delivery_id is null or m.available_at <= now())
           limit ${BATCH}
         ) m
