@@ -67,6 +67,15 @@ export const ERROR_CODES = {
     status: 409,
     message: 'Your second factors are not in a state that allows this; reload and try again.',
   },
+  queue_name_taken: { status: 409, message: 'A queue of this project already has this name.' },
+  queue_in_use: {
+    status: 409,
+    message: 'Subscriptions read from this queue; delete them first. Nothing was changed.',
+  },
+  quota_exceeded: {
+    status: 409,
+    message: 'This request would go past a quota (see `quota`); nothing was changed.',
+  },
   precondition_failed: { status: 412, message: 'If-Match does not name the current ETag; nothing changed.' },
   payload_too_large: { status: 413, message: 'The request body is larger than this endpoint accepts.' },
   too_many_requests: { status: 429, message: 'Too many requests; retry after the time in Retry-After.' },
@@ -80,7 +89,7 @@ const issue = z.object({
   path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
   message: z.string(),
 });
-/** The spec's quota object: part of the envelope's contract, though no quota here refuses a request yet. */
+/** The spec's quota object: what refused a `quota_exceeded` request (queues per project, a subscription's backlog). */
 const quota = z.object({
   id: z.string(),
   kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
@@ -109,14 +118,16 @@ export const errorEnvelope = z
   .meta({ id: 'Error' });
 
 export type Issue = z.infer<typeof issue>;
+export type Quota = z.infer<typeof quota>;
 export type ErrorBody = z.infer<typeof errorEnvelope>;
 
-type ApiErrorOptions = { issues?: Issue[]; headers?: Record<string, string> };
+type ApiErrorOptions = { issues?: Issue[]; headers?: Record<string, string>; quota?: Quota };
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly issues?: Issue[];
+  readonly quota?: Quota;
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message?: string, options: ApiErrorOptions = {}) {
@@ -125,12 +136,14 @@ export class ApiError extends Error {
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.issues = options.issues;
+    this.quota = options.quota;
     this.headers = options.headers ?? {};
   }
 
   body(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message.slice(0, 1024) };
     if (this.issues) error.issues = this.issues;
+    if (this.quota) error.quota = this.quota;
     return { error };
   }
 }
@@ -139,3 +152,7 @@ export const invalidRequest = (issues: Issue[], message = 'The request is not va
   new ApiError('invalid_request', message, { issues });
 
 export const notFound = (what = 'Not found.') => new ApiError('not_found', what);
+
+/** 409 `quota_exceeded` for an allocation quota: how many the scope holds against its limit. */
+export const allocationQuotaExceeded = (message: string, quota: Omit<Quota, 'kind'>) =>
+  new ApiError('quota_exceeded', message, { quota: { ...quota, kind: 'allocation' } });
