@@ -638,6 +638,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a project's queues
+     * @description Oldest first, keyset-paged.
+     *
+     *     Permission: `queues.queues.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['listAProjectSQueues'];
+    put?: never;
+    /**
+     * Create a queue
+     * @description Names are unique in the project: 409 `queue_name_taken`. A project holds at most `QUEUES_MAX_PER_PROJECT` queues (default 100): beyond it 409 `quota_exceeded` with `quota`, nothing stored. Audit `queue.created`.
+     *
+     *     Permission: `queues.queues.create`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['createAQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a queue
+     * @description Permission: `queues.queues.get`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['getAQueue'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a queue
+     * @description Its messages go with it. While any subscription reads from it: 409 `queue_in_use`, nothing changed. Audit `queue.deleted`.
+     *
+     *     Permission: `queues.queues.delete`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    delete: operations['deleteAQueue'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a queue
+     * @description Only `retentionSeconds` changes; the same value changes nothing and keeps `updatedAt`. Audit `queue.updated`.
+     *
+     *     Permission: `queues.queues.update`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    patch: operations['changeAQueue'];
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/projects/{projectId}/subscriptions': {
     parameters: {
       query?: never;
@@ -1957,6 +2027,14 @@ export interface components {
     };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
+    QueueCreate: {
+      name: string;
+      /** @description How long a message is kept for a subscription that has not taken it; default 345600 (four days). */
+      retentionSeconds?: number;
+    };
+    QueueUpdate: {
+      retentionSeconds: number;
+    };
     SubscriptionUpdate: {
       batchSize?: number;
       maxConcurrency?: number;
@@ -2291,6 +2369,23 @@ export interface components {
       /** @description The bearer token for `/scim/v2`. Shown in this response only. */
       token: string;
     };
+    Queue: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: uuid */
+      projectId: string;
+      name: string;
+      slug: string;
+      /** @example organizations/{orgId}/projects/{projectId}/queues/{id} */
+      resourceName: string;
+      retentionSeconds: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
     Subscription: {
       /** Format: uuid */
       id: string;
@@ -2468,6 +2563,9 @@ export interface components {
         | 'user.reactivated'
         | 'scim_token.created'
         | 'scim_token.revoked'
+        | 'queue.created'
+        | 'queue.updated'
+        | 'queue.deleted'
         | 'subscription.updated'
         | 'subscription.paused'
         | 'subscription.resumed'
@@ -5504,6 +5602,514 @@ export interface operations {
       };
     };
   };
+  listAProjectSQueues: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of queues. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Queue'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QueueCreate'];
+      };
+    };
+    responses: {
+      /** @description The queue. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `queue_name_taken`, `quota_exceeded`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `queue_in_use`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  changeAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QueueUpdate'];
+      };
+    };
+    responses: {
+      /** @description The queue as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listAProjectSSubscriptions: {
     parameters: {
       query?: {
@@ -7463,6 +8069,7 @@ export interface operations {
           | 'organization'
           | 'passkey'
           | 'project'
+          | 'queue'
           | 'scim_token'
           | 'silence'
           | 'subscription'
@@ -7585,6 +8192,7 @@ export interface operations {
           | 'organization'
           | 'passkey'
           | 'project'
+          | 'queue'
           | 'scim_token'
           | 'silence'
           | 'subscription'

@@ -1,0 +1,81 @@
+import { ANY_CREDENTIAL, defineOperation, type Operation } from '../pipeline/operation';
+import { pageOf, pageQuery } from '../http/pagination';
+import { projectParams } from '../orgs/schema';
+import { createQueueBody, queue, queueParams, updateQueueBody } from './schema';
+
+const base = '/v1/organizations/{orgId}/projects/{projectId}/queues';
+
+/** What every queue operation shares: a project's resource, for any credential. */
+const queuesApi = { tags: ['Queues'], scope: 'project', credentials: ANY_CREDENTIAL } satisfies Partial<Operation>;
+
+export const listQueuesOp = defineOperation({
+  method: 'GET',
+  path: base,
+  summary: "List a project's queues",
+  description: 'Oldest first, keyset-paged.',
+  ...queuesApi,
+  params: projectParams,
+  query: pageQuery,
+  permission: 'queues.queues.list',
+  success: { status: 200, description: 'A page of queues.', schema: pageOf(queue) },
+  errors: ['invalid_cursor'],
+});
+
+export const createQueueOp = defineOperation({
+  method: 'POST',
+  path: base,
+  summary: 'Create a queue',
+  description: [
+    'Names are unique in the project: 409 `queue_name_taken`. A project holds at most `QUEUES_MAX_PER_PROJECT` queues',
+    '(default 100): beyond it 409 `quota_exceeded` with `quota`, nothing stored. Audit `queue.created`.',
+  ].join(' '),
+  ...queuesApi,
+  params: projectParams,
+  body: createQueueBody,
+  permission: 'queues.queues.create',
+  success: {
+    status: 201,
+    description: 'The queue.',
+    schema: queue,
+    headers: { Location: 'The path of the new queue.' },
+  },
+  errors: ['queue_name_taken', 'quota_exceeded'],
+});
+
+export const getQueueOp = defineOperation({
+  method: 'GET',
+  path: `${base}/{queueId}`,
+  summary: 'Get a queue',
+  ...queuesApi,
+  params: queueParams,
+  permission: 'queues.queues.get',
+  success: { status: 200, description: 'The queue.', schema: queue },
+});
+
+export const updateQueueOp = defineOperation({
+  method: 'PATCH',
+  path: `${base}/{queueId}`,
+  summary: 'Change a queue',
+  description:
+    'Only `retentionSeconds` changes; the same value changes nothing and keeps `updatedAt`. Audit `queue.updated`.',
+  ...queuesApi,
+  params: queueParams,
+  body: updateQueueBody,
+  permission: 'queues.queues.update',
+  success: { status: 200, description: 'The queue as changed.', schema: queue },
+});
+
+export const deleteQueueOp = defineOperation({
+  method: 'DELETE',
+  path: `${base}/{queueId}`,
+  summary: 'Delete a queue',
+  description:
+    'Its messages go with it. While any subscription reads from it: 409 `queue_in_use`, nothing changed. Audit `queue.deleted`.',
+  ...queuesApi,
+  params: queueParams,
+  permission: 'queues.queues.delete',
+  success: { status: 204, description: 'Deleted.' },
+  errors: ['queue_in_use'],
+});
+
+export const queueOperations = [listQueuesOp, createQueueOp, getQueueOp, updateQueueOp, deleteQueueOp];
