@@ -708,6 +708,32 @@ export interface paths {
     patch: operations['changeAQueue'];
     trace?: never;
   };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish messages
+     * @description Stores 1 to 100 messages, all or none, each for every subscription of the queue, and answers their ids in the request’s order. A subscription with `QUEUE_MAX_BACKLOG` undelivered messages (default 1,000,000) refuses more: 409 `quota_exceeded` with `quota`, nothing stored.
+     *
+     *     Idempotency-Key: retries within 24 hours get the stored response, the same ids, and store nothing again.
+     *
+     *     Permission: `queues.messages.publish`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['publishMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/projects/{projectId}/subscriptions': {
     parameters: {
       query?: never;
@@ -2035,6 +2061,19 @@ export interface components {
     QueueUpdate: {
       retentionSeconds: number;
     };
+    PublishMessages: {
+      messages: components['schemas']['OutgoingMessage'][];
+    };
+    OutgoingMessage: {
+      /** @description Any JSON value, at most 131072 bytes (128 KiB) as JSON text in UTF-8. */
+      body: unknown;
+      /** @description At most 16 pairs; names `[A-Za-z0-9_.-]{1,64}`, values at most 256 characters. */
+      attributes?: {
+        [key: string]: string;
+      };
+      /** @description Seconds before the message may be delivered (default 0). */
+      delaySeconds?: number;
+    };
     SubscriptionUpdate: {
       batchSize?: number;
       maxConcurrency?: number;
@@ -2385,6 +2424,10 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    PublishedMessages: {
+      /** @description One per message, in the request’s order. */
+      messageIds: string[];
     };
     Subscription: {
       /** Format: uuid */
@@ -6065,6 +6108,117 @@ export interface operations {
       };
       /** @description Error: `not_found`. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  publishMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PublishMessages'];
+      };
+    };
+    responses: {
+      /** @description The messages, stored. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishedMessages'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `quota_exceeded`, `idempotency_conflict`, `idempotency_in_progress`. */
+      409: {
         headers: {
           [name: string]: unknown;
         };

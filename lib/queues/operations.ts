@@ -1,7 +1,8 @@
 import { ANY_CREDENTIAL, defineOperation, type Operation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
-import { createQueueBody, queue, queueParams, updateQueueBody } from './schema';
+import { idempotencyHeaders } from '../silences/schema';
+import { createQueueBody, publishBody, published, queue, queueParams, updateQueueBody } from './schema';
 
 const base = '/v1/organizations/{orgId}/projects/{projectId}/queues';
 
@@ -78,4 +79,31 @@ export const deleteQueueOp = defineOperation({
   errors: ['queue_in_use'],
 });
 
-export const queueOperations = [listQueuesOp, createQueueOp, getQueueOp, updateQueueOp, deleteQueueOp];
+export const publishMessagesOp = defineOperation({
+  method: 'POST',
+  path: `${base}/{queueId}/messages`,
+  summary: 'Publish messages',
+  description: [
+    'Stores 1 to 100 messages, all or none, each for every subscription of the queue, and answers their ids in the ' +
+      'request’s order. A subscription with `QUEUE_MAX_BACKLOG` undelivered messages (default 1,000,000) refuses ' +
+      'more: 409 `quota_exceeded` with `quota`, nothing stored.',
+    'Idempotency-Key: retries within 24 hours get the stored response, the same ids, and store nothing again.',
+  ].join('\n\n'),
+  ...queuesApi,
+  params: queueParams,
+  headers: idempotencyHeaders,
+  body: publishBody,
+  permission: 'queues.messages.publish',
+  idempotent: true,
+  success: { status: 202, description: 'The messages, stored.', schema: published },
+  errors: ['quota_exceeded', 'idempotency_conflict', 'idempotency_in_progress'],
+});
+
+export const queueOperations = [
+  listQueuesOp,
+  createQueueOp,
+  getQueueOp,
+  updateQueueOp,
+  deleteQueueOp,
+  publishMessagesOp,
+];
