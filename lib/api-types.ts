@@ -721,6 +721,8 @@ export interface paths {
      * Publish messages
      * @description Stores 1 to 100 messages, all or none, each for every subscription of the queue, and answers their ids in the request’s order. A subscription with `QUEUE_MAX_BACKLOG` undelivered messages (default 1,000,000) refuses more: 409 `quota_exceeded` with `quota`, nothing stored.
      *
+     *     CloudEvents 1.0 over HTTP too, each event one message whose `body` is the event in structured JSON form: `application/cloudevents+json` (one event), `application/cloudevents-batch+json` (1 to 100), or binary mode (a `ce-specversion` header; the `ce-*` headers are the attributes, the body the data: JSON as `data`, text as a string, anything else as `data_base64`). An event without `id`, `source`, `specversion` "1.0" or `type` is 400 at its path (`2.source` in a batch, the `ce-source` header in binary mode).
+     *
      *     Idempotency-Key: retries within 24 hours get the stored response, the same ids, and store nothing again.
      *
      *     Permission: `queues.messages.publish`; a restricted key must name it.
@@ -2074,6 +2076,23 @@ export interface components {
       /** @description Seconds before the message may be delivered (default 0). */
       delaySeconds?: number;
     };
+    /** @description A CloudEvents 1.0 event in structured JSON form; it becomes one message. */
+    CloudEvent: {
+      /** @constant */
+      specversion: '1.0';
+      id: string;
+      source: string;
+      type: string;
+      datacontenttype?: string;
+      dataschema?: string;
+      subject?: string;
+      time?: string;
+      data?: unknown;
+      data_base64?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    CloudEventBatch: components['schemas']['CloudEvent'][];
     SubscriptionUpdate: {
       batchSize?: number;
       maxConcurrency?: number;
@@ -6158,6 +6177,14 @@ export interface operations {
       query?: never;
       header?: {
         'Idempotency-Key'?: string;
+        /** @description Binary mode: `1.0`. Its presence selects the mode. */
+        'ce-specversion'?: string;
+        /** @description Binary mode: the event’s `id`. */
+        'ce-id'?: string;
+        /** @description Binary mode: the event’s `source`. */
+        'ce-source'?: string;
+        /** @description Binary mode: the event’s `type`. */
+        'ce-type'?: string;
       };
       path: {
         orgId: string;
@@ -6169,6 +6196,8 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['PublishMessages'];
+        'application/cloudevents+json': components['schemas']['CloudEvent'];
+        'application/cloudevents-batch+json': components['schemas']['CloudEventBatch'];
       };
     };
     responses: {

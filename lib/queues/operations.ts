@@ -2,6 +2,7 @@ import { ANY_CREDENTIAL, defineOperation, type Operation } from '../pipeline/ope
 import { pageOf, pageQuery } from '../http/pagination';
 import { projectParams } from '../orgs/schema';
 import { idempotencyHeaders } from '../silences/schema';
+import { binaryModeHeaders, cloudEventFormats } from './cloudevents';
 import { createQueueBody, publishBody, published, queue, queueParams, updateQueueBody } from './schema';
 
 const base = '/v1/organizations/{orgId}/projects/{projectId}/queues';
@@ -87,12 +88,18 @@ export const publishMessagesOp = defineOperation({
     'Stores 1 to 100 messages, all or none, each for every subscription of the queue, and answers their ids in the ' +
       'request’s order. A subscription with `QUEUE_MAX_BACKLOG` undelivered messages (default 1,000,000) refuses ' +
       'more: 409 `quota_exceeded` with `quota`, nothing stored.',
+    'CloudEvents 1.0 over HTTP too, each event one message whose `body` is the event in structured JSON form: ' +
+      '`application/cloudevents+json` (one event), `application/cloudevents-batch+json` (1 to 100), or binary mode ' +
+      '(a `ce-specversion` header; the `ce-*` headers are the attributes, the body the data: JSON as `data`, text as ' +
+      'a string, anything else as `data_base64`). An event without `id`, `source`, `specversion` "1.0" or `type` is ' +
+      '400 at its path (`2.source` in a batch, the `ce-source` header in binary mode).',
     'Idempotency-Key: retries within 24 hours get the stored response, the same ids, and store nothing again.',
   ].join('\n\n'),
   ...queuesApi,
   params: queueParams,
-  headers: idempotencyHeaders,
+  headers: idempotencyHeaders.extend(binaryModeHeaders),
   body: publishBody,
+  bodyFormats: cloudEventFormats,
   permission: 'queues.messages.publish',
   idempotent: true,
   success: { status: 202, description: 'The messages, stored.', schema: published },
