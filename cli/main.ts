@@ -8,6 +8,7 @@ import { membersCommand } from './commands/members';
 import { orgsCommand } from './commands/orgs';
 import { projectsCommand } from './commands/projects';
 import { subscriptionsCommand } from './commands/subscriptions';
+import { queuesCommand } from './commands/queues';
 import { CliError } from './errors';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -17,7 +18,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 export function buildProgram(): Command {
   const program = new Command('svc')
     .description(
-      'Command line for the service: log in; manage organizations, projects, members, bots, API keys and subscriptions.\n' +
+      'Command line for the service: log in; manage organizations, projects, members, bots, API keys, queues and subscriptions.\n' +
         'Server: ORGS_URL (or SVC_URL), default http://localhost:3000. SVC_API_KEY authenticates instead of a login.',
     )
     .version(version)
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(projectsCommand());
   program.addCommand(membersCommand());
   program.addCommand(botsCommand());
+  program.addCommand(queuesCommand());
   program.addCommand(new Command('iam').description('Identity and access').addCommand(apiKeysCommand()));
   program.addCommand(subscriptionsCommand());
   program.addCommand(auditCommand());

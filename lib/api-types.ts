@@ -638,6 +638,104 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a project's queues
+     * @description Oldest first, keyset-paged.
+     *
+     *     Permission: `queues.queues.list`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['listAProjectSQueues'];
+    put?: never;
+    /**
+     * Create a queue
+     * @description Names are unique in the project: 409 `queue_name_taken`. A project holds at most `QUEUES_MAX_PER_PROJECT` queues (default 100): beyond it 409 `quota_exceeded` with `quota`, nothing stored. Audit `queue.created`.
+     *
+     *     Permission: `queues.queues.create`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['createAQueue'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a queue
+     * @description Permission: `queues.queues.get`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    get: operations['getAQueue'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a queue
+     * @description Its messages go with it. While any subscription reads from it: 409 `queue_in_use`, nothing changed. Audit `queue.deleted`.
+     *
+     *     Permission: `queues.queues.delete`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    delete: operations['deleteAQueue'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a queue
+     * @description Only `retentionSeconds` changes; the same value changes nothing and keeps `updatedAt`. Audit `queue.updated`.
+     *
+     *     Permission: `queues.queues.update`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    patch: operations['changeAQueue'];
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish messages
+     * @description Stores 1 to 100 messages, all or none, each for every subscription of the queue, and answers their ids in the request’s order. A subscription with `QUEUE_MAX_BACKLOG` undelivered messages (default 1,000,000) refuses more: 409 `quota_exceeded` with `quota`, nothing stored.
+     *
+     *     CloudEvents 1.0 over HTTP too, each event one message whose `body` is the event in structured JSON form: `application/cloudevents+json` (one event), `application/cloudevents-batch+json` (1 to 100), or binary mode (a `ce-specversion` header; the `ce-*` headers are the attributes, the body the data: JSON as `data`, text as a string, anything else as `data_base64`). An event without `id`, `source`, `specversion` "1.0" or `type` is 400 at its path (`2.source` in a batch, the `ce-source` header in binary mode).
+     *
+     *     Idempotency-Key: retries within 24 hours get the stored response, the same ids, and store nothing again.
+     *
+     *     Permission: `queues.messages.publish`; a restricted key must name it.
+     *
+     *     Tenant: the project in the path; one the caller is not in is 404.
+     */
+    post: operations['publishMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/projects/{projectId}/subscriptions': {
     parameters: {
       query?: never;
@@ -2119,6 +2217,44 @@ export interface components {
     };
     /** @description Optional; when sent, an empty object. */
     CreateScimToken: Record<string, never>;
+    QueueCreate: {
+      name: string;
+      /** @description How long a message is kept for a subscription that has not taken it; default 345600 (four days). */
+      retentionSeconds?: number;
+    };
+    QueueUpdate: {
+      retentionSeconds: number;
+    };
+    PublishMessages: {
+      messages: components['schemas']['OutgoingMessage'][];
+    };
+    OutgoingMessage: {
+      /** @description Any JSON value, at most 131072 bytes (128 KiB) as JSON text in UTF-8. */
+      body: unknown;
+      /** @description At most 16 pairs; names `[A-Za-z0-9_.-]{1,64}`, values at most 256 characters. */
+      attributes?: {
+        [key: string]: string;
+      };
+      /** @description Seconds before the message may be delivered (default 0). */
+      delaySeconds?: number;
+    };
+    /** @description A CloudEvents 1.0 event in structured JSON form; it becomes one message. */
+    CloudEvent: {
+      /** @constant */
+      specversion: '1.0';
+      id: string;
+      source: string;
+      type: string;
+      datacontenttype?: string;
+      dataschema?: string;
+      subject?: string;
+      time?: string;
+      data?: unknown;
+      data_base64?: string;
+    } & {
+      [key: string]: unknown;
+    };
+    CloudEventBatch: components['schemas']['CloudEvent'][];
     SubscriptionCreate: {
       /** Format: uuid */
       queueId: string;
@@ -2206,6 +2342,7 @@ export interface components {
       key_expiring?: boolean;
       key_revoked_by_other?: boolean;
       webhook_disabled?: boolean;
+      subscription_health?: boolean;
     };
     Setup: {
       token: string;
@@ -2491,6 +2628,27 @@ export interface components {
       /** @description The bearer token for `/scim/v2`. Shown in this response only. */
       token: string;
     };
+    Queue: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      organizationId: string;
+      /** Format: uuid */
+      projectId: string;
+      name: string;
+      slug: string;
+      /** @example organizations/{orgId}/projects/{projectId}/queues/{id} */
+      resourceName: string;
+      retentionSeconds: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    PublishedMessages: {
+      /** @description One per message, in the request’s order. */
+      messageIds: string[];
+    };
     Subscription: {
       /** Format: uuid */
       id: string;
@@ -2772,6 +2930,9 @@ export interface components {
         | 'user.reactivated'
         | 'scim_token.created'
         | 'scim_token.revoked'
+        | 'queue.created'
+        | 'queue.updated'
+        | 'queue.deleted'
         | 'subscription.updated'
         | 'subscription.paused'
         | 'subscription.resumed'
@@ -2968,7 +3129,7 @@ export interface components {
     Notification: {
       /** Format: uuid */
       id: string;
-      /** @description One of key_leaked, key_expiring, key_revoked_by_other, webhook_disabled; clients show others as they are. */
+      /** @description One of key_leaked, key_expiring, key_revoked_by_other, webhook_disabled, subscription_health; clients show others as they are. */
       kind: string;
       organizationId: string | null;
       subject: string;
@@ -2982,6 +3143,7 @@ export interface components {
       key_expiring: boolean;
       key_revoked_by_other: boolean;
       webhook_disabled: boolean;
+      subscription_health: boolean;
     };
     SetupResult: {
       user: {
@@ -5813,6 +5975,635 @@ export interface operations {
       };
     };
   };
+  listAProjectSQueues: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of queues. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Queue'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Error: `invalid_request`, `invalid_cursor`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QueueCreate'];
+      };
+    };
+    responses: {
+      /** @description The queue. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `queue_name_taken`, `quota_exceeded`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The queue. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `queue_in_use`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  changeAQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['QueueUpdate'];
+      };
+    };
+    responses: {
+      /** @description The queue as changed. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Queue'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  publishMessages: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+        /** @description Binary mode: `1.0`. Its presence selects the mode. */
+        'ce-specversion'?: string;
+        /** @description Binary mode: the event’s `id`. */
+        'ce-id'?: string;
+        /** @description Binary mode: the event’s `source`. */
+        'ce-source'?: string;
+        /** @description Binary mode: the event’s `type`. */
+        'ce-type'?: string;
+      };
+      path: {
+        orgId: string;
+        projectId: string;
+        queueId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PublishMessages'];
+        'application/cloudevents+json': components['schemas']['CloudEvent'];
+        'application/cloudevents-batch+json': components['schemas']['CloudEventBatch'];
+      };
+    };
+    responses: {
+      /** @description The messages, stored. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PublishedMessages'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `quota_exceeded`, `idempotency_conflict`, `idempotency_in_progress`. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listAProjectSSubscriptions: {
     parameters: {
       query?: {
@@ -8565,6 +9356,7 @@ export interface operations {
           | 'organization'
           | 'passkey'
           | 'project'
+          | 'queue'
           | 'scim_token'
           | 'silence'
           | 'subscription'
@@ -8687,6 +9479,7 @@ export interface operations {
           | 'organization'
           | 'passkey'
           | 'project'
+          | 'queue'
           | 'scim_token'
           | 'silence'
           | 'subscription'

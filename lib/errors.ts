@@ -63,13 +63,18 @@ export const ERROR_CODES = {
     status: 409,
     message: 'This API key was already rolled; roll its replacement instead.',
   },
-  quota_exceeded: {
-    status: 409,
-    message: 'This would go past a quota; `quota` says which, its limit and how much is used.',
-  },
   second_factor_state_conflict: {
     status: 409,
     message: 'Your second factors are not in a state that allows this; reload and try again.',
+  },
+  queue_name_taken: { status: 409, message: 'A queue of this project already has this name.' },
+  queue_in_use: {
+    status: 409,
+    message: 'Subscriptions read from this queue; delete them first. Nothing was changed.',
+  },
+  quota_exceeded: {
+    status: 409,
+    message: 'This request would go past a quota (see `quota`); nothing was changed.',
   },
   precondition_failed: { status: 412, message: 'If-Match does not name the current ETag; nothing changed.' },
   payload_too_large: { status: 413, message: 'The request body is larger than this endpoint accepts.' },
@@ -84,7 +89,7 @@ const issue = z.object({
   path: z.string().meta({ description: 'Dotted path of the field, "" for the body itself.' }),
   message: z.string(),
 });
-/** The spec's quota object: what `quota_exceeded` names (an allocation quota: 409). */
+/** The spec's quota object: what refused a `quota_exceeded` request (queues per project, a subscription's backlog). */
 const quota = z.object({
   id: z.string(),
   kind: z.enum(['allocation', 'rate', 'usage', 'concurrency']),
@@ -116,7 +121,7 @@ export type Issue = z.infer<typeof issue>;
 export type Quota = z.infer<typeof quota>;
 export type ErrorBody = z.infer<typeof errorEnvelope>;
 
-type ApiErrorOptions = { issues?: Issue[]; quota?: Quota; headers?: Record<string, string> };
+type ApiErrorOptions = { issues?: Issue[]; headers?: Record<string, string>; quota?: Quota };
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -148,6 +153,6 @@ export const invalidRequest = (issues: Issue[], message = 'The request is not va
 
 export const notFound = (what = 'Not found.') => new ApiError('not_found', what);
 
-/** 409 `quota_exceeded` for an allocation quota: the request would hold more than `limit`; nothing is stored. */
+/** 409 `quota_exceeded` for an allocation quota: how many the scope holds against its limit. */
 export const allocationQuotaExceeded = (message: string, quota: Omit<Quota, 'kind'>) =>
   new ApiError('quota_exceeded', message, { quota: { ...quota, kind: 'allocation' } });

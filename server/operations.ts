@@ -13,6 +13,7 @@ import { secondFactorOperations } from '../lib/second-factor/operations';
 import { silenceOperations } from '../lib/silences/operations';
 import { alertOperations } from '../lib/alerts/operations';
 import { subscriptionOperations } from '../lib/subscriptions/operations';
+import { queueOperations } from '../lib/queues/operations';
 import { webhookOperations } from '../lib/webhooks/operations';
 import { notificationOperations } from '../lib/notifications/operations';
 import { onboardingOperations } from '../lib/onboarding/operations';
@@ -51,6 +52,7 @@ export const allOperations: Operation[] = [
   ...memberOperations,
   ...botOperations,
   ...scimOperations,
+  ...queueOperations,
   ...subscriptionOperations,
   ...silenceOperations,
   ...alertOperations,

@@ -6,6 +6,7 @@ import { buildTargets, send, type Target } from '../support/bad-input-targets';
 import { SchemaReader, type OpenApiDocument } from '../support/openapi-schema';
 import { FUZZ, outsideV1Cases } from '../support/bad-input-outside';
 import { ONBOARDING_TARGET_KEYS } from '../support/bad-input-targets-onboarding';
+import { QUEUE_TARGET_KEYS } from '../support/bad-input-targets-queues';
 
 // Generated from GET /v1/openapi.json: every operation with a body, query or declared header gets every
 // class of bad input the issue names, each on an otherwise valid request. FUZZ_RUNS / FUZZ_SEED widen a run.
@@ -129,6 +130,7 @@ const TARGET_KEYS = [
   'POST /v1/me/notifications/read',
   'PATCH /v1/me/notification-preferences',
   ...ONBOARDING_TARGET_KEYS,
+  ...QUEUE_TARGET_KEYS,
 ];
 
 // Its `response` is a WebAuthn object with open-ended fields that @simplewebauthn/server checks, so an unknown

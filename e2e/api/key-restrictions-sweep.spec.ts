@@ -8,6 +8,7 @@ import { bearer, expect, expectError, sessionFor, test, type Demo } from '../fix
 import { createKey, keyIdentities, listKeys, userIdOf } from '../support/api-keys';
 import { eventsAfter, newestSeq } from '../support/audit';
 import { demoSilence } from '../support/silences';
+import { queueNamed } from '../support/queues';
 import { loadDemoSubs } from '../support/subscriptions';
 
 // Restricted means restricted (PRODUCT.md, "Restricted keys and the owner's own doors"): every operation of both API
@@ -72,6 +73,7 @@ test.describe('restricted keys at the owner’s own doors', () => {
       silenceId: silence.id,
       silenceID: silence.id,
       subscriptionId: (await loadDemoSubs(demo)).https.id,
+      queueId: (await queueNamed(kai, demo.acme, demo.production, 'orders')).id,
       keyId: other.apiKey.id,
       userId: await userIdOf(ada, demo.acme, OWNER),
       botId: demo.deployBot,

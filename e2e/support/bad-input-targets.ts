@@ -7,6 +7,7 @@ import { leak, serverScannerKey, signatureFor } from './secret-scanning';
 import { demoSilence } from './silences';
 import { loadDemoSubs, subPath } from './subscriptions';
 import { onboardingTargets } from './bad-input-targets-onboarding';
+import { queueTargets } from './bad-input-targets-queues';
 
 /** One operation of the OpenAPI document with a request that would succeed, and what "unchanged" compares. */
 export type Target = {
@@ -58,8 +59,10 @@ export async function buildTargets(ada: APIRequestContext, demo: Demo): Promise<
     );
 
   const onboarding = await onboardingTargets(ada, demo, target);
+  const queues = await queueTargets(ada, demo, target);
   return [
     ...onboarding,
+    ...queues,
     list('GET /v1/organizations', '/v1/organizations', { limit: '10' }),
     list('GET /v1/organizations/{orgId}/projects', `${org}/projects`, { limit: '10' }),
     list('GET /v1/organizations/{orgId}/members', `${org}/members`, { limit: '10' }),

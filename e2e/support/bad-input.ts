@@ -64,12 +64,17 @@ function valueSlots(
   nullable: boolean,
   make: (kind: string, value: unknown) => Mutation,
   root: boolean,
+  anything = false,
 ): Slot[] {
   const out: Slot[] = [];
   const add = adder(out, make);
   if (typeof value === 'string') {
     add('NUL', around(fc.constant('\u0000')), 'a\u0000b');
     add('lone surrogate', around(fc.constantFrom(...LONE_SURROGATES)), '\ud800');
+  }
+  // Inside a field that takes any JSON value, only text that cannot be stored is wrong.
+  if (anything) return out;
+  if (typeof value === 'string') {
     if (schema.maxLength !== undefined)
       add(
         'over-long',
@@ -115,8 +120,10 @@ export function bodySlots(reader: SchemaReader, schema: JsonSchema, valid: unkno
     const value = path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], valid);
     const at = reader.at(schema, valid, path);
     const variant = reader.variantOf(at, value);
+    const anything = reader.takesAnything(schema, valid, path);
     const make = (kind: string, v: unknown): Mutation => ({ where: 'body', path, kind, value: v });
-    out.push(...valueSlots(variant, value, path.length > 0 && reader.allowsNull(at), make, path.length === 0));
+    const nullable = path.length > 0 && reader.allowsNull(at);
+    out.push(...valueSlots(variant, value, nullable, make, path.length === 0, anything));
     if (typeof value === 'string') {
       const bytes = (b: number[]): Mutation => ({ where: 'body', path, kind: 'invalid UTF-8', bytes: b });
       out.push(slot('invalid UTF-8', fc.constantFrom(...BAD_BYTES).map(bytes), bytes(BAD_BYTES[0])));
@@ -131,13 +138,16 @@ export function bodySlots(reader: SchemaReader, schema: JsonSchema, valid: unkno
         value: v,
       });
       const name = ascii.filter((k) => k !== '' && !known.has(k) && k !== '__proto__');
-      out.push(
-        slot(
-          'unknown field',
-          fc.tuple(name, fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => field(k, v)),
-          field('extra', true),
-        ),
-      );
+      // A map (attributes) and a field that takes anything have no unknown keys; `__proto__` stays refused in both.
+      const map = typeof variant.additionalProperties === 'object';
+      if (!anything && !map)
+        out.push(
+          slot(
+            'unknown field',
+            fc.tuple(name, fc.jsonValue({ maxDepth: 1 })).map(([k, v]) => field(k, v)),
+            field('extra', true),
+          ),
+        );
       out.push(
         slot(
           '__proto__ field',

@@ -75,18 +75,37 @@ export class SchemaReader {
     return this.variants(schema).some((v) => v.type === 'null' || (Array.isArray(v.type) && v.type.includes('null')));
   }
 
-  /** The schema of the value at `path` inside a valid `value` of `schema`. */
+  /** The schema of the value at `path` inside a valid `value` of `schema`; a map's entries are its values' schema. */
   at(schema: JsonSchema, value: unknown, path: Path): JsonSchema {
-    let s = schema;
+    return this.walk(schema, value, path).schema ?? {};
+  }
+
+  /**
+   * Whether the value at `path` lies inside a field that takes any JSON value (`{}` in the document, a message's
+   * body): no value there is a wrong one, only text no database stores and a `__proto__` key are.
+   */
+  takesAnything(schema: JsonSchema, value: unknown, path: Path): boolean {
+    return this.walk(schema, value, path).anything;
+  }
+
+  private walk(schema: JsonSchema, value: unknown, path: Path): { schema?: JsonSchema; anything: boolean } {
+    let s: JsonSchema | undefined = schema;
     let v = value;
     for (const key of path) {
+      if (!s) return { anything: false };
       const chosen = this.variantOf(s, v);
-      s = typeof key === 'number' ? (chosen.items ?? {}) : (chosen.properties?.[key] ?? {});
+      const entries = typeof chosen.additionalProperties === 'object' ? chosen.additionalProperties : undefined;
+      s = typeof key === 'number' ? chosen.items : (chosen.properties?.[key] ?? entries);
+      if (s && isUnconstrained(this.resolve(s))) return { schema: s, anything: true };
       v = (v as Record<string | number, unknown>)[key];
     }
-    return s;
+    return { schema: s, anything: false };
   }
 }
+
+/** A schema that says nothing of its value but in words: any JSON value passes it. */
+const isUnconstrained = (schema: JsonSchema) =>
+  Object.keys(schema).every((key) => ['description', 'title', 'examples', 'default'].includes(key));
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

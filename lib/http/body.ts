@@ -6,10 +6,10 @@ const tooLarge = (limit: number) =>
   new ApiError('payload_too_large', `The request body is larger than ${limit} bytes.`);
 
 /**
- * Reads the body as strict UTF-8 text, refusing it with 413 as soon as it passes `limit`: at once for a large
- * Content-Length, and mid-stream for a chunked body, without holding more than `limit` bytes.
+ * Reads the body's bytes, refusing it with 413 as soon as it passes `limit`: at once for a large Content-Length,
+ * and mid-stream for a chunked body, without holding more than `limit` bytes. An empty body is null.
  */
-export async function readBody(req: Request, limit: number): Promise<string | null> {
+export async function readBodyBytes(req: Request, limit: number): Promise<Buffer | null> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (!req.body) return null;
@@ -26,8 +26,13 @@ export async function readBody(req: Request, limit: number): Promise<string | nu
     }
     chunks.push(value);
   }
-  if (total === 0) return null;
-  return decodeUtf8(Buffer.concat(chunks, total));
+  return total === 0 ? null : Buffer.concat(chunks, total);
+}
+
+/** Reads the body as strict UTF-8 text (see `readBodyBytes` for the limit). */
+export async function readBody(req: Request, limit: number): Promise<string | null> {
+  const bytes = await readBodyBytes(req, limit);
+  return bytes && decodeUtf8(bytes);
 }
 
 /**

@@ -121,6 +121,15 @@ function needsText(op: Operation): string | undefined {
   return `Needs no permission: it acts on the caller's own things.${everyone} ${refused}${own}.`;
 }
 
+/** JSON, and each declared format that has a media type of its own (CloudEvents' structured and batched modes). */
+function requestContent(op: Operation, body: z.ZodType) {
+  const formats = (op.bodyFormats ?? []).flatMap((f) => (f.documented ? [f.documented] : []));
+  return {
+    'application/json': { schema: body },
+    ...Object.fromEntries(formats.map(({ mediaType, schema }) => [mediaType, { schema }])),
+  };
+}
+
 function documentOperation(op: Operation, family: Family): ZodOpenApiOperationObject {
   return {
     operationId: operationId(op.summary),
@@ -146,9 +155,7 @@ function documentOperation(op: Operation, family: Family): ZodOpenApiOperationOb
         ([, schema]) => schema !== undefined,
       ),
     ) as ZodOpenApiOperationObject['requestParams'],
-    requestBody: op.body
-      ? { required: !bodyIsOptional(op.body), content: { 'application/json': { schema: op.body } } }
-      : undefined,
+    requestBody: op.body ? { required: !bodyIsOptional(op.body), content: requestContent(op, op.body) } : undefined,
     responses: {
       [String(op.success.status)]: {
         description: op.success.description,

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Permission } from '../permissions';
 import type { Principal } from '../auth/principal';
 import type { ErrorCode } from '../errors';
+import type { BodyFormat } from './body-format';
 
 type AnyZod = z.ZodType;
 
@@ -70,6 +71,8 @@ type OperationBase<P, Q, B, H> = {
   query?: Q;
   /** The request body schema; a body is required unless the schema accepts none (`.optional()`). */
   body?: B;
+  /** Other formats the body may come in (CloudEvents), each read into what `body` validates; JSON otherwise. */
+  bodyFormats?: readonly BodyFormat[];
   /** Request headers the operation reads (If-Match, Idempotency-Key): validated like the body, issues at the header name. */
   headers?: H;
   /** Honours `Idempotency-Key` (lib/http/idempotency.ts): retries get the stored response. Needs a tenant scope. */

@@ -6,7 +6,7 @@ import { parseJsonBody } from '../http/json-body';
 import { validateInput, validateQuery } from '../http/validate';
 import { checkOrigin } from '../http/origin';
 import { admitKeyRequest, permissionRefusal } from './key-refusals';
-import { readBody, MAX_BODY_BYTES } from '../http/body';
+import { decodeUtf8, readBodyBytes, MAX_BODY_BYTES } from '../http/body';
 import { withIdempotency } from '../http/idempotency';
 import { answerError, serve, type Protocol, type RequestLabel } from '../http/request';
 import { principalKey } from '../auth/principal';
@@ -17,6 +17,7 @@ import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
 import { checkOrganizationRefusals, pipelineHooks } from './hooks';
 import { checkNeeds } from './needs';
+import { formatOf, validateFormatBody } from './body-format';
 import type { AuditSource } from '../db/audit-types';
 
 type AnyZod = z.ZodType;
@@ -125,7 +126,10 @@ export function route<
   return (req: NextRequest, next: NextParams): Promise<Response> =>
     serveV1(
       async (requestId) => {
-        const bodyText = await readBody(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
+        const format = formatOf(config.bodyFormats, req.headers);
+        const bytes = await readBodyBytes(req, config.maxBodyBytes ?? MAX_BODY_BYTES);
+        // A declared format decodes its own bytes (binary data need not be text); a JSON body is UTF-8 first.
+        const bodyText = format ? null : bytes && decodeUtf8(bytes);
 
         const { principal, retryAfter } = await admitCaller(req);
         admitKeyRequest(principal, req.headers);
@@ -167,8 +171,11 @@ export function route<
         const headers = config.headers ? validateInput(config.headers, headerObject(req, headerNames)) : undefined;
         const issues = headers?.issues ?? [];
         let body: unknown;
-        if (config.body) {
-          const parsed = validateInput(config.body, parseJsonBody(bodyText, config.body));
+        // A format is chosen by headers: with a header refused, its body would be read under the wrong rules.
+        if (config.body && !(format && issues.length > 0)) {
+          const parsed = format
+            ? validateFormatBody(format, config.body, bytes, req.headers)
+            : validateInput(config.body, parseJsonBody(bodyText, config.body));
           if (!parsed.success) issues.push(...parsed.issues);
           else body = parsed.data;
         }
@@ -198,7 +205,7 @@ export function route<
             method: req.method,
             path: req.nextUrl.pathname,
           },
-          bodyText,
+          format ? format.requestText(bytes, req.headers) : bodyText,
           () => run().catch((err: unknown) => errorResponse(err, requestId)),
         );
       },
