@@ -1,4 +1,5 @@
 import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
+import { onPublished } from '../queues/published';
 import { purgeSubscriptionRecords } from './activity-service';
 import { subscriptionDelivery } from './delivery';
 import { expireMessages, measureBacklog } from './expiry-service';
@@ -11,7 +12,14 @@ const EXPIRY_EVERY_MS = Number(process.env.QUEUE_EXPIRY_EVERY_MS ?? 30_000);
  * queues' retention, and housekeeping (deleting the same old rows twice is harmless).
  */
 export const subscriptionJobs: BackgroundJob[] = [
-  subscriptionDelivery.job,
+  {
+    ...subscriptionDelivery.job,
+    // A publish on this instance wakes its loop at once; other instances find the messages at their next pass.
+    wakeWith: (wake) => {
+      subscriptionDelivery.job.wakeWith?.(wake);
+      onPublished(wake);
+    },
+  },
   {
     name: 'expire-queue-messages',
     everyMs: EXPIRY_EVERY_MS,

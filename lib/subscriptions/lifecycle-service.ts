@@ -81,6 +81,8 @@ export async function createSubscription(
         secretBox: sealSecret(secret, subscriptionSecretContext(id)),
       })
       .returning();
+    // Its backlog counter from the start, so the first concurrent publishes to it already count one after another.
+    await tx.insert(t.subscriptionBacklogs).values({ subscriptionId: id });
     const settings = { queueId: created.queueId, state: created.state, ...editable(created) };
     await recordAuditEvent(
       tx,
