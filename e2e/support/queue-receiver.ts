@@ -1,0 +1,81 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export type Batch = {
+  deliveryId: string;
+  subscriptionId: string;
+  messages: { id: string; body: unknown; attributes: Record<string, string>; attempt: number }[];
+};
+export type Answer = { status: number; body?: string; headers?: Record<string, string>; holdMs?: number };
+
+/**
+ * A subscription's target on 127.0.0.1, as a real receiver: verifies each batch's Standard Webhooks signature with
+ * the secret it is given, holds each request `holdMs`, counts how many are in flight at once (the highest count is
+ * what `maxConcurrency` promises), and answers by a rule (204 by default).
+ */
+export async function startQueueReceiver(port: number) {
+  let secret: string | null = null;
+  let rule: (batch: Batch) => Answer = () => ({ status: 204 });
+  let inFlight = 0;
+  const state = { maxInFlight: 0, batches: [] as Batch[], badSignatures: 0 };
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, inFlight);
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
+      let batch: Batch;
+      try {
+        batch = (secret ? new Webhook(secret).verify(body, headers) : JSON.parse(body)) as Batch;
+      } catch {
+        state.badSignatures++;
+        batch = JSON.parse(body) as Batch;
+      }
+      state.batches.push(batch);
+      const answer = rule(batch);
+      setTimeout(() => {
+        inFlight--;
+        if (answer.status === 0) return void req.socket.destroy();
+        res.writeHead(answer.status, answer.headers).end(answer.body);
+      }, answer.holdMs ?? 0);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/sink`,
+    state,
+    /** Each message id delivered, once per delivery that carried it. */
+    messageIds: () => state.batches.flatMap((b) => b.messages.map((m) => m.id)),
+    verifyWith: (s: string) => void (secret = s),
+    respond: (r: (batch: Batch) => Answer) => void (rule = r),
+    reset: () => Object.assign(state, { maxInFlight: 0, batches: [], badSignatures: 0 }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type QueueReceiver = Awaited<ReturnType<typeof startQueueReceiver>>;
+
+/** Polls `check` every 100 ms until it returns true, for at most `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Not reached within ${ms} ms.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
