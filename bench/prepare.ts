@@ -104,6 +104,27 @@ const subscriptions = await db
     })),
   )
   .returning({ id: t.subscriptions.id });
+// Publishing's route: a queue whose one subscription is paused, so each message is stored for it and none is sent.
+const [publishQueue] = await db
+  .insert(t.queues)
+  .values({
+    organizationId: acme.id,
+    projectId: production.id,
+    name: 'bench-publish',
+    slug: newSlug('que'),
+    retentionSeconds: 345_600,
+  })
+  .returning();
+await db.insert(t.subscriptions).values({
+  organizationId: acme.id,
+  projectId: production.id,
+  queueId: publishQueue.id,
+  slug: newSlug('qsb'),
+  state: 'paused',
+  batchSize: 10,
+  maxConcurrency: 10,
+  target: { kind: 'https', url: 'https://hooks.example.com/bench', timeoutSeconds: 30 },
+});
 const silences = await db
   .insert(t.silences)
   .values(
@@ -182,6 +203,7 @@ writeFileSync(
     projectId: production.id,
     silenceIds: silences.map((s) => s.id),
     subscriptionIds: subscriptions.map((s) => s.id),
+    publishQueueId: publishQueue.id,
   }),
 );
 await closeDb();

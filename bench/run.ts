@@ -15,7 +15,9 @@
  * (only the routes whose name contains it, and no comparison runs: to profile one route), BENCH_NODE_FLAGS (Node's
  * own flags for the servers: an A/B of a runtime setting), BENCH_SLOW_MS (50: the servers' SLOW_REQUEST_MS),
  * BENCH_ALERTS=0 (no alerts: issue 57's routes measure Production at 10,000 alerts and 1,000 silences, each page
- * and preview in turns with the key list, its goal a ratio to that page's rate).
+ * and preview in turns with the key list, its goal a ratio to that page's rate), BENCH_QUEUES=0 (no delivery
+ * phase: bench/queues.ts drains a backlog to a local receiver, on PGlite and from two instances on PostgreSQL,
+ * against posting the same batches straight to it; BENCH_QUEUE_MESSAGES sizes it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { startConsole } from './server';
 import { printSlowRequests } from './slow-requests';
 import { measureKeyVerification } from './verify-keys';
 import { ALERT_COUNT, alertAnnotations, alertLabels } from './alerts-seed';
+import { measureQueueDelivery, printQueueFigures, type QueueFigures } from './queues';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -47,6 +50,8 @@ const ROUTES = process.env.BENCH_ROUTES;
 // others, for an A/B of a runtime setting (V8's GC flags are refused in NODE_OPTIONS).
 const NODE_FLAGS = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
 const ALERTS = process.env.BENCH_ALERTS !== '0';
+// The delivery phase runs with the whole set, or alone with the publish route (BENCH_ROUTES=publish).
+const QUEUES = process.env.BENCH_QUEUES !== '0' && (!ROUTES || ROUTES === 'publish');
 const KEY_LIST = 'GET API key list, 50 items (admin)';
 
 type Prepared = {
@@ -56,6 +61,7 @@ type Prepared = {
   projectId: string;
   silenceIds: string[];
   subscriptionIds: string[];
+  publishQueueId: string;
 };
 type Server = { child: ChildProcess; base: string; log: string };
 /** One measurement, with its count of requests and each response's latency, so several combine exactly. */
@@ -308,6 +314,17 @@ function hotRoutes(base: string, p: Prepared): Route[] {
       })),
     },
     {
+      // One message to a queue whose one subscription is paused: stored for it, nothing sent meanwhile.
+      name: 'POST publish 1 message (API key)',
+      goal: 0.5,
+      opts: {
+        url: `${base}${project}/queues/${p.publishQueueId}/messages`,
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ messages: [{ body: { orderId: 42, total: '19.99' }, attributes: { kind: 'order' } }] }),
+      },
+    },
+    {
       name: 'PATCH subscription batchSize (API key)',
       goal: 0.5,
       opts: patch(auth, (i) => ({
@@ -370,7 +387,7 @@ async function withServer<T>(port: number, env: Record<string, string>, fn: (s: 
 }
 
 /** The routes on PGlite, then the key list again with per-key usage counting off (what the counting costs). */
-async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[] }> {
+async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[]; queues: QueueFigures | null }> {
   return withDirectory('bench-pglite-', async (dir) => {
     const p = await prepare(50, { DATA_DIR: dir }, ALERTS);
     const pairs = await withServer(PORT, { DATA_DIR: dir }, (s) => measureRoutes(s, p, { appPid: s.child.pid! }));
@@ -379,7 +396,12 @@ async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[] }> {
       : await withServer(PORT, { DATA_DIR: dir, API_KEY_USAGE_COUNTING: '0' }, (s) =>
           measureRoutes(s, p, { appPid: s.child.pid! }, KEY_LIST),
         );
-    return { pairs, uncounted };
+    const queues = !QUEUES
+      ? null
+      : await withServer(PORT, { DATA_DIR: dir, WEBHOOK_ALLOW_LOOPBACK: '1' }, (s) =>
+          measureQueueDelivery([s.base], p),
+        );
+    return { pairs, uncounted, queues };
   });
 }
 
@@ -395,7 +417,12 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 /** The routes on PostgreSQL, then the subscription PATCH again with the rate limits in memory (the store's cost). */
-async function benchPostgres(): Promise<{ pairs: Pair[]; memoryStore: Pair[]; uncached: Pair[] }> {
+async function benchPostgres(): Promise<{
+  pairs: Pair[];
+  memoryStore: Pair[];
+  uncached: Pair[];
+  queues: QueueFigures | null;
+}> {
   const database = `svc_bench_${process.pid}`;
   const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
   await admin.connect();
@@ -425,7 +452,14 @@ async function benchPostgres(): Promise<{ pairs: Pair[]; memoryStore: Pair[]; un
       : await withServer(PORT + 1, { ...env, AUTH_CACHE_TTL_MS: '0' }, (s) =>
           measureRoutes(s, p, meter(s), 'PATCH subscription batchSize (API key)'),
         );
-    return { pairs, memoryStore, uncached };
+    // Deliveries from two instances on the one PostgreSQL, as a deployment runs them.
+    const delivering = { ...env, WEBHOOK_ALLOW_LOOPBACK: '1' };
+    const queues = !QUEUES
+      ? null
+      : await withServer(PORT + 1, delivering, (a) =>
+          withServer(PORT + 4, delivering, (b) => measureQueueDelivery([a.base, b.base], p)),
+        );
+    return { pairs, memoryStore, uncached, queues };
   } finally {
     await admin.query(`drop database if exists ${database} with (force)`);
     await admin.end();
@@ -475,19 +509,21 @@ async function main() {
   const results: { label: string; pairs: Pair[] }[] = [];
 
   if (DATABASES.includes('pglite')) {
-    const { pairs, uncounted } = await benchPglite();
+    const { pairs, uncounted, queues } = await benchPglite();
     printRun('Embedded database (PGlite)', pairs);
     await printLatestSlowRequests();
     printRun('PGlite, per-key usage counting off (API_KEY_USAGE_COUNTING=0): compare the key list above', uncounted);
+    if (queues) printQueueFigures('PGlite, one instance', queues, null);
     results.push({ label: 'PGlite', pairs });
   }
   if (DATABASES.includes('postgres')) {
     if (await postgresReachable()) {
-      const { pairs, memoryStore, uncached } = await benchPostgres();
+      const { pairs, memoryStore, uncached, queues } = await benchPostgres();
       printRun('PostgreSQL (CPU of the app, and of its database backends)', pairs);
       await printLatestSlowRequests();
       printRun('PostgreSQL, rate limits in memory instead of the shared table (RATE_LIMIT_STORE=memory)', memoryStore);
       printRun('PostgreSQL, no auth caches (AUTH_CACHE_TTL_MS=0) instead of caches validated by the epoch', uncached);
+      if (queues) printQueueFigures('PostgreSQL, two instances', queues, { min: 0.05, target: 0.2 });
       results.push({ label: 'PostgreSQL', pairs });
     } else {
       console.log('\nPostgreSQL: not reachable, skipped.');
