@@ -1753,7 +1753,7 @@ export interface paths {
     put?: never;
     /**
      * Send a pending invitation again with a new link
-     * @description A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`.
+     * @description A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`. Audit `invitation.resent`.
      *
      *     Permission: `members.invite`; a restricted key must name it.
      *
@@ -2006,6 +2006,7 @@ export interface components {
       key_expiring?: boolean;
       key_revoked_by_other?: boolean;
       webhook_disabled?: boolean;
+      subscription_health?: boolean;
     };
     Setup: {
       token: string;
@@ -2498,6 +2499,7 @@ export interface components {
         | 'project.updated'
         | 'invitation.created'
         | 'invitation.revoked'
+        | 'invitation.resent'
         | 'invitation.accepted'
         | 'member.joined'
         | 'member.policies_changed'
@@ -2659,7 +2661,7 @@ export interface components {
     Notification: {
       /** Format: uuid */
       id: string;
-      /** @description One of key_leaked, key_expiring, key_revoked_by_other, webhook_disabled; clients show others as they are. */
+      /** @description One of key_leaked, key_expiring, key_revoked_by_other, webhook_disabled, subscription_health; clients show others as they are. */
       kind: string;
       organizationId: string | null;
       subject: string;
@@ -2673,6 +2675,7 @@ export interface components {
       key_expiring: boolean;
       key_revoked_by_other: boolean;
       webhook_disabled: boolean;
+      subscription_health: boolean;
     };
     SetupResult: {
       user: {
