@@ -8,6 +8,7 @@ import { PolicyBindings } from '@/components/console/policy-bindings';
 import { LocalDate } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EmailText } from '@/components/ui/email-text';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import {
   useInvitations,
