@@ -43,7 +43,8 @@ for (const { width, colorScheme } of [
     browser,
     as,
   }) => {
-    test.slow();
+    // Two people's pages, four axe scans, the invitee's first console page: past 90 s on a busy machine.
+    test.setTimeout(150_000);
     const ada = await as('ada');
     const org = await newOrg(ada, `Invites ${width} ${colorScheme}`);
     const made = await ada.post(`/v1/organizations/${org.id}/projects`, { data: { name: 'Web' } });
