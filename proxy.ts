@@ -56,8 +56,9 @@ export const config = {
     // API paths only when they hold a percent-escape: none other can be one Next fails to decode.
     '/:api(v1|scim|oauth)/:path(.*%.*)',
     {
-      // The API paths and /api/auth set their own headers; static assets need none.
-      source: '/((?!(?:v1|scim|oauth|api)(?:/|$)|_next/static|_next/image|favicon.ico).*)',
+      // The API paths, the Alertmanager family and /api/auth set their own headers (a request id of the proxy's
+      // would replace the one their log line names); static assets need none.
+      source: '/((?!(?:v1|scim|oauth|api|alertmanager)(?:/|$)|_next/static|_next/image|favicon.ico).*)',
       missing: [
         { type: 'header', key: 'next-router-prefetch' },
         { type: 'header', key: 'purpose', value: 'prefetch' },

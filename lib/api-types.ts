@@ -2013,7 +2013,7 @@ export interface paths {
     put?: never;
     /**
      * Send a pending invitation again with a new link
-     * @description A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`.
+     * @description A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`. Audit `invitation.resent`.
      *
      *     Permission: `members.invite`; a restricted key must name it.
      *
@@ -2968,6 +2968,7 @@ export interface components {
         | 'project.updated'
         | 'invitation.created'
         | 'invitation.revoked'
+        | 'invitation.resent'
         | 'invitation.accepted'
         | 'member.joined'
         | 'member.policies_changed'

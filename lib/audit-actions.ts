@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'project.updated',
   'invitation.created',
   'invitation.revoked',
+  'invitation.resent',
   'invitation.accepted',
   'member.joined',
   'member.policies_changed',

@@ -7,11 +7,13 @@ import { Select } from '@/components/ui/select';
 import { ApiRequestError } from '@/lib/api-client';
 import { useProjects } from '@/lib/orgs/queries';
 import { POLICIES } from '@/lib/permissions';
+import { describePolicy } from '@/lib/policy-description';
 
 export type Binding = { policy: string; projectId: string | null };
 
 const ORGANIZATION = 'organization';
-const POLICY_OPTIONS = Object.keys(POLICIES).map((p) => ({ value: p, label: p }));
+// Each role says what it grants, in words made from its permissions.
+const POLICY_OPTIONS = Object.keys(POLICIES).map((p) => ({ value: p, label: p, description: describePolicy(p)! }));
 
 /** Bindings in the order they are listed everywhere: the organization's first, then by policy name. */
 export function sortedBindings(bindings: Binding[]): Binding[] {
@@ -91,7 +93,7 @@ export function RolesEditor({
                 value={binding.policy}
                 options={POLICY_OPTIONS}
                 invalid={!!rowErrors[i]}
-                describedBy={`${idPrefix}-error-${i}`}
+                describedBy={`${idPrefix}-grants-${i} ${idPrefix}-error-${i}`}
                 onValueChange={(policy) => change(i, { policy })}
               />
               <Select
@@ -115,6 +117,9 @@ export function RolesEditor({
                 Remove
               </Button>
             </div>
+            <p id={`${idPrefix}-grants-${i}`} className="mt-1 text-xs text-slate-600">
+              Grants: {describePolicy(binding.policy) ?? 'nothing this console knows of'}.
+            </p>
             <FieldError id={`${idPrefix}-error-${i}`} message={rowErrors[i]} compact />
           </li>
         ))}

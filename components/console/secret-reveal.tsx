@@ -15,11 +15,17 @@ export function SecretReveal({
   secret,
   onClose,
   returnFocus,
+  description = 'Copy it now: it will never be shown again.',
+  advice = 'This is the only time it is shown. Store it somewhere safe, such as a secrets manager.',
 }: {
   title: string;
   label: string;
   secret: string | null;
   onClose: () => void;
+  /** Under the title: what this secret is and that it is shown once. */
+  description?: string;
+  /** The amber note under the secret: what to do with it. A key goes to a secrets manager; a link to a person. */
+  advice?: string;
   /** It opens from another dialog, so the caller names where focus goes back to. */
   returnFocus: () => HTMLElement | null | undefined;
 }) {
@@ -52,7 +58,7 @@ export function SecretReveal({
         if (!open) requestClose();
       }}
       title={title}
-      description="Copy it now: it will never be shown again."
+      description={description}
       returnFocus={returnFocus}
     >
       {confirmingClose ? (
@@ -105,9 +111,7 @@ export function SecretReveal({
               ''
             )}
           </p>
-          <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            This is the only time it is shown. Store it somewhere safe, such as a secrets manager.
-          </p>
+          <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{advice}</p>
           <DialogFooter>
             <Button variant={copied ? 'primary' : 'secondary'} onClick={requestClose}>
               Done

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
+import { ProjectSwitcher, useCurrentProject } from './project-switcher';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
 import { NewOrganization } from './new-organization';
@@ -23,9 +24,6 @@ async function signOut(options: { callbackUrl: string }) {
 
 type NavItem = { href: string; label: string; exact?: boolean };
 
-/** A project's pages: switching project keeps the one you are on. */
-const PROJECT_SECTIONS = ['subscriptions', 'alerts', 'silences'];
-
 function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
   const active = item.exact ? pathname === item.href : pathname.startsWith(item.href);
   return (
@@ -44,13 +42,11 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
   const user = useConsoleUser();
   const router = useRouter();
   const pathname = usePathname();
-  const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
   const permissions = usePermissions(orgId);
   const org = orgs.items.find((o) => o.id === orgId);
-  const projectId = params.projectId ?? projects.items[0]?.id;
-  const section = pathname.split('/')[5] ?? 'subscriptions';
+  const projectId = useCurrentProject(orgId);
   const [signOutError, setSignOutError] = useState<string | null>(null);
 
   // Ends every session of the user on the server, then leaves this browser signed out too.
@@ -93,17 +89,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
           onValueChange={(id) => router.push(`/orgs/${id}`)}
         />
         <NewOrganization idSuffix={inMenu ? 'menu' : 'side'} />
-        <Select
-          label="Project"
-          value={params.projectId ?? undefined}
-          placeholder={projects.isPending ? 'Loading…' : 'Choose a project'}
-          options={projects.items.map((p) => ({ value: p.id, label: p.name }))}
-          onValueChange={(id) =>
-            router.push(
-              `/orgs/${orgId}/projects/${id}/${PROJECT_SECTIONS.includes(section) ? section : 'subscriptions'}`,
-            )
-          }
-        />
+        <ProjectSwitcher orgId={orgId} idSuffix={inMenu ? 'menu' : 'side'} />
       </div>
       <nav aria-label="Console" className="flex-1 space-y-6 px-3 pb-4">
         <div>

@@ -5,7 +5,8 @@ import type { RadixSelect } from './select-radix';
 import { onDemand } from './on-demand';
 import { triggerClass } from './select-style';
 
-export type SelectOption = { value: string; label: string };
+/** `description`, when given, is shown under the option's label in the open list (the trigger shows the label). */
+export type SelectOption = { value: string; label: string; description?: string };
 
 /*
  * Radix's select is about a tenth of a console page's script (its popper and floating-ui with it), and the shell's

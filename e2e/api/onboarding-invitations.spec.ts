@@ -104,6 +104,9 @@ test('unknown, revoked and resent-over links are 404; the resent link works', as
   expect((await members(ada, org.id)).length).toBe(1);
   expect((await anon.post(`/v1/invitations/${tokenOf(url)}/accept`, body)).status()).toBe(200);
   expect((await members(ada, org.id)).length).toBe(2);
+  // A resend is its own action, not a second creation.
+  const actions = (await auditEventsAbout(ada, org.id, first.invitation.id)).map((e) => e.action);
+  expect(actions).toEqual(['invitation.created', 'invitation.resent', 'invitation.accepted']);
   await anon.dispose();
 });
 

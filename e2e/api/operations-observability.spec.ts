@@ -137,6 +137,37 @@ test.describe('metrics and request logs', () => {
     });
     expect(typeof mine[0].durationMs).toBe('number');
     expect(typeof mine[0].time).toBe('string');
+
+    // The Alertmanager family's lines name their method and path template too, and so does its 404 for a path it
+    // does not have.
+    const projects = (await (await admin.get(`/v1/organizations/${orgId}/projects`)).json()) as {
+      items: { id: string; alertingEnabled: boolean }[];
+    };
+    const alerting = projects.items.find((p) => p.alertingEnabled)!.id;
+    const lineOf = async (url: string, method = 'GET') => {
+      const answer = await fetch(url, { method, headers: { authorization: `Bearer ${secret}` } });
+      const id = answer.headers.get('x-request-id')!;
+      await expect.poll(() => server.output().includes(id)).toBe(true);
+      const found = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.includes(id))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      return { status: answer.status, line: found.find((l) => l.msg === 'request') };
+    };
+    const am = `${server.url}/alertmanager/${orgId}/${alerting}/api/v2`;
+    const status = await lineOf(`${am}/status`);
+    expect(status.status).toBe(200);
+    expect(status.line).toMatchObject({ method: 'GET', route: '/alertmanager/{orgId}/{projectId}/api/v2/status' });
+    const refused = await lineOf(`${am}/status`, 'DELETE');
+    expect(refused.status).toBe(405);
+    expect(refused.line).toMatchObject({
+      method: 'DELETE',
+      route: '/alertmanager/{orgId}/{projectId}/api/v2/status',
+    });
+    const unknown = await lineOf(`${am}/no-such-thing`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.line).toMatchObject({ method: 'GET', route: 'alertmanager' });
     const output = server.output();
     expect(output).not.toContain(secret);
     expect(output).not.toContain(secret.slice(12));

@@ -1,4 +1,4 @@
-import { expect, type Page, type Route } from '@playwright/test';
+import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import { emailOf, type Demo, type DemoUser } from '../fixtures';
 import { E2E } from './env';
 
@@ -59,3 +59,41 @@ export const consolePages = (demo: Demo) => ({
   security: '/account/security',
   notFound: `/orgs/${demo.acme}/no-such-page`,
 });
+
+/**
+ * The lines an element's text falls into at its narrowest (min-content) width: every place it may break. The
+ * element's own style is put back afterwards.
+ */
+export async function narrowestLines(element: Locator): Promise<string[]> {
+  return element.evaluate((el) => {
+    const box = el as HTMLElement;
+    const saved = box.getAttribute('style');
+    box.style.display = 'inline-block';
+    box.style.width = 'min-content';
+    const lines: { top: number; text: string }[] = [];
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        const last = lines.at(-1);
+        if (last && Math.abs(last.top - top) < 2) last.text += text[i];
+        else lines.push({ top, text: text[i] });
+      }
+    }
+    if (saved === null) box.removeAttribute('style');
+    else box.setAttribute('style', saved);
+    return lines.map((line) => line.text);
+  });
+}
+
+/** An email broken only after its @ or a hyphen, or before a dot: never inside a word. */
+export async function expectEmailWrapsWhole(element: Locator, email: string): Promise<void> {
+  const lines = await narrowestLines(element);
+  expect(lines.join('')).toBe(email);
+  expect(lines).toContain(email.slice(email.indexOf('@') + 1, email.indexOf('.', email.indexOf('@'))));
+  lines.slice(0, -1).forEach((line, i) => expect(/[@-]$/.test(line) || lines[i + 1].startsWith('.'), line).toBe(true));
+}

@@ -80,7 +80,8 @@ for (const width of [1280, 320] as const) {
     await expect(dialog).toBeHidden();
     await expect(page.getByText(/Created silence sil_[a-z0-9]{12}: it is active/)).toBeVisible();
 
-    // Saved with the labels kept; both volumes move to Silenced with a link to it, and focus stays on the alert.
+    // Saved with the labels kept; both volumes move to Silenced with a link to it and no "Silence…" any more, and
+    // focus follows the alert, to its link.
     const [created] = (await listAll(await as('bob'), productionSilences(demo))).filter((s) => s.comment === comment);
     expect(created.matchers).toEqual(
       expect.arrayContaining([
@@ -92,7 +93,9 @@ for (const width of [1280, 320] as const) {
     await expect(firing.getByRole('heading', { level: 3 })).toHaveText(['SlowResponses (1)']);
     await expect(silenced.getByRole('heading', { level: 3 })).toHaveText(['VolumeFull (2)']);
     await expect(silenced.getByRole('link', { name: new RegExp(`Silenced by ${created.slug}`) })).toHaveCount(2);
-    await expect(page.locator(':focus')).toHaveAttribute('data-silence-alert', '');
+    await expect(silenced.getByRole('button', { name: /^Silence VolumeFull alert/ })).toHaveCount(0);
+    await expect(firing.getByRole('button', { name: /^Silence SlowResponses alert/ })).toHaveCount(1);
+    await expect(page.locator(':focus')).toHaveAttribute('href', new RegExp(`silences\\?open=${created.id}`));
     await page.screenshot({ path: `test-results/screens/alerts-after-${width}.png`, fullPage: true });
 
     // The link opens the silence in the Silences page.

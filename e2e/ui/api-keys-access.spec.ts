@@ -35,13 +35,21 @@ for (const { width, colorScheme } of [
     // What a restricted key can never do, said before it is made.
     await expect(form.getByText(/never acts on your own account: it\s+cannot make you leave/)).toBeVisible();
 
-    // bob holds obs.silences.update only in Production: disabled until Production is chosen.
+    // bob holds obs.silences.update only in Production: disabled until Production is chosen, and it says so; the
+    // dialog offers Production, and choosing it moves focus to the first permission it made available.
     const update = form.getByRole('checkbox', { name: 'obs.silences.update' });
     await expect(update).toBeDisabled();
-    await expect(form.getByRole('checkbox', { name: 'members.list' })).toBeDisabled();
-    await form.getByRole('checkbox', { name: 'Production' }).focus();
-    await page.keyboard.press('Space');
+    await expect(update).toHaveAccessibleDescription('yours only in Production: choose a project below');
+    const membersList = form.getByRole('checkbox', { name: 'members.list' });
+    await expect(membersList).toBeDisabled();
+    await expect(membersList).toHaveAccessibleDescription('you do not hold it');
+    await form.getByRole('button', { name: 'Choose Production' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(form.getByRole('checkbox', { name: 'Production' })).toBeChecked();
     await expect(update).toBeEnabled();
+    await expect(form.getByRole('button', { name: 'Choose Production' })).toHaveCount(0);
+    // bob's Production roles are QueuesEditor and SilencesEditor: one of their permissions has focus.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toMatch(/^access-(queues|obs)\./);
     await update.focus();
     await page.keyboard.press('Space');
     await form.getByRole('checkbox', { name: 'obs.silences.list' }).focus();

@@ -138,8 +138,18 @@ test('the overview shows what needs attention, each linking to its page', async 
   // Staging has alerting off: no silences panel.
   await expect(page.getByRole('region', { name: 'Silences in Staging' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'API keys expiring within 7 days' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recent audit events' })).toBeVisible();
   await silences.getByRole('link', { name: /Open/ }).click();
   await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/silences`);
+});
+
+test('a member who may not read the audit log gets no audit panel on the overview', async ({ page, demo }) => {
+  await signInAs(page, 'cy@acme.test');
+  await expect(page).toHaveURL(`/orgs/${demo.acme}`);
+  await expect(page.getByRole('region', { name: 'Silences in Production' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'API keys expiring within 7 days' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recent audit events' })).toHaveCount(0);
+  await expect(page.getByText('auditLog.read')).toHaveCount(0);
 });
 
 test('policy bindings show their project on the members and bots pages', async ({ page, demo }) => {

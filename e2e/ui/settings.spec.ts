@@ -50,7 +50,8 @@ for (const { width, colorScheme } of [
     await expect(page.getByRole('region', { name: 'API key policy' })).toBeVisible();
 
     // New project: a name the organization has is refused under the field, then another one is made.
-    const newProject = page.getByRole('button', { name: 'New project' });
+    // Settings' own button (the project switcher in the sidebar has one too).
+    const newProject = page.getByRole('main').getByRole('button', { name: 'New project' });
     await press(page, newProject);
     const form = page.getByRole('dialog', { name: 'New project' });
     await expect(form.getByLabel('Name')).toBeFocused();
@@ -105,6 +106,7 @@ test('a member without projects.update sees the projects and the policies, and n
   await page.goto(`/orgs/${demo.acme}/settings`);
   await expect(page.getByRole('row', { name: /Production/ })).toBeVisible();
   await expect(page.getByRole('switch', { name: 'Alerting in Production' })).toBeDisabled();
+  // Neither in Settings nor under the project switcher.
   await expect(page.getByRole('button', { name: 'New project' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Rename / })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'API key policy' }).getByLabel('Allowed IP ranges')).toBeDisabled();
@@ -133,6 +135,50 @@ for (const width of [1280, 320]) {
     await expect(page).toHaveURL(new RegExp(`/orgs/${org?.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
     await page.screenshot({ path: `test-results/screens/new-organization-${width}.png` });
+  });
+}
+
+for (const width of [1280, 320]) {
+  test(`ada makes a project from the project switcher by keyboard at ${width} px; the switcher keeps it`, async ({
+    page,
+    as,
+  }) => {
+    const ada = await as('ada');
+    const orgId = await ownOrganization(ada, `Switcher ${width} ${Date.now()}`);
+    await ada.post(`/v1/organizations/${orgId}/projects`, { data: { name: 'First' } });
+    await page.setViewportSize({ width, height: 800 });
+    await signInAs(page, 'ada@acme.test');
+    await page.goto(`/orgs/${orgId}`);
+    const menu = async () => {
+      if (width < 1024) await press(page, page.getByRole('button', { name: 'Menu' }));
+    };
+    // On an organization's page the switcher names the project the console is in, never "Choose a project".
+    await menu();
+    const switcher = page.getByRole('combobox', { name: 'Project' }).locator('visible=true');
+    await expect(switcher).toHaveText(/First/);
+    const newProject = page.getByRole('button', { name: 'New project' }).locator('visible=true');
+    await press(page, newProject);
+    const form = page.getByRole('dialog', { name: 'New project' });
+    await expect(form.getByLabel('Name')).toBeFocused();
+    await page.keyboard.type('Second');
+    await expectAccessible(page, `new project from the switcher, ${width} px`);
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Created the project Second.')).toBeVisible();
+    const second = (await projectsOf(ada, orgId)).find((p) => p.name === 'Second')!;
+    await expect(page).toHaveURL(`/orgs/${orgId}/projects/${second.id}/subscriptions`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
+    // Focus goes back where it came from: New project in the sidebar, or the phone's Menu button.
+    await expect(width < 1024 ? page.getByRole('button', { name: 'Menu' }) : newProject).toBeFocused();
+
+    // An organization's page, opened afresh, keeps the project chosen last.
+    await page.goto(`/orgs/${orgId}/members`);
+    await menu();
+    await expect(switcher).toHaveText(/Second/);
+    await expect(page.getByRole('link', { name: 'Silences' }).locator('visible=true')).toHaveAttribute(
+      'href',
+      `/orgs/${orgId}/projects/${second.id}/silences`,
+    );
+    await page.screenshot({ path: `test-results/screens/project-switcher-${width}.png` });
   });
 }
 

@@ -109,6 +109,35 @@ test('a new silence with an invalid regex is refused at its field, and nothing i
   expect(posts).toEqual([]);
 });
 
+test('a new silence opens without errors; the matchers rule is said once they are touched, or on submit', async ({
+  page,
+  demo,
+}) => {
+  await signInAs(page, EMAILS.bob);
+  await page.goto(silencesPage(demo.acme, demo.production));
+  const open = async () => {
+    await page.getByRole('button', { name: 'New silence' }).click();
+    return page.getByRole('dialog', { name: 'New silence' });
+  };
+  let dialog = await open();
+  await expect(dialog.getByLabel('Label')).toBeVisible();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await expect(dialog.locator('#matchers-error')).toBeEmpty();
+  // Left without a value: touched, so the rule is said.
+  await dialog.getByLabel('Label').focus();
+  await page.keyboard.press('Tab');
+  await expect(dialog.locator('#matchers-error')).toContainText('must not match the empty string');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // Submitted untouched: the rule is said too.
+  dialog = await open();
+  await expect(dialog.locator('#matchers-error')).toBeEmpty();
+  await dialog.getByRole('button', { name: 'Create silence' }).click();
+  await expect(dialog.locator('#matchers-error')).toContainText('must not match the empty string');
+  await expect(dialog).toBeVisible();
+});
+
 test('cy (no obs.silences.create) is offered neither New silence nor Recreate', async ({ page, demo }) => {
   await signInAs(page, EMAILS.cy);
   await page.goto(silencesPage(demo.acme, demo.production));

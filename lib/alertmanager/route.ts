@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
 import { parseJsonBody } from '../http/json-body';
 import type { Operation } from '../pipeline/operation';
-import { answerError, serve, type Protocol } from '../http/request';
+import { answerError, serve, type Protocol, type RequestLabel } from '../http/request';
 import { resolveTenant } from '../pipeline/route';
 import { validateInput } from '../http/validate';
 import type { SilenceScope } from '../silences/service';
@@ -66,7 +66,8 @@ const alertmanager: Protocol = {
     ),
 };
 
-export const serveAlertmanager = (run: (requestId: string) => Promise<Response>) => serve(alertmanager, run);
+export const serveAlertmanager = (run: (requestId: string) => Promise<Response>, at: RequestLabel) =>
+  serve(alertmanager, run, at);
 export const alertmanagerError = (err: unknown, requestId: string) => answerError(alertmanager, err, requestId);
 
 /**

@@ -24,12 +24,15 @@ function safeDecode(segment: string): string | null {
  * its OpenAPI document): an unknown path is 404 and a known path's other method 405, both as JSON.
  */
 export function alertmanagerRequest(req: NextRequest): Promise<Response> {
+  const pathname = req.nextUrl.pathname;
+  const matching = ROUTES.flatMap(({ op, pattern }) => {
+    const groups = pattern.exec(pathname)?.groups;
+    return groups ? [{ op, groups }] : [];
+  });
+  // The log line and the metrics name the request by its method and path template (never the path, whose ids
+  // are unbounded), or by the family's name for a path it does not have.
+  const label = { method: req.method, route: matching[0]?.op.path ?? 'alertmanager' };
   return serveAlertmanager(async (requestId) => {
-    const pathname = req.nextUrl.pathname;
-    const matching = ROUTES.flatMap(({ op, pattern }) => {
-      const groups = pattern.exec(pathname)?.groups;
-      return groups ? [{ op, groups }] : [];
-    });
     if (matching.length === 0) throw notFound('not found');
     const found = matching.find(({ op }) => op.method === req.method);
     if (!found) {
@@ -45,5 +48,5 @@ export function alertmanagerRequest(req: NextRequest): Promise<Response> {
     const handler = ALERTMANAGER_HANDLERS.get(found.op);
     if (!handler) throw new Error(`${found.op.method} ${found.op.path} has no handler`);
     return runAlertmanagerOperation(found.op, handler, req, params, requestId);
-  });
+  }, label);
 }

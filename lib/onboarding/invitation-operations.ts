@@ -64,7 +64,8 @@ export const resendInvitationOp = defineOperation({
   method: 'POST',
   path: '/v1/organizations/{orgId}/invitations/{invitationId}/resend',
   summary: 'Send a pending invitation again with a new link',
-  description: 'A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`.',
+  description:
+    'A new link, valid 7 days from now; the old one dies. Emailed with SMTP_URL, else in `url`. Audit `invitation.resent`.',
   tags: ['Members'],
   sudo: true,
   scope: 'organization',

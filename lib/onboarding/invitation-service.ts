@@ -169,9 +169,8 @@ export async function resendInvitation(
     await recordAuditEvent(tx, {
       ...source,
       organizationId,
-      action: 'invitation.created',
+      action: 'invitation.resent',
       target: { type: 'invitation', id: updated.id, name: updated.email },
-      reason: 'resent',
     });
     return { row: { ...updated, inviterName: by.name }, organizationName: org.name };
   });

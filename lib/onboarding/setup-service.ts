@@ -20,6 +20,11 @@ async function anyUser(db: DbOrTx): Promise<boolean> {
   );
 }
 
+/** Whether the console has its first user: the setup page then says so instead of showing its form. */
+export async function consoleIsSetUp(): Promise<boolean> {
+  return anyUser(await getDb());
+}
+
 /**
  * At every start: on a database without users, a new one-time setup token (only its hash stored) for the URL the
  * server logs; once a user exists, every setup token is void and deleted. Returns the token to log, or null.

@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -10,6 +9,7 @@ import { TextField } from '@/components/ui/field';
 import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import { setupBody } from '@/lib/onboarding/schema';
 import { AccountFields } from '../_components/account-fields';
+import { useSignInOnce } from '../_components/sign-in-once';
 import { FormAlert } from '../login/form-alert';
 
 // The route's own body without the token, which comes from the link rather than from a field.
@@ -18,9 +18,9 @@ type FormInput = z.input<typeof formSchema>;
 type FormValues = z.output<typeof formSchema>;
 const FIELDS = ['name', 'email', 'password', 'organizationName'] as const;
 
-/** `POST /v1/setup`: the user, the organization and their OrganizationAdmin binding at once; then they sign in. */
+/** `POST /v1/setup`: the user, the organization and their OrganizationAdmin binding at once; then signed in, its overview. */
 export function SetupForm({ token }: { token: string }) {
-  const router = useRouter();
+  const signInOnce = useSignInOnce();
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
@@ -31,8 +31,13 @@ export function SetupForm({ token }: { token: string }) {
 
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
+    let organizationId: string;
     try {
-      await apiFetch('/v1/setup', { method: 'POST', body: { token, ...values } });
+      const { data } = await apiFetch<{ organization: { id: string } }>('/v1/setup', {
+        method: 'POST',
+        body: { token, ...values },
+      });
+      organizationId = data.organization.id;
     } catch (error) {
       if (error instanceof ApiRequestError && error.status === 404) {
         return setFormError('This setup link no longer works: the console is already set up. Sign in instead.');
@@ -46,7 +51,7 @@ export function SetupForm({ token }: { token: string }) {
       if (first) setFormError(error instanceof Error ? error.message : 'Something went wrong.');
       return;
     }
-    router.push(`/login?reason=setup&callbackUrl=${encodeURIComponent('/orgs')}`);
+    await signInOnce(values, `/orgs/${organizationId}`, 'setup');
   });
 
   return (

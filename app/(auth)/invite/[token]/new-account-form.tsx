@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -9,13 +8,14 @@ import { apiFetch, ApiRequestError } from '@/lib/api-client';
 import type { InvitationPreview } from '@/lib/onboarding/queries';
 import { newPassword, personName } from '@/lib/onboarding/schema';
 import { AccountFields } from '../../_components/account-fields';
+import { useSignInOnce } from '../../_components/sign-in-once';
 
 // The accept body's two fields, both needed when there is no account yet.
 const formSchema = z.strictObject({ name: personName, password: newPassword });
 type FormInput = z.input<typeof formSchema>;
 type FormValues = z.output<typeof formSchema>;
 
-/** No account for the invited email yet: a name and a password make it, and it joins; then the person signs in. */
+/** No account for the invited email yet: a name and a password make it, and it joins; then signed in, the organization. */
 export function NewAccountForm({
   token,
   invitation,
@@ -25,7 +25,7 @@ export function NewAccountForm({
   invitation: InvitationPreview;
   onRefused: (error: unknown) => void;
 }) {
-  const router = useRouter();
+  const signInOnce = useSignInOnce();
   const {
     register,
     handleSubmit,
@@ -45,7 +45,11 @@ export function NewAccountForm({
       if (placed.length === 0) onRefused(error);
       return;
     }
-    router.push(`/login?reason=joined&callbackUrl=${encodeURIComponent(`/orgs/${invitation.organization.id}`)}`);
+    await signInOnce(
+      { email: invitation.email, password: values.password },
+      `/orgs/${invitation.organization.id}`,
+      'joined',
+    );
   });
 
   return (

@@ -117,6 +117,11 @@ function SilenceSummary({ orgId, project }: { orgId: string; project: Project })
 /** The organization's home (where signing in lands): what needs attention, each linking to its page. */
 export function Overview({ orgId }: { orgId: string }) {
   const projects = useProjects(orgId);
+  const permissions = usePermissions(orgId);
+  // Known once the permissions answer (or fail): only then does the audit panel's place go to whoever may not read
+  // the log, and only then come the projects' panels, so that place closing moves none of them.
+  const known = !permissions.isPending;
+  const readsAudit = !known || hasGrant(permissions.data, 'auditLog.read') === true;
   return (
     <>
       {/* One text from the first paint on: a name arriving later would rewrap it and move every panel (the
@@ -127,13 +132,9 @@ export function Overview({ orgId }: { orgId: string }) {
           audit panel came last). */}
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <ExpiringKeys orgId={orgId} />
-        <RecentAuditEvents orgId={orgId} />
-        {projects.items.map((p) => (
-          <FailingSubscriptions key={`subs-${p.id}`} orgId={orgId} project={p} />
-        ))}
-        {projects.items.map((p) => (
-          <SilenceSummary key={`silences-${p.id}`} orgId={orgId} project={p} />
-        ))}
+        {readsAudit && <RecentAuditEvents orgId={orgId} />}
+        {known && projects.items.map((p) => <FailingSubscriptions key={`subs-${p.id}`} orgId={orgId} project={p} />)}
+        {known && projects.items.map((p) => <SilenceSummary key={`silences-${p.id}`} orgId={orgId} project={p} />)}
       </div>
     </>
   );

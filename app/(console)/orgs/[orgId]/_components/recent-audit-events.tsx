@@ -8,19 +8,16 @@ import { AttentionCard } from './attention-card';
 
 const NO_FILTER = {};
 
-/** The overview's last few changes, for those who may read the audit log; for anyone else, why not. */
+/** The overview's last few changes; the overview shows it only to those who may read the audit log. */
 export function RecentAuditEvents({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
   const allowed = hasGrant(permissions.data, 'auditLog.read') === true;
   const events = useAuditEvents(orgId, NO_FILTER, { enabled: allowed, pageSize: RECENT_EVENTS });
-  // The panel holds its place whatever the permissions say, as tall as five events: removed for someone who may
-  // not read the log, it moved the project panels after it up when the permissions arrived after them.
+  // While loading the panel is as tall as five events, so their arrival moves nothing after it.
   const latest = events.items.slice(0, RECENT_EVENTS);
   return (
     <AttentionCard title="Recent audit events" href={`/orgs/${orgId}/audit`}>
-      {!allowed && !permissions.isPending ? (
-        <p className="min-h-[7.25rem] text-slate-500">Reading the audit log needs the auditLog.read permission.</p>
-      ) : !allowed || events.isPending ? (
+      {!allowed || events.isPending ? (
         <p className="min-h-[7.25rem] text-slate-500">Loading…</p>
       ) : events.isError ? (
         <p className="text-slate-500">The audit log could not be loaded.</p>

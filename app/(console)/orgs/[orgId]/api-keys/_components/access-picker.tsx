@@ -1,10 +1,13 @@
 'use client';
 
+import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
 import { FieldError } from '@/components/ui/field';
 import { PERMISSIONS } from '@/lib/permissions';
 import type { EffectivePermissions } from '@/lib/access/schema';
 import type { Project } from '@/lib/orgs/schema';
+import { listInWords } from '@/lib/policy-description';
+import { projectsThatUnlock, unavailableBecause } from './permission-reasons';
 
 /** The policies' vocabulary by area (`obs.silences`, `apiKeys`), in the list's order: one fieldset per area. */
 const AREAS: { area: string; permissions: string[] }[] = [];
@@ -14,33 +17,45 @@ for (const permission of PERMISSIONS) {
   group.permissions.push(permission);
 }
 
-const checkbox = 'size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600 disabled:opacity-50';
+// A disabled box keeps the browser's own look (greyed, not faded further) and its label stays readable.
+const checkbox = 'size-4 shrink-0 rounded accent-indigo-600 disabled:cursor-not-allowed';
 const input =
   'block w-full rounded-md border-0 px-2 py-1.5 font-mono text-sm text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600';
 
 export type Access = { permissions: string[]; projectIds: string[]; allowedIps: string[] };
 export type AccessErrors = { permissions?: string; projectIds?: string; allowedIps?: string };
 
+/** A checkbox and its label; a disabled one says why beside it, and to screen readers as its description. */
 function Check(props: {
   id: string;
   label: string;
   checked: boolean;
-  disabled?: boolean;
+  /** Why it cannot be ticked; none: it can. */
+  disabledBecause?: string | null;
   onChange: (on: boolean) => void;
 }) {
+  const why = props.disabledBecause;
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex items-start gap-2">
       <input
         id={props.id}
         type="checkbox"
-        className={checkbox}
+        className={`mt-0.5 ${checkbox}`}
         checked={props.checked}
-        disabled={props.disabled}
+        disabled={!!why}
+        aria-describedby={why ? `${props.id}-why` : undefined}
         onChange={(e) => props.onChange(e.currentTarget.checked)}
       />
-      <label htmlFor={props.id} className="min-w-0 break-words font-mono text-xs text-slate-800">
-        {props.label}
-      </label>
+      <span className="min-w-0 text-xs">
+        <label htmlFor={props.id} className={`break-words font-mono ${why ? 'text-slate-600' : 'text-slate-800'}`}>
+          {props.label}
+        </label>
+        {why && (
+          <span id={`${props.id}-why`} className="block text-slate-600">
+            {why}
+          </span>
+        )}
+      </span>
     </div>
   );
 }
@@ -67,13 +82,17 @@ export function AccessPicker({
   myAddress: string | null;
   errors: AccessErrors;
 }) {
-  const holds = (permission: string) =>
-    held?.organization.includes(permission as never) === true ||
-    (value.projectIds.length > 0 &&
-      value.projectIds.every((id) =>
-        held?.projects.find((p) => p.projectId === id)?.permissions.includes(permission as never),
-      ));
+  // A ticked permission stays enabled, so it can be unticked after its project is.
+  const disabledBecause = (permission: string) =>
+    value.permissions.includes(permission) ? null : unavailableBecause(permission, held, value.projectIds, projects);
   const set = (patch: Partial<Access>) => onChange({ ...value, ...patch });
+  const offers = value.projectIds.length === 0 ? projectsThatUnlock(PERMISSIONS, held, projects) : [];
+  // A chosen offer goes away with its button: focus moves to the first permission it made available.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    if (focusNext.current) document.getElementById(focusNext.current)?.focus();
+    focusNext.current = null;
+  }, [value.projectIds]);
 
   return (
     <div className="space-y-3">
@@ -82,6 +101,28 @@ export function AccessPicker({
         <p id="access-permissions-hint" className="text-xs text-slate-600">
           None checked: every permission the owner holds. Those you do not hold here are disabled.
         </p>
+        {offers.length > 0 && (
+          <ul aria-label="Projects that allow more" className="space-y-1 text-xs text-slate-700">
+            {offers.map(({ project, permissions }) => (
+              <li key={project.id} className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  onClick={() => {
+                    focusNext.current = `access-${permissions[0]}`;
+                    set({ projectIds: [project.id] });
+                  }}
+                  aria-describedby={`access-offer-${project.id}`}
+                >
+                  Choose {project.name}
+                </Button>
+                <span id={`access-offer-${project.id}`} className="min-w-0 break-words">
+                  to give <span className="font-mono">{listInWords(permissions)}</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
         <div className="grid max-h-56 gap-3 overflow-y-auto rounded-md p-2 ring-1 ring-inset ring-slate-200 sm:grid-cols-2">
           {AREAS.map(({ area, permissions }) => (
             <fieldset key={area} className="space-y-1">
@@ -92,7 +133,7 @@ export function AccessPicker({
                   id={`access-${permission}`}
                   label={permission}
                   checked={value.permissions.includes(permission)}
-                  disabled={!holds(permission) && !value.permissions.includes(permission)}
+                  disabledBecause={disabledBecause(permission)}
                   onChange={(on) => set({ permissions: toggle(value.permissions, permission, on) })}
                 />
               ))}

@@ -55,8 +55,8 @@ export function InviteDialog({
     const outcome = await runMutation(() => invite.mutateAsync(values), {
       success: (sent) =>
         sent.url
-          ? `Invited ${sent.invitation.email}. Pass on the link shown now: it is not shown again.`
-          : `Invited ${sent.invitation.email}; the link went by email.`,
+          ? `Invited ${sent.invitation.email}. No email was sent: pass on the link shown now.`
+          : `Emailed the invitation to ${sent.invitation.email}.`,
       failure: 'Could not send the invitation',
       placeIssues: (error) => {
         if (placeCodeOnField(setError, error, { already_member: 'email' })) return false;

@@ -7,6 +7,7 @@ import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { useConsoleUser } from '@/components/console/user-context';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EmailText } from '@/components/ui/email-text';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import {
@@ -115,7 +116,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                     {m.status === 'suspended' && <Badge tone="red">Suspended</Badge>}
                   </th>
                   <td data-label="Email" className="px-4 py-3 text-slate-700">
-                    {m.email}
+                    <EmailText email={m.email} />
                   </td>
                   <td data-label="Second factor" className="px-4 py-3">
                     {m.twoFactorEnabled ? <Badge tone="green">On</Badge> : <Badge>None</Badge>}
@@ -151,6 +152,8 @@ export function MembersView({ orgId }: { orgId: string }) {
       <SecretRevealDialog
         title={`Invitation link for ${link?.email ?? ''}`}
         label="Invitation link"
+        description="No email was sent: pass on this link, shown once."
+        advice={`It works once, for 7 days, and only for ${link?.email ?? 'the invited address'}. Send it to them yourself; Resend makes a new one if it is lost.`}
         secret={link?.url ?? null}
         onClose={() => setLink(null)}
         returnFocus={() => link?.opener}

@@ -8,6 +8,7 @@ import { PolicyBindings } from '@/components/console/policy-bindings';
 import { LocalDate } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { EmailText } from '@/components/ui/email-text';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import {
   useInvitations,
@@ -37,8 +38,8 @@ export function PendingInvitations({
     const outcome = await runMutation(() => resend.mutateAsync(invitation.id), {
       success: (sent) =>
         sent.url
-          ? `Made a new link for ${invitation.email}; the old one no longer works.`
-          : `Sent ${invitation.email} a new link; the old one no longer works.`,
+          ? `Made a new link for ${invitation.email}; the old one no longer works. No email was sent: pass it on.`
+          : `Emailed ${invitation.email} a new link; the old one no longer works.`,
       failure: `Could not resend the invitation to ${invitation.email}`,
     });
     if (outcome.ok) onSent(outcome.data, button);
@@ -66,7 +67,7 @@ export function PendingInvitations({
           {invitations.items.map((inv) => (
             <tr key={inv.id}>
               <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
-                {inv.email}
+                <EmailText email={inv.email} />
               </th>
               <td data-label="Roles" className="px-4 py-3 text-slate-700">
                 <PolicyBindings orgId={orgId} bindings={inv.policies} />

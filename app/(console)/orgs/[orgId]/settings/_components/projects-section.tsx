@@ -10,7 +10,7 @@ import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/states';
 import { useProjects, useUpdateProject } from '@/lib/orgs/queries';
 import type { Project } from '@/lib/orgs/schema';
-import { ProjectDialog } from './project-dialog';
+import { ProjectDialog } from '@/components/console/project-dialog';
 
 const switchRoot =
   'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60 data-[state=checked]:bg-indigo-600';

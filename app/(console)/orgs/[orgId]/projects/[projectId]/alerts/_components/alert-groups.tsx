@@ -25,6 +25,7 @@ function SilenceLink({ orgId, projectId, silenceId }: { orgId: string; projectId
   return (
     <Link
       href={`/orgs/${orgId}/projects/${projectId}/silences?open=${silenceId}`}
+      data-alert-focus=""
       className="inline-block min-w-[8rem] font-mono text-xs text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
       aria-label={silence.data ? `Silenced by ${silence.data.slug}: ${silence.data.comment}` : 'Silenced by a silence'}
     >
@@ -50,7 +51,7 @@ function AlertState({ alert, orgId, projectId }: { alert: Alert; orgId: string; 
   );
 }
 
-/** One alertname's alerts: a table of labels, state, start and summary, with "Silence…" on each. */
+/** One alertname's alerts: a table of labels, state, start and summary, with "Silence…" on each not yet silenced. */
 export function AlertGroup({
   name,
   alerts,
@@ -108,11 +109,11 @@ export function AlertGroup({
               <p className="line-clamp-3">{a.annotations.summary ?? a.annotations.description ?? '—'}</p>
             </td>
             <ActionsCell>
-              {onSilence && (
+              {onSilence && a.state !== 'silenced' && (
                 <Button
                   variant="secondary"
                   size="sm"
-                  data-silence-alert=""
+                  data-alert-focus=""
                   onClick={() => onSilence(a)}
                   aria-label={`Silence ${name} alert ${a.fingerprint}`}
                 >

@@ -81,13 +81,13 @@ export function AlertsView({ orgId, projectId }: { orgId: string; projectId: str
   const silenced = useAlerts(orgId, projectId, 'silenced', filters);
   const [opened, setOpened] = useState<{ target: SilenceDialogTarget; fingerprint: string } | null>(null);
   // An alert just silenced moves to Silenced when the lists come back; if its old row took focus with it, focus
-  // follows the alert to its new row.
+  // follows the alert to its new row, on the link to the silence that now mutes it.
   const follow = useRef<string | null>(null);
   useEffect(() => {
     const fingerprint = follow.current;
     if (!fingerprint || firing.items.some((a) => a.fingerprint === fingerprint)) return;
     const lost = !document.activeElement || document.activeElement === document.body;
-    const target = document.querySelector<HTMLElement>(`[data-alert="${fingerprint}"] [data-silence-alert]`);
+    const target = document.querySelector<HTMLElement>(`[data-alert="${fingerprint}"] [data-alert-focus]`);
     if (lost && !target) return;
     if (lost) target?.focus();
     follow.current = null;

@@ -12,6 +12,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { FieldError, Input } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
+import { useShownError } from '@/components/ui/shown-error';
 import {
   EMPTY_MATCH_MESSAGE,
   MATCHER_OPS,
@@ -59,12 +60,17 @@ export function MatcherEditor({
   const allMatchEmpty =
     matchers.length > 0 &&
     matchers.every((m) => MATCHER_OPS.includes(m.op) && matchesEmptyString(m as Matcher) === true);
-  const listError = errors.matchers?.root?.message ?? errors.matchers?.message;
+  // The rule across rows is checked as you type, but said only once the matchers are touched or submitted.
+  const listError = useShownError(
+    control,
+    'matchers',
+    errors.matchers?.root?.message ?? errors.matchers?.message ?? (allMatchEmpty ? EMPTY_MATCH_MESSAGE : undefined),
+  );
 
   return (
     <fieldset className="space-y-2" aria-describedby="matchers-rule matchers-error">
       <legend className="text-sm font-medium text-slate-800">Matchers</legend>
-      <p id="matchers-rule" className={`text-xs ${allMatchEmpty ? 'font-medium text-amber-800' : 'text-slate-500'}`}>
+      <p id="matchers-rule" className={`text-xs ${listError ? 'font-medium text-amber-800' : 'text-slate-500'}`}>
         Regular expressions are RE2 and match the whole label value. At least one matcher must not match the empty
         string.
       </p>
@@ -140,7 +146,7 @@ export function MatcherEditor({
           );
         })}
       </ul>
-      <FieldError id="matchers-error" message={listError ?? (allMatchEmpty ? EMPTY_MATCH_MESSAGE : undefined)} />
+      <FieldError id="matchers-error" message={listError} />
       {!readOnly && (
         <Button
           ref={addButton}

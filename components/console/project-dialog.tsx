@@ -3,9 +3,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
-import { runMutation } from '@/components/console/feedback';
-import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
+import { useDiscardGuard } from './discard-guard';
+import { runMutation } from './feedback';
+import { placeCodeOnField, placeServerIssues } from './form-issues';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { useCreateProject, useUpdateProject } from '@/lib/orgs/queries';
@@ -16,17 +16,25 @@ const formSchema = createProjectBody.required();
 type FormValues = z.infer<typeof formSchema>;
 const FIELDS = ['name', 'alertingEnabled'] as const;
 
-/** Creates a project (`project` absent) or renames one. A name taken in the organization is said under Name. */
+/**
+ * Creates a project (`project` absent) or renames one. A name taken in the organization is said under Name. Opened
+ * from Settings and from the project switcher, which then goes to the new project (`onCreated`).
+ */
 export function ProjectDialog({
   orgId,
   open,
   onOpenChange,
   project,
+  idSuffix = '',
+  onCreated,
 }: {
   orgId: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   project?: Project;
+  /** Keeps the field ids apart where the dialog is mounted twice (the sidebar's switcher and the phone menu's). */
+  idSuffix?: string;
+  onCreated?: (project: Project) => void;
 }) {
   const create = useCreateProject(orgId);
   const update = useUpdateProject(orgId);
@@ -61,7 +69,9 @@ export function ProjectDialog({
           placeServerIssues(setError, error, FIELDS),
       },
     );
-    if (outcome.ok) close();
+    if (!outcome.ok) return;
+    close();
+    if (!project) onCreated?.(outcome.data);
   });
 
   return (
@@ -73,7 +83,7 @@ export function ProjectDialog({
     >
       <form onSubmit={onSubmit} noValidate className="space-y-2">
         <TextField
-          id="project-name"
+          id={`project-name${idSuffix}`}
           label="Name"
           hint="Unique in this organization, at most 100 characters."
           error={errors.name?.message}
@@ -84,12 +94,12 @@ export function ProjectDialog({
         {!project && (
           <div className="flex items-center gap-2 pb-2">
             <input
-              id="project-alerting"
+              id={`project-alerting${idSuffix}`}
               type="checkbox"
               className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
               {...register('alertingEnabled')}
             />
-            <label htmlFor="project-alerting" className="text-sm text-slate-800">
+            <label htmlFor={`project-alerting${idSuffix}`} className="text-sm text-slate-800">
               Alerting on (silences and alerts)
             </label>
           </div>
