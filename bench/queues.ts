@@ -93,6 +93,7 @@ async function floor(receiver: Receiver): Promise<{ perSecond: number; p99: numb
   );
   agent.destroy();
   receiver.arrivals.clear();
+  receiver.count = 0;
   return {
     perSecond: sent / FLOOR_SECONDS,
     p99: p(

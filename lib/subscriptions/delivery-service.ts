@@ -57,9 +57,34 @@ type LeasedRow = {
 const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
 
 /**
- * Claims batches for this instance, in one transaction of two statements. The first locks active https
- * subscriptions with ready messages (`for update skip locked`: another instance claiming one skips it), found by
- * a skip scan of the ready index, so idle subscriptions cost nothing. The second, run after the locks are held
+ * Active https subscriptions with ready messages and (by this snapshot) room for another delivery, those waited on
+ * longest first: found by a skip scan of the ready index, so subscriptions without messages cost nothing.
+ */
+const candidates = (limit: number) => sql`
+  with recursive waiting(id) as (
+    (select subscription_id from subscription_messages where state = 'pending' order by subscription_id limit 1)
+    union all
+    select (select m.subscription_id from subscription_messages m
+            where m.state = 'pending' and m.subscription_id > w.id order by m.subscription_id limit 1)
+    from waiting w where w.id is not null
+  )
+  select s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
+    (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
+    s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds
+  from subscriptions s
+  where s.id in (select id from waiting where id is not null)
+    and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
+    and exists (select 1 from subscription_messages m
+                where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now())
+    -- A hint only (this snapshot may be older than the lock): the exact count is the claim's second statement's.
+    and (select count(*) from subscription_deliveries d
+         where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()) < s.max_concurrency
+  order by s.claimed_at nulls first
+  limit ${limit}`;
+
+/**
+ * Claims batches for this instance, in one transaction of two statements. The first locks the candidates
+ * (`for update skip locked`: another instance claiming one skips it). The second, run after the locks are held
  * (so its snapshot sees every lease committed before them), counts each one's live leases and takes at most
  * `maxConcurrency` minus that many batches of at most `batchSize` ready messages, each batch one delivery row
  * leased for its timeout plus a margin. That is the whole concurrency rule: leases are only made under the
@@ -68,30 +93,11 @@ const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
  */
 export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
   const db = await getDb();
+  // An idle instance asks once, outside a transaction, whether any subscription has work; most passes stop here.
+  if (rowsOf(await db.execute(sql`select 1 from (${candidates(1)}) c`)).length === 0) return [];
   const { locked, leased } = await db.transaction(async (tx) => {
     const locked = rowsOf<LockedRow>(
-      await tx.execute(sql`
-        with recursive waiting(id) as (
-          (select subscription_id from subscription_messages where state = 'pending' order by subscription_id limit 1)
-          union all
-          select (select m.subscription_id from subscription_messages m
-                  where m.state = 'pending' and m.subscription_id > w.id order by m.subscription_id limit 1)
-          from waiting w where w.id is not null
-        )
-        select s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
-          (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
-          s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds
-        from subscriptions s
-        where s.id in (select id from waiting where id is not null)
-          and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
-          and exists (select 1 from subscription_messages m
-                      where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now())
-          -- A hint only (this snapshot may be older than the lock): the exact count is the next statement's.
-          and (select count(*) from subscription_deliveries d
-               where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()) < s.max_concurrency
-        order by s.claimed_at nulls first
-        limit ${Math.min(limit, SUBSCRIPTIONS_PER_CLAIM)}
-        for update of s skip locked`),
+      await tx.execute(sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for update of s skip locked`),
     );
     if (locked.length === 0) return { locked, leased: [] as LeasedRow[] };
     const ids = sql`array[${sql.join(
