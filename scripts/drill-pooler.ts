@@ -1,9 +1,10 @@
 // npm run drill:pooler: two built instances behind Debian's PgBouncer in transaction mode (DATABASE_URL through
 // it, DATABASE_DIRECT_URL straight to PostgreSQL) under a bounded mixed load, revocations made on one instance
-// and tried on the other's next request, webhooks delivered from either, and what each kind of request asks of
+// and tried on the other's next request, webhooks and queue messages delivered from either (the subscription's
+// cap measured at its receiver), and what each kind of request asks of
 // PostgreSQL (docs/operations.md "Capacity"). Exits 1 when a target is missed: any non-2xx, any revoked key
 // accepted, any webhook message not delivered. Environment: PGURL_BASE (postgres://postgres@127.0.0.1:5432),
-// DRILL_PORT (5270: PgBouncer, then the two instances and the receiver), DRILL_REQUESTS (2000); the instances
+// DRILL_PORT (5270: PgBouncer, then the two instances and the two receivers), DRILL_REQUESTS (2000); the instances
 // inherit the rest (RATE_LIMIT_REDIS_URL: the same drill with the counters in Redis).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { meter, perRequest } from './drill/measure';
 import { ensurePgbouncer, startPgbouncer } from './drill/pgbouncer';
 import { attemptsMadeBy, sharedSecrets, startInstance, startReceiver } from './drill/instances';
 import { capacity, demoIds, kinds, runLoad, type Kind } from './drill/load';
+import { drillQueues } from './drill/queues';
 
 const PG_BASE = process.env.PGURL_BASE ?? 'postgres://postgres@127.0.0.1:5432';
 const PORT = Number(process.env.DRILL_PORT ?? 5270);
@@ -109,6 +111,13 @@ try {
       `(attempts: ${byA} by A, ${byB} by B)`,
   );
 
+  // Queue deliveries from both instances through the pooler: the subscription's cap, measured at the receiver.
+  const queues = await drillQueues([ada, ada.on(b.url)], ids, PORT + 4);
+  console.log(
+    `\nQueues: ${queues.delivered} of ${queues.published} messages delivered (${queues.duplicates} duplicates), ` +
+      `at most ${queues.maxInFlight} in flight at the receiver (maxConcurrency ${queues.cap})`,
+  );
+
   // What one request of each kind asks of PostgreSQL, on instance A alone, 4 at a time.
   const m = meter(admin, database, pooler, a.child.pid!);
   const idleStart = await m.snapshot();
@@ -135,9 +144,15 @@ try {
   const nonOk = load.failures.length;
   console.log(
     `\nrequests ${REQUESTS + Object.keys(kinds).length * per}, non-2xx ${nonOk}, revocations accepted ${accepted} of ${REVOCATIONS}, ` +
-      `webhooks delivered ${delivered} of ${expected}`,
+      `webhooks delivered ${delivered} of ${expected}, queue messages delivered ${queues.delivered} of ` +
+      `${queues.published} with at most ${queues.maxInFlight} of ${queues.cap} in flight`,
   );
-  failed = nonOk > 0 || accepted > 0 || delivered < expected;
+  failed =
+    nonOk > 0 ||
+    accepted > 0 ||
+    delivered < expected ||
+    queues.delivered < queues.published ||
+    queues.maxInFlight > queues.cap;
 } catch (err) {
   console.error(err);
   failed = true;
