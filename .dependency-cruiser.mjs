@@ -3,8 +3,9 @@
  *
  *   app       app/ (pages, route files), components/, server/ (start-up, background jobs, the operation list,
  *             the demo seed), cli/, scripts/, bench/, e2e/, proxy.ts, instrumentation.ts
- *   features  lib/<feature>/: delivery (the one delivery engine), queues, api-keys, bots, members, orgs, subscriptions, silences, alerts, alertmanager, notifications,
- *             oauth, scim, second-factor, secret-scanning, webhooks, backup
+ *   features  lib/<feature>/: delivery (the one delivery engine), queues, api-keys, bots, members, orgs,
+ *             subscriptions, silences, alerts, alertmanager, notifications, oauth, scim, second-factor,
+ *             secret-scanning, webhooks, backup
  *   platform  lib/observability < lib/http < lib/audit < lib/auth < lib/access < lib/pipeline, and lib/jobs
  *   ground    lib/db, lib/crypto, lib/format, lib/console (the browser's list kit), lib/*.ts (ids, characters,
  *             the API client and its generated types)
