@@ -47,9 +47,7 @@ describe('policy evaluation from the database', () => {
     const bob = () => ids['bob@acme.test'];
     for (const permission of PERMISSIONS) {
       const everywhere = basic.includes(permission);
-      const onProduction =
-        everywhere ||
-        ['queues.subscriptions.update', 'obs.silences.create', 'obs.silences.update'].includes(permission);
+      const onProduction = everywhere || [...POLICIES.QueuesEditor, ...POLICIES.SilencesEditor].includes(permission);
       expect(await may('user', bob, permission, 'Acme'), `${permission} at org`).toBe(everywhere);
       expect(await may('user', bob, permission, 'Acme', 'Production'), `${permission} on Production`).toBe(
         onProduction,
