@@ -87,8 +87,8 @@ test.afterAll(async () => {
 });
 
 // Its `response` is a WebAuthn object that @simplewebauthn/server reads; the shared reader still bounds its depth.
-// The publish's message bodies are any JSON value: its deep bodies are refused, but not yet at "" as this test
-// asks (left open in the queues issue's note).
+// The publish's message bodies are any JSON value, and its answer to a body past the limit is not yet what this
+// test asks (left open in the queues issue's note).
 const NOT_NESTED = [
   'POST /v1/me/passkeys',
   'POST /v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}/messages',
