@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { queueBacklog, queueDeliveries } from './metrics';
 
@@ -11,23 +11,29 @@ const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
  * dead letter was counted when it died); a stored message no subscription holds any more, a minute after its
  * publication, is deleted. Returns how many rows it removed, so a full batch runs again at once.
  */
-export async function expireMessages(): Promise<number> {
-  const db = await getDb();
-  const [expired] = rowsOf<{ n: number }>(
-    await db.execute(sql`
-      with due as (
+/** When a message must have been published (or redriven, or dead-lettered) by to be kept: its queue's retention ago. */
+const RETENTION_START = sql.raw('now() - make_interval(secs => q.retention_seconds)');
+
+/** Up to BATCH messages of any subscription that meet `condition` (over `m`, with its queue as `q`). */
+const outlived = (condition: SQL) => sql`
         select m.subscription_id, m.message_id
         from subscriptions s join queues q on q.id = s.queue_id
         cross join lateral (
           select m.subscription_id, m.message_id from subscription_messages m
-          where m.subscription_id = s.id and m.state = 'pending'
-            and m.published_at < now() - make_interval(secs => q.retention_seconds)
-            -- A redriven message's retention counts from its redrive.
-            and (m.dead_lettered_at is null or m.dead_lettered_at < now() - make_interval(secs => q.retention_seconds))
-            and (m.delivery_id is null or m.available_at <= now())
+          where m.subscription_id = s.id and ${condition}
           limit ${BATCH}
         ) m
-        limit ${BATCH}
+        limit ${BATCH}`;
+
+export async function expireMessages(): Promise<number> {
+  const db = await getDb();
+  const [expired] = rowsOf<{ n: number }>(
+    await db.execute(sql`
+      with due as (${outlived(sql`m.state = 'pending'
+            and m.published_at < ${RETENTION_START}
+            -- A redriven message's retention counts from its redrive.
+            and (m.dead_lettered_at is null or m.dead_lettered_at < ${RETENTION_START})
+            and (m.delivery_id is null or m.available_at <= now())`)}
       ), gone as (
         delete from subscription_messages m using due
         where m.subscription_id = due.subscription_id and m.message_id = due.message_id
@@ -42,16 +48,7 @@ export async function expireMessages(): Promise<number> {
   queueDeliveries.inc({ outcome: 'expired' }, expired.n);
   const [dead] = rowsOf<{ n: number }>(
     await db.execute(sql`
-      with due as (
-        select m.subscription_id, m.message_id
-        from subscriptions s join queues q on q.id = s.queue_id
-        cross join lateral (
-          select m.subscription_id, m.message_id from subscription_messages m
-          where m.subscription_id = s.id and m.state = 'dead'
-            and m.dead_lettered_at < now() - make_interval(secs => q.retention_seconds)
-          limit ${BATCH}
-        ) m
-        limit ${BATCH}
+      with due as (${outlived(sql`m.state = 'dead' and m.dead_lettered_at < ${RETENTION_START}`)}
       ), gone as (
         delete from subscription_messages m using due
         where m.subscription_id = due.subscription_id and m.message_id = due.message_id
