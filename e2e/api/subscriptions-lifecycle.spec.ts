@@ -225,8 +225,11 @@ test('rotate-secret is sudo: a session outside its window is 403, a fresh one an
   const bot = await bearer(fixtures.keys.deployBot);
   try {
     const seq = await newestSeq(ada, demo.acme);
+    // The delivery engine writes system events of earlier files' subscriptions whenever they land: only this
+    // subscription's count here.
+    const itsEvents = async () => (await eventsAfter(ada, demo.acme, seq)).filter((e) => e.target.id === created.id);
     await expectError(await stale.post(`${subPath(created)}/rotate-secret`), 403, 'reauthentication_required');
-    expect(await eventsAfter(ada, demo.acme, seq)).toEqual([]);
+    expect(await itsEvents()).toEqual([]);
     const secrets = [created.signingSecret];
     for (const caller of [bob, bot]) {
       const res = await caller.post(`${subPath(created)}/rotate-secret`);
@@ -238,7 +241,7 @@ test('rotate-secret is sudo: a session outside its window is 403, a fresh one an
       secrets.push(body.signingSecret);
     }
     expect(new Set(secrets).size).toBe(3);
-    const events = await eventsAfter(ada, demo.acme, seq);
+    const events = await itsEvents();
     expect(events.map((e) => [e.action, e.target.id])).toEqual([
       ['subscription.secret_rotated', created.id],
       ['subscription.secret_rotated', created.id],

@@ -128,6 +128,7 @@ test('notifications are the console session’s own: other credentials get 403, 
     key_expiring: true,
     key_revoked_by_other: true,
     webhook_disabled: true,
+    subscription_health: true,
   });
   await byKey.dispose();
 });
