@@ -40,11 +40,17 @@ const SHUTDOWN_GRACE_MS = 2_000;
  * The delivery loop of one channel, as a background job: each pass claims as much as this process has room for
  * (`maxInFlight` in flight at once) and starts sending without waiting, so a slow target never holds back the
  * next claim; each finished send frees its room and wakes the loop. A full claim goes again at once; otherwise
- * the loop waits `everyMs` or until woken (new work published here, a send finished).
+ * the loop waits `everyMs` or until woken (new work published here, a send finished). A wake starts the pass after
+ * `wakeDelayMs`, so sends finishing together free their room for one claim.
  */
 export function deliveryLoop<C>(
   channel: DeliveryChannel<C>,
-  { everyMs, maxInFlight, claimLimit = maxInFlight }: { everyMs: number; maxInFlight: number; claimLimit?: number },
+  {
+    everyMs,
+    maxInFlight,
+    claimLimit = maxInFlight,
+    wakeDelayMs = 0,
+  }: { everyMs: number; maxInFlight: number; claimLimit?: number; wakeDelayMs?: number },
 ): DeliveryLoop {
   const held = new Map<string, C>();
   let wake: () => void = () => {};
@@ -102,6 +108,7 @@ export function deliveryLoop<C>(
       again: (claimed) => typeof claimed === 'number' && claimed >= Math.min(claimLimit, maxInFlight) && claimed > 0,
       release,
       wakeWith: (w) => (wake = w),
+      wakeDelayMs,
     },
     inFlight: () => held.size,
     wake: () => wake(),

@@ -39,6 +39,33 @@ describe('background jobs', () => {
     ]);
   });
 
+  it('a wake starts a pass after wakeDelayMs instead of the wait, and the wakes of that moment share it', async () => {
+    vi.useFakeTimers();
+    const passes: number[] = [];
+    let wake = () => {};
+    startBackgroundJobs([
+      {
+        name: 'test-woken',
+        everyMs: 10_000,
+        wakeDelayMs: 5,
+        run: async () => passes.push(Date.now()),
+        wakeWith: (w) => (wake = w),
+      },
+    ]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(passes).toHaveLength(1);
+    const woken = Date.now();
+    for (let i = 0; i < 10; i++) wake();
+    await vi.advanceTimersByTimeAsync(4);
+    expect(passes).toHaveLength(1);
+    wake();
+    await vi.advanceTimersByTimeAsync(2);
+    expect(passes.map((at) => at - woken).slice(1)).toEqual([5]);
+    // The wait after it is the job's own again.
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(passes).toHaveLength(2);
+  });
+
   it('skips a disabled job, stops starting passes at shutdown and releases what each job holds', async () => {
     vi.useFakeTimers();
     const runs: string[] = [];

@@ -20,6 +20,11 @@ export type BackgroundJob = {
   release?: () => Promise<void>;
   /** Receives, at start, a function that starts the next pass now instead of after the wait (new work arrived). */
   wakeWith?: (wake: () => void) => void;
+  /**
+   * How long a wake waits before its pass, so that the wakes of that moment share one pass (several sends
+   * finishing free room for one claim of several batches). 0 by default.
+   */
+  wakeDelayMs?: number;
 };
 
 /** How often the housekeeping passes (deleting what outlived its use) run in each process. */
@@ -55,8 +60,11 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
     if (!run) continue;
     let waiting: NodeJS.Timeout | undefined;
     let wokenWhileRunning = false;
+    // Whether the timer set starts a pass soon (a wake's, or again at once): further wakes join it.
+    let woken = false;
     const pass = async () => {
       waiting = undefined;
+      woken = false;
       if (backgroundJobsStopped()) return;
       let result: unknown;
       const noted: Pass = { job: job.name, start: performance.now() };
@@ -71,12 +79,14 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
       const now = job.again?.(result) || wokenWhileRunning;
       wokenWhileRunning = false;
       waiting = setTimeout(() => void pass(), now ? 0 : everyMs).unref();
+      woken = now;
     };
     job.wakeWith?.(() => {
       if (!waiting) wokenWhileRunning = true;
-      else {
+      else if (!woken) {
         clearTimeout(waiting);
-        waiting = setTimeout(() => void pass(), 0).unref();
+        woken = true;
+        waiting = setTimeout(() => void pass(), job.wakeDelayMs ?? 0).unref();
       }
     });
     void pass();

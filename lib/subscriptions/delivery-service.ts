@@ -91,10 +91,14 @@ const candidates = (limit: number) => sql`
  * subscription's lock, from its current `maxConcurrency`, so the cap holds across instances and a change applies
  * at the next claim.
  */
+/** Whether this process's last claim leased anything. */
+let busy = false;
+
 export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
   const db = await getDb();
   // An idle instance asks once, outside a transaction, whether any subscription has work; most passes stop here.
-  if (rowsOf(await db.execute(sql`select 1 from (${candidates(1)}) c`)).length === 0) return [];
+  // While claims find work, the next one goes straight to its transaction.
+  if (!busy && rowsOf(await db.execute(sql`select 1 from (${candidates(1)}) c`)).length === 0) return [];
   const { locked, leased } = await db.transaction(async (tx) => {
     const locked = rowsOf<LockedRow>(
       await tx.execute(sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for update of s skip locked`),
@@ -147,6 +151,7 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
     );
     return { locked, leased };
   });
+  busy = leased.length > 0;
   const { batches, unsignable } = batchesOf(locked, leased);
   // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease.
   for (const deliveryId of unsignable) await releaseBatch(deliveryId);
