@@ -10,6 +10,8 @@ import { projectResourceName, type QueueScope } from './service';
 type Outcome = {
   queues: number;
   stored: number;
+  /** Whether a subscription of the queue sends now (active, to an https target). */
+  sends: boolean;
   over_id: string | null;
   over_project: string | null;
   over_pending: string | null;
@@ -26,7 +28,8 @@ const PUBLISH = `with queue as (
       select q.id from queues q where q.id = $1::uuid and q.organization_id = $2::uuid and q.project_id = $3::uuid
       for key share
     ), subs as (
-      select s.id, s.project_id from subscriptions s join queue on s.queue_id = queue.id for key share of s
+      select s.id, s.project_id, s.state = 'active' and s.target->>'kind' = 'https' as sends
+      from subscriptions s join queue on s.queue_id = queue.id for key share of s
     ), backlogs as (
       select b.subscription_id, b.pending from subscription_backlogs b
       where b.subscription_id in (select id from subs) for no key update
@@ -50,6 +53,7 @@ const PUBLISH = `with queue as (
       returning 1
     )
     select (select count(*)::int from queue) as queues, (select count(*)::int from stored) as stored,
+      exists (select 1 from subs where sends) as sends,
       over.id as over_id, over.project_id as over_project, over.pending::text as over_pending
     from (select 1) as one left join over on true`;
 
@@ -83,6 +87,7 @@ export async function publishMessages(
     );
   }
   messagesPublished.inc(outcome.stored);
-  notifyPublished(queueId);
+  // Paused and workflow subscriptions only keep what they receive: nothing for the delivery loop to look at now.
+  if (outcome.sends && rows.some((r) => r.delaySeconds === 0)) notifyPublished(queueId);
   return { messageIds: rows.map((r) => r.id) };
 }
