@@ -40,7 +40,11 @@ export function requireSharedEncryptionKey(onPostgres = Boolean(process.env.DATA
 function keyText(): string {
   if (process.env.ENCRYPTION_KEY) return process.env.ENCRYPTION_KEY;
   requireSharedEncryptionKey();
-  const file = generatedSecretFile('ENCRYPTION_KEY', path.resolve(process.env.DATA_DIR ?? './data'));
+  // The data folder is the operator's, chosen at run time: the build has nothing to trace there.
+  const file = generatedSecretFile(
+    'ENCRYPTION_KEY',
+    path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? './data'),
+  );
   if (existsSync(file)) return readFileSync(file, 'utf8');
   throw new Error(
     'No ENCRYPTION_KEY: set it, or start the server with `npm start`, which generates one into DATA_DIR.',
