@@ -2,7 +2,6 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Dialog, FormFooter } from '@/components/ui/dialog';
@@ -16,13 +15,21 @@ import { placeServerIssues } from './form-issues';
 type FormValues = z.infer<typeof createOrganizationBody>;
 
 /**
- * "New organization" under the organization switcher: `POST /v1/organizations` makes the signed-in person its
- * OrganizationAdmin; the console then goes to it. Keys and OAuth tokens cannot do this, sessions only.
+ * "New organization" under the organization switcher, loaded when its button is approached (DialogOnDemand):
+ * `POST /v1/organizations` makes the signed-in person its OrganizationAdmin; the console then goes to it. Keys and
+ * OAuth tokens cannot do this, sessions only.
  */
-export function NewOrganization({ idSuffix }: { idSuffix: string }) {
+export function NewOrganizationDialog({
+  idSuffix,
+  open,
+  onOpenChange: setOpen,
+}: {
+  idSuffix: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const router = useRouter();
   const create = useCreateOrganization();
-  const [open, setOpen] = useState(false);
   const {
     register,
     handleSubmit,
@@ -48,34 +55,25 @@ export function NewOrganization({ idSuffix }: { idSuffix: string }) {
   });
 
   return (
-    <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
-      >
-        New organization
-      </button>
-      <Dialog
-        open={open}
-        onOpenChange={(next) => (next ? setOpen(true) : guard.requestClose())}
-        title="New organization"
-        description="You become its administrator. Invite people and make projects in it afterwards."
-      >
-        <form onSubmit={onSubmit} noValidate className="space-y-2">
-          <TextField
-            id={`new-org-name-${idSuffix}`}
-            label="Name"
-            error={errors.name?.message}
-            autoFocus
-            autoComplete="organization"
-            {...register('name')}
-          />
-          {guard.prompt ?? (
-            <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Create organization" />
-          )}
-        </form>
-      </Dialog>
-    </>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? setOpen(true) : guard.requestClose())}
+      title="New organization"
+      description="You become its administrator. Invite people and make projects in it afterwards."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-2">
+        <TextField
+          id={`new-org-name-${idSuffix}`}
+          label="Name"
+          error={errors.name?.message}
+          autoFocus
+          autoComplete="organization"
+          {...register('name')}
+        />
+        {guard.prompt ?? (
+          <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Create organization" />
+        )}
+      </form>
+    </Dialog>
   );
 }

@@ -1,11 +1,13 @@
 'use client';
 
 import { useParams, usePathname, useRouter } from 'next/navigation';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Select } from '@/components/ui/select';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useProjects } from '@/lib/orgs/queries';
-import { ProjectDialog } from './project-dialog';
+import { DialogOnDemand } from './dialog-on-demand';
+import { onDemand } from '@/components/ui/on-demand';
+import { linkButtonClass } from './menu-button';
 
 /** A project's pages: switching project keeps the one you are on. */
 const PROJECT_SECTIONS = ['subscriptions', 'alerts', 'silences'];
@@ -58,6 +60,8 @@ export function useCurrentProject(orgId: string): string | undefined {
   return projects.items.find((p) => p.id === last)?.id ?? projects.items[0]?.id;
 }
 
+const projectDialog = onDemand(() => import('./project-dialog').then((m) => m.ProjectDialog));
+
 /** The project switcher: the current project's name, the others to switch to, and "New project" for who may. */
 export function ProjectSwitcher({ orgId, idSuffix }: { orgId: string; idSuffix: string }) {
   const router = useRouter();
@@ -65,7 +69,6 @@ export function ProjectSwitcher({ orgId, idSuffix }: { orgId: string; idSuffix: 
   const projects = useProjects(orgId);
   const permissions = usePermissions(orgId);
   const current = useCurrentProject(orgId);
-  const [creating, setCreating] = useState(false);
   const section = pathname.split('/')[5];
   const open = (projectId: string) =>
     router.push(
@@ -81,22 +84,12 @@ export function ProjectSwitcher({ orgId, idSuffix }: { orgId: string; idSuffix: 
         onValueChange={open}
       />
       {hasGrant(permissions.data, 'projects.create') && (
-        <>
-          <button
-            type="button"
-            onClick={() => setCreating(true)}
-            className="text-sm font-semibold text-indigo-700 hover:text-indigo-600"
-          >
-            New project
-          </button>
-          <ProjectDialog
-            orgId={orgId}
-            open={creating}
-            onOpenChange={setCreating}
-            idSuffix={`-${idSuffix}`}
-            onCreated={(project) => open(project.id)}
-          />
-        </>
+        <DialogOnDemand
+          dialog={projectDialog}
+          label="New project"
+          className={linkButtonClass}
+          props={{ orgId, idSuffix: `-${idSuffix}`, onCreated: (project) => open(project.id) }}
+        />
       )}
     </>
   );

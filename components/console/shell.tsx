@@ -6,14 +6,14 @@ import { useState, type ReactNode } from 'react';
 import { ProjectSwitcher, useCurrentProject } from './project-switcher';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
-import { NewOrganization } from './new-organization';
+import { DialogOnDemand } from './dialog-on-demand';
 import { NotFoundPanel } from './not-found-panel';
 import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
 import { onDemand } from '@/components/ui/on-demand';
-import { menuButtonClass } from './menu-button';
+import { linkButtonClass, menuButtonClass } from './menu-button';
 import type { RadixMobileMenu } from './mobile-menu-radix';
 
 // next-auth's client (its CSRF and session helpers) loads when someone signs out, not with every console page.
@@ -88,7 +88,12 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
           options={orgs.items.map((o) => ({ value: o.id, label: o.name }))}
           onValueChange={(id) => router.push(`/orgs/${id}`)}
         />
-        <NewOrganization idSuffix={inMenu ? 'menu' : 'side'} />
+        <DialogOnDemand
+          dialog={newOrganizationDialog}
+          label="New organization"
+          className={linkButtonClass}
+          props={{ idSuffix: inMenu ? 'menu' : 'side' }}
+        />
         <ProjectSwitcher orgId={orgId} idSuffix={inMenu ? 'menu' : 'side'} />
       </div>
       <nav aria-label="Console" className="flex-1 space-y-6 px-3 pb-4">
@@ -144,6 +149,8 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
     </>
   );
 }
+
+const newOrganizationDialog = onDemand(() => import('./new-organization').then((m) => m.NewOrganizationDialog));
 
 type MenuImpl = typeof RadixMobileMenu;
 const radixMenu = onDemand(() => import('./mobile-menu-radix').then((m) => m.RadixMobileMenu));
