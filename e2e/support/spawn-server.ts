@@ -22,11 +22,12 @@ export function startProcess(command: string, args: readonly string[], env: Node
 }
 
 /**
- * Polls `url` every 200 ms, 150 times at most, until it answers 2xx. Throws with what `running` printed when it
- * exits first, and stops it when it never answers.
+ * Polls `url` every 200 ms, for 90 s at most, until it answers 2xx. Throws with what `running` printed when it
+ * exits first, and stops it when it never answers. A fresh embedded database runs every migration at its first
+ * start, which takes a minute on a slow machine busy with the other suite.
  */
 export async function untilReady(running: Running, url: string, name: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
+  for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
     if (running.child.exitCode !== null)
       throw new Error(`${name} exited ${running.child.exitCode}:\n${running.output()}`);
     if (
