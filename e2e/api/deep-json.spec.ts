@@ -19,7 +19,7 @@ let demo: Demo;
 let targets: Target[];
 let cases = 0;
 
-const RUNS = Math.max(30, Math.round(FUZZ.runs / 4));
+const RUNS = Math.max(25, Math.round(FUZZ.runs / 3));
 const PLACEHOLDER = '"__deep_json_probe__"';
 
 type Nest = { depth: number; kind: 'array' | 'object' | 'mixed'; at: Path };
