@@ -73,7 +73,8 @@ export function startBackgroundJobs(jobs: readonly BackgroundJob[]): void {
         // Requests first: on the embedded database each of the pass's statements waits for theirs.
         result = await inBackground(run);
       } catch (err) {
-        console.error(`Background job ${job.name} failed; will retry.`, err);
+        // From shutdown on, the database closes under a pass still running: that pass ends, nothing failed.
+        if (!backgroundJobsStopped()) console.error(`Background job ${job.name} failed; will retry.`, err);
       }
       noted.end = performance.now();
       const now = job.again?.(result) || wokenWhileRunning;
