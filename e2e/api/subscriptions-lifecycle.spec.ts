@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, expectError, loadDemo, sessionFor, test, type Demo } from '../fixtures';
 import { eventsAfter, newestSeq } from '../support/audit';
-import { staleSession } from '../support/second-factor';
+import { staleSessionLike } from '../support/second-factor';
 import {
   createSub,
   listSubs,
@@ -221,7 +221,7 @@ test('rotate-secret is sudo: a session outside its window is 403, a fresh one an
   fixtures,
 }) => {
   const created = await createSub(bob, demo.acme, demo.production, { queueId: subs.https.queueId, target });
-  const stale = await staleSession(demo.users.bob);
+  const stale = await staleSessionLike(bob);
   const bot = await bearer(fixtures.keys.deployBot);
   try {
     const seq = await newestSeq(ada, demo.acme);

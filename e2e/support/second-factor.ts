@@ -1,4 +1,5 @@
 import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { decode } from 'next-auth/jwt';
 import { totpCodeAt, TOTP_PERIOD_SECONDS } from '../../lib/second-factor/codes';
 import { mintedSessionCookie } from '../fixtures';
 import { baseURL, E2E } from './env';
@@ -7,11 +8,23 @@ import { baseURL, E2E } from './env';
  * A valid console session that has not authenticated recently: a cookie minted with the server's secret, as a
  * session signed in hours ago looks. Its sudo window was never opened.
  */
-export async function staleSession(userId: string, url = baseURL): Promise<APIRequestContext> {
+export async function staleSession(userId: string, url = baseURL, sessionVersion = 1): Promise<APIRequestContext> {
   return playwrightRequest.newContext({
     baseURL: url,
-    extraHTTPHeaders: { Origin: url, cookie: await mintedSessionCookie(userId) },
+    extraHTTPHeaders: { Origin: url, cookie: await mintedSessionCookie(userId, sessionVersion) },
   });
+}
+
+/**
+ * A stale session of the user signed in on `signedIn`, at that user's current session version: a shared demo user's
+ * version moves when another file signs them out everywhere (on PostgreSQL both test servers share its row).
+ */
+export async function staleSessionLike(signedIn: APIRequestContext, url = baseURL): Promise<APIRequestContext> {
+  const { cookies } = await signedIn.storageState();
+  const cookie = cookies.find((c) => c.name.endsWith('next-auth.session-token'));
+  const claims = await decode({ token: cookie?.value, secret: E2E.secret });
+  if (!claims?.sub || typeof claims.sv !== 'number') throw new Error('The context holds no session cookie.');
+  return staleSession(claims.sub, url, claims.sv);
 }
 
 export type SignInOutcome = { ok: boolean; error: string | null };
