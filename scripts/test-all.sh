@@ -25,43 +25,76 @@ step "unit";        npx vitest run
 step "openapi";     bash scripts/openapi-check.sh
 step "build";       npm run build
 
-# TEST_POSTGRES_URL (a database on a PostgreSQL server, which the run fills; .ci/run makes and drops one): the API
-# suite also runs there, beside the embedded run, on ports 100 higher and in a state folder of its own. The two
-# runs mostly wait on their servers, so together they take little longer than the embedded run alone. Its output
-# is shown when it ends. It takes npm test's arguments (files, -g, …) but not a --project: only the API project
-# runs there, and a filter that names none of its tests passes.
-postgres_run=
+# The end-to-end suites, each on servers of its own (ports and a state folder apart), side by side: they mostly
+# wait on their servers, so together they take little longer than the longest alone.
+# - the API suite on the embedded database;
+# - the browser suite on the embedded database, on fresh servers, so it never sees what the API suite left behind;
+# - with TEST_POSTGRES_URL (a database on a PostgreSQL server, which the run fills; .ci/run makes and drops one),
+#   the API suite again on that PostgreSQL.
+# Each takes npm test's arguments (files, -g, …). A --project among them runs as given instead, in one run on the
+# embedded database (and the PostgreSQL run drops it: only the API project runs there). A filter that names none of
+# a run's tests passes it. The side runs' output is shown when they end.
+args=()
+project_given=
+skip_next=
+for arg in "$@"; do
+  if [ -n "$skip_next" ]; then skip_next=; project_given=1; continue; fi
+  case "$arg" in
+    --project=*) project_given=1 ;;
+    --project) skip_next=1 ;;
+    *) args+=("$arg") ;;
+  esac
+done
+
+side_runs=()
+side_names=()
+side_logs=()
+side_states=()
+# Starts `npx playwright test ARGS…` beside the foreground run with ENV… (name=value words before the arguments),
+# in a process group of its own (setsid), so that an interrupted or failed npm test stops it with its servers.
+side_run() {
+  local name=$1
+  shift
+  local log state
+  log=$(mktemp)
+  state=$(mktemp -d)
+  step "$name, beside the others"
+  env E2E_STATE_DIR="$state" "$@" >"$log" 2>&1 &
+  side_runs+=($!)
+  side_names+=("$name")
+  side_logs+=("$log")
+  side_states+=("$state")
+}
+stop_side_runs() {
+  for pid in ${side_runs[@]+"${side_runs[@]}"}; do kill -- -"$pid" 2>/dev/null || true; done
+}
+trap stop_side_runs EXIT
+trap 'exit 130' INT TERM
+
 if [ -n "${TEST_POSTGRES_URL:-}" ]; then
-  step "api (PostgreSQL), beside the embedded run"
-  postgres_args=()
-  skip_next=
-  for arg in "$@"; do
-    if [ -n "$skip_next" ]; then skip_next=; continue; fi
-    case "$arg" in
-      --project=*) ;;
-      --project) skip_next=1 ;;
-      *) postgres_args+=("$arg") ;;
-    esac
-  done
-  postgres_log=$(mktemp)
-  postgres_state=$(mktemp -d)
-  # In a process group of its own (setsid), so that an interrupted or failed npm test stops it with its servers.
-  DATABASE_URL="$TEST_POSTGRES_URL" E2E_PORT=3310 E2E_LIMITED_PORT=3311 E2E_STATE_DIR="$postgres_state" \
-    E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api --pass-with-no-tests ${postgres_args[@]+"${postgres_args[@]}"} \
-    >"$postgres_log" 2>&1 &
-  postgres_run=$!
-  trap 'kill -- -"$postgres_run" 2>/dev/null || true' EXIT
-  trap 'exit 130' INT TERM
+  side_run "api (PostgreSQL)" DATABASE_URL="$TEST_POSTGRES_URL" E2E_PORT=3310 E2E_LIMITED_PORT=3311 \
+    E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api --pass-with-no-tests \
+    ${args[@]+"${args[@]}"}
 fi
-step "api + browser (embedded database)"
-embedded=0
-npx playwright test "$@" || embedded=$?
-if [ -n "$postgres_run" ]; then
-  postgres=0
-  wait "$postgres_run" || postgres=$?
-  step "api (PostgreSQL) ended: exit $postgres"
-  cat "$postgres_log"
-  rm -rf "$postgres_state"
-  [ "$postgres" = 0 ] || exit "$postgres"
+if [ -z "$project_given" ]; then
+  side_run "browser (embedded database)" E2E_PORT=3410 E2E_LIMITED_PORT=3411 E2E_OUTPUT_DIR=test-results-ui \
+    setsid npx playwright test --project=ui --pass-with-no-tests ${args[@]+"${args[@]}"}
+  step "api (embedded database)"
+  foreground=0
+  npx playwright test --project=api --pass-with-no-tests ${args[@]+"${args[@]}"} || foreground=$?
+else
+  step "the projects asked for (embedded database)"
+  foreground=0
+  npx playwright test "$@" || foreground=$?
 fi
-exit "$embedded"
+
+failed=$foreground
+for i in ${side_runs[@]+"${!side_runs[@]}"}; do
+  status=0
+  wait "${side_runs[$i]}" || status=$?
+  step "${side_names[$i]} ended: exit $status"
+  cat "${side_logs[$i]}"
+  rm -rf "${side_states[$i]}" "${side_logs[$i]}"
+  [ "$status" = 0 ] || failed=$status
+done
+exit "$failed"
