@@ -13,6 +13,8 @@ test.describe('role changes across two instances on one PostgreSQL', () => {
   let b: Spawned;
 
   test.beforeAll(async () => {
+    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+    test.setTimeout(120_000);
     const env = { DATABASE_URL: process.env.DATABASE_URL!, RATE_LIMIT_NAMESPACE: `onboard-${Date.now()}-` };
     [a, b] = await Promise.all([spawnServer(E2E.port + 81, env), spawnServer(E2E.port + 82, env)]);
   });

@@ -50,6 +50,8 @@ test.describe('a new installation starts with nothing', () => {
   let adminEmail = '';
 
   test.beforeAll(async () => {
+    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+    test.setTimeout(120_000);
     if (base) {
       await onPostgres(`drop database if exists ${database} with (force)`);
       await onPostgres(`create database ${database}`);

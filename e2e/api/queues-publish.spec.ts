@@ -59,6 +59,8 @@ async function published(): Promise<number> {
 }
 
 test.beforeAll(async () => {
+  // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+  test.setTimeout(120_000);
   admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
   await admin.connect();
   await admin.query(`drop database if exists ${DATABASE} with (force)`);

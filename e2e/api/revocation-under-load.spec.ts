@@ -15,6 +15,8 @@ test.describe('revocation on one instance, under load on the other', () => {
   let b: Spawned;
   let proxy: Awaited<ReturnType<typeof blackHoleableProxy>>;
   test.beforeAll(async () => {
+    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+    test.setTimeout(120_000);
     const database = new URL(process.env.DATABASE_URL!);
     const target = { host: database.hostname, port: Number(database.port || 5432) };
     proxy = await blackHoleableProxy(E2E.port + 33, target, { latencyMs: 40 });

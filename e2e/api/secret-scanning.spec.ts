@@ -187,6 +187,8 @@ test.describe('two instances on one PostgreSQL', () => {
   const partner = newScannerKey('partner-two-instances');
 
   test.beforeAll(async () => {
+    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+    test.setTimeout(120_000);
     const env = {
       DATABASE_URL: process.env.DATABASE_URL!,
       SECRET_SCANNING_PUBLIC_KEYS: partner.env,

@@ -21,6 +21,8 @@ test.describe('two instances on one PostgreSQL', () => {
   };
 
   test.beforeAll(async () => {
+    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
+    test.setTimeout(120_000);
     const env = {
       DATABASE_URL: process.env.DATABASE_URL!,
       RATE_LIMIT_REQUESTS: '30',
