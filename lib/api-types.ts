@@ -1148,8 +1148,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A project's refused alerts
-     * @description Alerts the Alertmanager API refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.
+     * A project's alert posts: the last one, and the refused alerts
+     * @description `lastPostAt`: when the Alertmanager API last received a post of alerts from any sender (what says a sender is connected). Then the alerts it refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.
      *
      *     404 while the project has alerting switched off.
      *
@@ -1157,7 +1157,7 @@ export interface paths {
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
-    get: operations['aProjectSRefusedAlerts'];
+    get: operations['aProjectSAlertPostsTheLastOneAndTheRefusedAlerts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2877,6 +2877,8 @@ export interface components {
        * @description The window counted: ALERT_RETENTION_SECONDS back from now.
        */
       since: string;
+      /** @description When the Alertmanager API last received a post of alerts, stored or refused (at most 5 s old); null: never. */
+      lastPostAt: string | null;
       /** @description Alerts refused in the window. */
       alerts: number;
       /** @description Posts that had refused alerts in the window. */
@@ -8665,7 +8667,7 @@ export interface operations {
       };
     };
   };
-  aProjectSRefusedAlerts: {
+  aProjectSAlertPostsTheLastOneAndTheRefusedAlerts: {
     parameters: {
       query?: never;
       header?: never;
@@ -8677,7 +8679,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The refusals. */
+      /** @description The last post and the refusals. */
       200: {
         headers: {
           [name: string]: unknown;
