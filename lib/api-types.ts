@@ -1944,6 +1944,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/getting-started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An organization's first steps, done or not
+     * @description Read from the organization as it is: a project with alerting, a colleague (another member or a pending invitation), an alert sender connected (a post received), a queue with a subscription. The console shows its admins the steps not yet done, each with its page.
+     *
+     *     Permission: `projects.get`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['anOrganizationSFirstStepsDoneOrNot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/invitations': {
     parameters: {
       query?: never;
@@ -3159,6 +3183,32 @@ export interface components {
         /** Format: uuid */
         id: string;
         name: string;
+      };
+    };
+    GettingStarted: {
+      alerting: {
+        /** @description A project has alerting on. */
+        done: boolean;
+        /** @description The oldest project with alerting on, else the oldest project; null: no project yet. */
+        projectId: string | null;
+      };
+      colleague: {
+        /** @description Another member joined, or an invitation is pending. */
+        done: boolean;
+        /** @description Always null. */
+        projectId: string | null;
+      };
+      sender: {
+        /** @description A project's Alertmanager API received a post of alerts. */
+        done: boolean;
+        /** @description The project that received the latest post, else the oldest project with alerting on. */
+        projectId: string | null;
+      };
+      queue: {
+        /** @description A queue has a subscription. */
+        done: boolean;
+        /** @description A project with a subscription, else the oldest project with alerting on, else the oldest project. */
+        projectId: string | null;
       };
     };
     IssuedInvitation: {
@@ -12218,6 +12268,100 @@ export interface operations {
       };
       /** @description Error: `internal_error`. */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  anOrganizationSFirstStepsDoneOrNot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each step. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GettingStarted'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
         headers: {
           [name: string]: unknown;
         };
