@@ -1148,8 +1148,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A project's refused alerts
-     * @description Alerts the Alertmanager API refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.
+     * A project's alert posts: the last one, and the refused alerts
+     * @description `lastPostAt`: when the Alertmanager API last received a post of alerts from any sender (what says a sender is connected). Then the alerts it refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.
      *
      *     404 while the project has alerting switched off.
      *
@@ -1157,7 +1157,7 @@ export interface paths {
      *
      *     Tenant: the project in the path; one the caller is not in is 404.
      */
-    get: operations['aProjectSRefusedAlerts'];
+    get: operations['aProjectSAlertPostsTheLastOneAndTheRefusedAlerts'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1938,6 +1938,30 @@ export interface paths {
      * @description Public, with the token of the link `npm run user:create` printed (24 hours, single use). The password is stored hashed, the user’s other links die and their sessions end. Unknown, used or expired: 404.
      */
     post: operations['chooseAPasswordWithAOneTimeLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/organizations/{orgId}/getting-started': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An organization's first steps, done or not
+     * @description Read from the organization as it is: a project with alerting, a colleague (another member or a pending invitation), an alert sender connected (a post received), a queue with a subscription. The console shows its admins the steps not yet done, each with its page.
+     *
+     *     Permission: `projects.get`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['anOrganizationSFirstStepsDoneOrNot'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2877,6 +2901,8 @@ export interface components {
        * @description The window counted: ALERT_RETENTION_SECONDS back from now.
        */
       since: string;
+      /** @description When the Alertmanager API last received a post of alerts, stored or refused (at most 5 s old); null: never. */
+      lastPostAt: string | null;
       /** @description Alerts refused in the window. */
       alerts: number;
       /** @description Posts that had refused alerts in the window. */
@@ -3157,6 +3183,32 @@ export interface components {
         /** Format: uuid */
         id: string;
         name: string;
+      };
+    };
+    GettingStarted: {
+      alerting: {
+        /** @description A project has alerting on. */
+        done: boolean;
+        /** @description The oldest project with alerting on, else the oldest project; null: no project yet. */
+        projectId: string | null;
+      };
+      colleague: {
+        /** @description Another member joined, or an invitation is pending. */
+        done: boolean;
+        /** @description Always null. */
+        projectId: string | null;
+      };
+      sender: {
+        /** @description A project's Alertmanager API received a post of alerts. */
+        done: boolean;
+        /** @description The project that received the latest post, else the oldest project with alerting on. */
+        projectId: string | null;
+      };
+      queue: {
+        /** @description A queue has a subscription. */
+        done: boolean;
+        /** @description A project with a subscription, else the oldest project with alerting on, else the oldest project. */
+        projectId: string | null;
       };
     };
     IssuedInvitation: {
@@ -8665,7 +8717,7 @@ export interface operations {
       };
     };
   };
-  aProjectSRefusedAlerts: {
+  aProjectSAlertPostsTheLastOneAndTheRefusedAlerts: {
     parameters: {
       query?: never;
       header?: never;
@@ -8677,7 +8729,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The refusals. */
+      /** @description The last post and the refusals. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -12216,6 +12268,100 @@ export interface operations {
       };
       /** @description Error: `internal_error`. */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  anOrganizationSFirstStepsDoneOrNot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each step. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GettingStarted'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
         headers: {
           [name: string]: unknown;
         };

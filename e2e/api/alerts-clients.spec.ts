@@ -147,8 +147,14 @@ test("refusals are counted for the project's Alerts page: how many, in how many 
 }) => {
   const gil = await as('gil');
   const path = `/v1/organizations/${demo.globex}/projects/${demo.globexProject}/obs/alerts/refusals`;
-  type Refusals = { alerts: number; batches: number; latest: { at: string; refused: number; reason: string }[] };
+  type Refusals = {
+    lastPostAt: string | null;
+    alerts: number;
+    batches: number;
+    latest: { at: string; refused: number; reason: string }[];
+  };
   const before = (await (await gil.get(path)).json()) as Refusals;
+  const posted = Date.now();
   const { secret } = await createKey(gil, demo.globex, { name: unique('prom'), permissions: ['obs.alerts.create'] });
   const run = runLabel();
   const post = await gil.post(`${base(demo)}/alerts`, {
@@ -166,6 +172,8 @@ test("refusals are counted for the project's Alerts page: how many, in how many 
   expect(after.alerts - before.alerts).toBe(2);
   expect(after.batches - before.batches).toBe(1);
   expect(after.latest[0]).toMatchObject({ refused: 2, reason: 'invalid label set: invalid name "bad-name"' });
+  // The post is the project's last (noted at most every 5 s, so no older than that before it).
+  expect(Date.parse(after.lastPostAt!)).toBeGreaterThanOrEqual(posted - 5_000);
   // A key without obs.alerts.list is refused.
   const { secret: sender } = await createKey(gil, demo.globex, {
     name: unique('s'),

@@ -70,4 +70,72 @@ test.describe('the Alertmanager API honours key restrictions', () => {
     const after = (await (await bob.get(`${productionSilences(demo)}?limit=100`)).json()) as { items: unknown[] };
     expect(after.items).toEqual(before.items);
   });
+
+  test('amtool silence update reads first: an update-only key is told it needs obs.silences.get too', async ({
+    as,
+    demo,
+    request,
+  }) => {
+    const bob = await as('bob');
+    const base = alertmanagerBase(demo.acme, demo.production);
+    const key = (permissions: string[]) =>
+      createKey(bob, demo.acme, {
+        name: unique('amtool update'),
+        expiresInDays: 1,
+        permissions,
+        projectIds: [demo.production],
+      });
+    const writer = await key(SILENCES);
+    const added = await amtool(base, { bearer: writer.secret }, [
+      'silence',
+      'add',
+      'alertname=ReadsFirst',
+      '--comment=a',
+    ]);
+    expect(added, added.stderr).toMatchObject({ code: 0 });
+    const id = added.stdout.trim();
+
+    // amtool asks GET /silence/{id} first, and prints no body for a status its client does not know (403: `{}`).
+    const updateOnly = await key(['obs.silences.update']);
+    const refused = await amtool(base, { bearer: updateOnly.secret }, ['silence', 'update', id, '--comment=b']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('(status 403)');
+    // The same request, as curl or Grafana sends it, reads what is missing and why amtool needs it.
+    const read = await request.get(`${base}/api/v2/silence/${id}`, {
+      headers: { Authorization: `Bearer ${updateOnly.secret}` },
+    });
+    expect(read.status()).toBe(403);
+    expect(await read.json()).toBe(
+      'This API key is restricted to permissions that do not include obs.silences.get; amtool reads a silence before ' +
+        'it updates it. Use a key whose restrictions include obs.silences.get in this project.',
+    );
+    const silence = async () =>
+      (await (await bob.get(`${productionSilences(demo)}/${id}`)).json()) as { comment: string };
+    expect((await silence()).comment).toBe('a');
+
+    // With obs.silences.get as well, the same command updates the silence in place.
+    const both = await key(['obs.silences.get', 'obs.silences.update']);
+    const updated = await amtool(base, { bearer: both.secret }, ['silence', 'update', id, '--comment=b']);
+    expect(updated, updated.stderr).toMatchObject({ code: 0 });
+    expect(updated.stdout).toContain(id);
+    expect((await silence()).comment).toBe('b');
+    // Another start makes a new silence, which needs obs.silences.create: said in the 403.
+    const moved = await request.post(`${base}/api/v2/silences`, {
+      headers: { Authorization: `Bearer ${both.secret}` },
+      data: {
+        id,
+        matchers: [{ name: 'alertname', value: 'ReadsFirst', isRegex: false, isEqual: true }],
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        createdBy: 'test',
+        comment: 'c',
+      },
+    });
+    expect(moved.status()).toBe(403);
+    expect(await moved.json()).toContain(
+      'do not include obs.silences.create; another start or other matchers replace an active silence with a new one.',
+    );
+    const expired = await amtool(base, { bearer: writer.secret }, ['silence', 'expire', id]);
+    expect(expired, expired.stderr).toMatchObject({ code: 0 });
+  });
 });

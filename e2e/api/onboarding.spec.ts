@@ -198,3 +198,48 @@ test('changing roles, making bots and inviting ask a console session for sudo', 
   expect((await (await ada.get(`${base}/bots`)).json()).items).toEqual([]);
   await stale.dispose();
 });
+
+test("getting started follows the organization's data, step by step, each with its project", async ({ as }) => {
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Getting started');
+  const path = `/v1/organizations/${org.id}/getting-started`;
+  const steps = async () => {
+    const res = await ada.get(path);
+    expect(res.status(), await res.text()).toBe(200);
+    return res.json();
+  };
+  expect(await steps()).toEqual({
+    alerting: { done: false, projectId: null },
+    colleague: { done: false, projectId: null },
+    sender: { done: false, projectId: null },
+    queue: { done: false, projectId: null },
+  });
+
+  const project = await ada.post(`/v1/organizations/${org.id}/projects`, {
+    data: { name: 'Prod', alertingEnabled: true },
+  });
+  const projectId = ((await project.json()) as { id: string }).id;
+  await joined(ada, org.id, 'colleague', orgScope('BasicAccess'));
+  expect(await steps()).toMatchObject({
+    alerting: { done: true, projectId },
+    colleague: { done: true },
+    sender: { done: false, projectId },
+    queue: { done: false, projectId },
+  });
+
+  // A post of alerts, refused or not, is a sender connected.
+  const { secret } = await createKey(ada, org.id, {
+    name: 'prometheus',
+    permissions: ['obs.alerts.create'],
+    projectIds: [projectId],
+  });
+  const sender = await bearer(secret);
+  const post = await sender.post(`/alertmanager/${org.id}/${projectId}/api/v2/alerts`, {
+    data: [{ labels: { 'bad-name': 'x' } }],
+  });
+  expect(post.status()).toBe(400);
+  await sender.dispose();
+  expect(await steps()).toMatchObject({ sender: { done: true, projectId } });
+  const refusals = await ada.get(`/v1/organizations/${org.id}/projects/${projectId}/obs/alerts/refusals`);
+  expect(((await refusals.json()) as { lastPostAt: string | null }).lastPostAt).not.toBeNull();
+});

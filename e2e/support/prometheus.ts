@@ -3,12 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { startProcess, untilReady, type Running } from './spawn-server';
 
-export type PrometheusOptions = {
-  /** The Alertmanager's host and port (`127.0.0.1:3210`) and the project's path prefix. */
-  target: string;
-  pathPrefix: string;
-  /** The API key Prometheus sends as its bearer token. */
-  key: string;
+/** Where Prometheus sends its alerts: this project as docs/alertmanager.md configures it, or a section pasted as is. */
+type AlertingSection =
+  | {
+      /** The Alertmanager's host and port (`127.0.0.1:3210`) and the project's path prefix. */
+      target: string;
+      pathPrefix: string;
+      /** The API key Prometheus sends as its bearer token. */
+      key: string;
+    }
+  | {
+      /** prometheus.yml's whole `alerting:` section, as a page offers it to copy. */
+      alerting: string;
+    };
+
+export type PrometheusOptions = AlertingSection & {
   /** Labels of the one rule, which always fires (`expr: vector(1)`); its alert name is `alertname`. */
   alertname: string;
   labels: Record<string, string>;
@@ -48,11 +57,15 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Prome
       'global:',
       '  evaluation_interval: 1s',
       `rule_files: [${JSON.stringify(rules)}]`,
-      'alerting:',
-      '  alertmanagers:',
-      `    - static_configs: [{targets: [${JSON.stringify(options.target)}]}]`,
-      `      path_prefix: ${JSON.stringify(options.pathPrefix)}`,
-      `      authorization: {type: Bearer, credentials: ${JSON.stringify(options.key)}}`,
+      ...('alerting' in options
+        ? [options.alerting]
+        : [
+            'alerting:',
+            '  alertmanagers:',
+            `    - static_configs: [{targets: [${JSON.stringify(options.target)}]}]`,
+            `      path_prefix: ${JSON.stringify(options.pathPrefix)}`,
+            `      authorization: {type: Bearer, credentials: ${JSON.stringify(options.key)}}`,
+          ]),
       '',
     ].join('\n'),
   );

@@ -132,3 +132,45 @@ test('refused alerts are said on the Alerts page, with the latest reason; axe cl
   await expectAccessible(page, 'the Alerts page with the refusals note');
   await page.screenshot({ path: 'test-results/screens/alerts-refused-320.png', fullPage: true });
 });
+
+// With alerts received, how to connect a sender waits behind its disclosure; bob may not make bots, and is told so.
+test('Connect a sender opens by keyboard at 320 px once alerts exist, with the last post; axe in both schemes', async ({
+  page,
+  as,
+  demo,
+}) => {
+  const { fire } = await alertSender(await as('ada'), demo);
+  await fire([{ alertname: 'SenderShown' }]);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
+  await signInAs(page, EMAILS.bob);
+  await page.goto(alertsPage(demo));
+  const connect = page.getByRole('region', { name: 'Connect a sender' });
+  await expect(connect).toContainText(/Last alert post received (just now|\d+ seconds? ago)/);
+  const disclosure = connect.getByRole('button', { name: 'Connect a sender' });
+  await expect(disclosure).toHaveAttribute('aria-expanded', 'false');
+  await expect(connect.getByText('Alertmanager URL')).toBeHidden();
+  await tabTo(page, disclosure);
+  await page.keyboard.press('Enter');
+  await expect(disclosure).toHaveAttribute('aria-expanded', 'true');
+  await expect(connect).toContainText('Making a sender needs bots.create and bots.createApiKey');
+  await expect(connect).toContainText(`/alertmanager/${demo.acme}/${demo.production}`);
+  const copy = connect.getByRole('button', { name: 'Copy Alertmanager URL' });
+  await tabTo(page, copy);
+  await page.keyboard.press('Enter');
+  await expect(copy).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+    new RegExp(`^http://127\\.0\\.0\\.1:\\d+/alertmanager/${demo.acme}/${demo.production}$`),
+  );
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await switchScheme(page, colorScheme);
+    await expectAccessible(page, `the Alerts page with Connect a sender open, ${colorScheme}`);
+    await page.screenshot({ path: `test-results/screens/alerts-connect-open-320-${colorScheme}.png`, fullPage: true });
+  }
+  await switchScheme(page, 'light');
+  await disclosure.focus();
+  await page.keyboard.press('Enter');
+  await expect(disclosure).toHaveAttribute('aria-expanded', 'false');
+  await expect(disclosure).toBeFocused();
+});

@@ -1,22 +1,39 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { expect, test } from '../fixtures';
+import { switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
 import { E2E } from '../support/env';
+import { startPrometheus, type Prometheus } from '../support/prometheus';
 import { spawnServer, type Spawned } from '../support/spawn-server';
 import { bearer } from '../fixtures';
 import { PASSWORD, signedIn } from '../support/onboarding';
 
-// Issues 56 and 64 in a browser: a fresh PostgreSQL database with the demo off and no email set up, the setup URL
-// from the log, the first admin signed in at once, a project from the switcher, an invitation passed on by hand, the
-// invitee's account (signed in at once), a role given and taken away as the invitee's key feels it, and a bot with
-// roles. Its own server and database, both gone afterwards.
+// Issues 56 and 64 in a browser, the first hour of a new team, reading only what the screens say: a fresh PostgreSQL
+// database with the demo off and no email set up, the setup URL from the log, the first admin signed in at once and
+// guided by the overview, a project from the switcher, an invitation passed on by hand, the invitee's account (signed
+// in at once), a role given and taken away as the invitee's key feels it, a bot with roles, Debian's Prometheus
+// connected with the prometheus.yml the Alerts page gives, the colleague's silence previewed against its live alert,
+// and a narrowed key editing that silence by the id its dialog shows, with curl and with amtool. It prints its time
+// and its steps (each key a person presses on a control, or text typed into a field); docs/console.md keeps the
+// latest figure. Its own server and database, both gone afterwards.
+
+const run = promisify(execFile);
+const SHOTS = 'test-results/screens';
 
 const PORT = E2E.port + 90;
 const database = `c56_journey_${process.pid}`;
 const admin = { name: 'First Admin', email: 'first@journey.test' };
 const invitee = { name: 'Ivy Invited', email: 'ivy@journey.test' };
 let server: Spawned;
+let prometheus: Prometheus | undefined;
+let steps = 0;
 
 async function onPostgres(statement: string) {
   const client = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
@@ -27,11 +44,30 @@ async function onPostgres(statement: string) {
 async function press(page: Page, control: Locator, key = 'Enter') {
   await control.focus();
   await page.keyboard.press(key);
+  steps++;
 }
 
 async function typeInto(page: Page, field: Locator, text: string) {
   await field.focus();
   await page.keyboard.type(text);
+  steps++;
+}
+
+/** A page as a person sees it at 1280 and 320 px, in light and dark: axe finds nothing, nothing scrolls sideways. */
+async function checkEverywhere(page: Page, what: string) {
+  const size = page.viewportSize()!;
+  for (const width of [1280, 320]) {
+    await page.setViewportSize({ width, height: width === 320 ? 640 : 800 });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await switchScheme(page, colorScheme);
+      await expectAccessible(page, `${what} at ${width} px, ${colorScheme}`);
+    }
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(sideways, `${what} scrolls sideways at ${width} px`).toBe(false);
+    await switchScheme(page, 'light');
+    await page.screenshot({ path: `${SHOTS}/${what.replace(/\W+/g, '-')}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
 }
 
 test.beforeAll(async () => {
@@ -45,17 +81,24 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(async () => {
+  await prometheus?.stop();
   await server?.stop();
   await onPostgres(`drop database if exists ${database} with (force)`);
 });
 
-test('from nothing: setup signed in, a project, an invitation passed on, roles felt by a key, a bot', async ({
+test('the first hour: setup, a project, a colleague, Prometheus, a silence and a narrowed key editing it', async ({
   browser,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
+  const started = Date.now();
+  mkdirSync(SHOTS, { recursive: true });
   const setupUrl = /(http:\/\/\S+\/setup\?token=[A-Za-z0-9_-]{43})/.exec(server.output())?.[1];
   expect(setupUrl, server.output()).toBeDefined();
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: 1280, height: 800 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await context.newPage();
 
   // Without its token the setup page says which link to open; from the logged URL the form opens without a word in
@@ -69,11 +112,17 @@ test('from nothing: setup signed in, a project, an invitation passed on, roles f
   await typeInto(page, page.getByLabel('Password'), PASSWORD);
   await typeInto(page, page.getByLabel('Organization name'), 'Hooli');
   await expectAccessible(page, 'setup page');
-  await page.screenshot({ path: 'test-results/screens/setup.png' });
-  await page.keyboard.press('Enter');
+  await page.screenshot({ path: `${SHOTS}/setup.png` });
+  await press(page, page.getByLabel('Organization name'));
   await expect(page).toHaveURL(/\/orgs\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
   const orgId = /\/orgs\/([0-9a-f-]{36})/.exec(page.url())![1];
+
+  // The overview says what comes next, from what the organization holds: nothing yet.
+  const start = page.getByRole('region', { name: 'Get started' });
+  await expect(start).toContainText('4 of 4 steps left');
+  await expect(start.getByRole('link', { name: 'Settings (step: A project with alerting)' })).toBeVisible();
+  await checkEverywhere(page, 'overview get started');
 
   // The setup link, opened again, says the console is set up and where to sign in: no form.
   const later = await browser.newContext({ baseURL: server.url, viewport: { width: 320, height: 640 } });
@@ -82,24 +131,32 @@ test('from nothing: setup signed in, a project, an invitation passed on, roles f
   await expect(laterPage.getByRole('heading', { level: 1, name: 'The console is set up' })).toBeVisible();
   await expect(laterPage.getByLabel('Your name')).toHaveCount(0);
   await expectAccessible(laterPage, 'setup link after setup');
-  await laterPage.screenshot({ path: 'test-results/screens/setup-done-320.png' });
-  await press(laterPage, laterPage.getByRole('link', { name: 'Sign in' }));
+  await laterPage.screenshot({ path: `${SHOTS}/setup-done-320.png` });
+  await laterPage.getByRole('link', { name: 'Sign in' }).press('Enter');
   await expect(laterPage).toHaveURL(/\/login/);
   await later.close();
 
-  // A project, from the switcher: the console goes into it.
+  // A project with alerting, from the switcher: the console goes into it.
   await press(page, page.getByRole('button', { name: 'New project' }));
-  await page.keyboard.type('Prod');
-  await page.keyboard.press('Enter');
+  await typeInto(page, page.getByRole('dialog', { name: 'New project' }).getByLabel('Name'), 'Prod');
+  await press(page, page.getByLabel('Alerting on (silences and alerts)'), 'Space');
+  await press(page, page.getByRole('button', { name: 'Create project' }));
   await expect(page.getByText('Created the project Prod.')).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/orgs/${orgId}/projects/[0-9a-f-]{36}/subscriptions$`));
+  const projectId = /\/projects\/([0-9a-f-]{36})/.exec(page.url())![1];
   await expect(page.getByRole('combobox', { name: 'Project' })).toHaveText(/Prod/);
 
+  // Back on the overview, the next step links to the page that takes it.
+  await press(page, page.getByRole('link', { name: 'Overview', exact: true }));
+  await expect(start).toContainText('3 of 4 steps left');
+  await expect(start.getByRole('listitem').filter({ hasText: 'A project with alerting' })).toContainText('Done.');
+  await press(page, start.getByRole('link', { name: 'Members (step: A colleague)' }));
+  await expect(page).toHaveURL(`/orgs/${orgId}/members`);
+
   // No email is set up: the invitation's link is shown once, to pass on, and said so.
-  await page.goto(`/orgs/${orgId}/members`);
   const inviteButton = page.getByRole('button', { name: 'Invite', exact: true });
   await press(page, inviteButton);
-  await page.keyboard.type(invitee.email);
+  await typeInto(page, page.getByRole('dialog', { name: 'Invite a member' }).getByLabel('Email'), invitee.email);
   await press(page, page.getByRole('button', { name: 'Send invitation' }));
   await expect(
     page.getByText(`Invited ${invitee.email}. No email was sent: pass on the link shown now.`),
@@ -108,24 +165,29 @@ test('from nothing: setup signed in, a project, an invitation passed on, roles f
   await expect(reveal).toContainText('No email was sent: pass on this link, shown once.');
   await expect(reveal).not.toContainText('secrets manager');
   await expectAccessible(page, 'invitation link dialog');
-  await page.screenshot({ path: 'test-results/screens/journey-invitation-link.png' });
+  await page.screenshot({ path: `${SHOTS}/journey-invitation-link.png` });
   const link = await reveal.getByLabel('Invitation link', { exact: true }).inputValue();
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await press(page, reveal.getByRole('button', { name: 'Copy' }));
   await press(page, reveal.getByRole('button', { name: 'Done' }));
-  await press(page, page.getByRole('button', { name: 'Close without copying' }));
   await expect(reveal).toBeHidden();
   await expect(inviteButton).toBeFocused();
 
-  // The invitee makes the account from the link and is in the organization, signed in.
-  const theirs = await browser.newContext({ viewport: { width: 320, height: 640 } });
+  // The invitee makes the account from the link and is in the organization, signed in, on a phone.
+  const theirs = await browser.newContext({
+    baseURL: server.url,
+    viewport: { width: 320, height: 640 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const theirPage = await theirs.newPage();
   await theirPage.goto(link);
   await typeInto(theirPage, theirPage.getByLabel('Your name'), invitee.name);
   await typeInto(theirPage, theirPage.getByLabel('Password'), PASSWORD);
-  await theirPage.keyboard.press('Enter');
+  await press(theirPage, theirPage.getByLabel('Password'));
   await expect(theirPage).toHaveURL(new RegExp(`/orgs/${orgId}$`));
   await expect(theirPage.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-  await theirs.close();
+  // Not an admin: no guided start for them.
+  await expect(theirPage.getByRole('region', { name: 'Get started' })).toHaveCount(0);
 
   // The invitee's key can read what BasicAccess gives, not the member list.
   const session: APIRequestContext = await signedIn(invitee.email, server.url);
@@ -135,27 +197,36 @@ test('from nothing: setup signed in, a project, an invitation passed on, roles f
   const listMembers = async () => (await key.get(`/v1/organizations/${orgId}/members`)).status();
   expect(await listMembers()).toBe(403);
 
-  // MemberAdmin given in the console: the key feels it on its next request; taken away, it is gone again.
+  // MemberAdmin and SilencesEditor in Prod given in the console: the key feels MemberAdmin on its next request;
+  // taken away, it is gone again, and SilencesEditor stays.
   await page.reload();
   const change = page.getByRole('button', { name: `Change roles of ${invitee.name}` });
   await press(page, change);
   const roles = page.getByRole('dialog', { name: `Change roles of ${invitee.name}` });
   await press(page, roles.getByRole('button', { name: 'Add role' }));
   await press(page, roles.getByRole('combobox', { name: 'Policy of role 2' }));
+  await press(page, page.getByRole('option', { name: 'SilencesEditor', exact: true }));
+  await press(page, roles.getByRole('combobox', { name: 'Scope of role 2' }));
+  await press(page, page.getByRole('option', { name: 'Project Prod', exact: true }));
+  await press(page, roles.getByRole('button', { name: 'Add role' }));
+  await press(page, roles.getByRole('combobox', { name: 'Policy of role 3' }));
   await press(page, page.getByRole('option', { name: 'MemberAdmin', exact: true }));
   await press(page, roles.getByRole('button', { name: 'Save roles' }));
   await expect(page.getByText(`Changed the roles of ${invitee.name}.`)).toBeVisible();
   expect(await listMembers()).toBe(200);
   await press(page, change);
+  // Reopened, the roles are listed organization first: MemberAdmin is role 2 now.
+  await expect(roles.getByRole('combobox', { name: 'Policy of role 2' })).toHaveText(/MemberAdmin/);
   await press(page, roles.getByRole('button', { name: 'Remove role 2' }));
   await press(page, roles.getByRole('button', { name: 'Save roles' }));
   await expect(page.getByText(`Changed the roles of ${invitee.name}.`).last()).toBeVisible();
   await expect.poll(listMembers).toBe(403);
+  await expect(page.getByRole('row', { name: new RegExp(invitee.name) })).toContainText('SilencesEditor in Prod');
 
   // A bot with a role in the project.
-  await page.goto(`/orgs/${orgId}/bots`);
+  await press(page, page.getByRole('link', { name: 'Bots', exact: true }));
   await press(page, page.getByRole('button', { name: 'New bot' }));
-  await page.keyboard.type('deployer');
+  await typeInto(page, page.getByRole('dialog', { name: 'New bot' }).getByLabel('Name'), 'deployer');
   await press(page, page.getByRole('combobox', { name: 'Policy of role 1' }));
   await press(page, page.getByRole('option', { name: 'QueuesEditor', exact: true }));
   await press(page, page.getByRole('combobox', { name: 'Scope of role 1' }));
@@ -163,8 +234,151 @@ test('from nothing: setup signed in, a project, an invitation passed on, roles f
   await press(page, page.getByRole('button', { name: 'Create bot' }));
   await expect(page.getByText(/Created the bot deployer\./)).toBeVisible();
   await expect(page.getByRole('row', { name: /deployer/ })).toContainText('QueuesEditor in Prod');
-  await page.screenshot({ path: 'test-results/screens/journey-bots.png' });
+  await page.screenshot({ path: `${SHOTS}/journey-bots.png` });
   await key.dispose();
   await session.dispose();
+
+  // The overview's next step is Prometheus, on the project's Alerts page: nothing received yet, so how to connect
+  // a sender is open there.
+  await press(page, page.getByRole('link', { name: 'Overview', exact: true }));
+  await expect(start).toContainText('2 of 4 steps left');
+  await press(page, start.getByRole('link', { name: 'Alerts (step: Prometheus connected)' }));
+  await expect(page).toHaveURL(`/orgs/${orgId}/projects/${projectId}/alerts`);
+  const connect = page.getByRole('region', { name: 'Connect a sender' });
+  await expect(connect).toContainText('No alert post received yet.');
+  await expect(connect.getByRole('button', { name: 'Connect a sender' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(connect).toContainText(`${server.url}/alertmanager/${orgId}/${projectId}`);
+  await checkEverywhere(page, 'alerts connect a sender');
+
+  // One step makes the sender: a bot with AlertSender here and its key, shown once and put into the snippet.
+  await expect(connect.getByLabel('Bot name')).toHaveValue('prometheus-prod');
+  await press(page, connect.getByRole('button', { name: 'Make the sender bot and key' }));
+  const senderKey = page.getByRole('dialog', { name: 'Key of the bot prometheus-prod' });
+  await expect(senderKey).toBeVisible();
+  await expectAccessible(page, 'sender key dialog');
+  const secret = await senderKey.getByLabel('Sender key').inputValue();
+  expect(secret).toMatch(/^svc_/);
+  await press(page, senderKey.getByRole('button', { name: 'Copy' }));
+  await press(page, senderKey.getByRole('button', { name: 'Done' }));
+  await expect(senderKey).toBeHidden();
+  await expect(connect).toContainText('Made the bot prometheus-prod (AlertSender in Prod)');
+  const pasted = (await connect.locator('#sender-prometheus').textContent())!;
+  expect(pasted).toContain(`credentials: ${secret}`);
+  await press(page, connect.getByRole('button', { name: /^Copy 2\. prometheus\.yml/ }));
+  await page.screenshot({ path: `${SHOTS}/alerts-sender-made-1280.png`, fullPage: true });
+
+  // Debian's Prometheus with exactly that section: its alert shows on the page, with the time of the last post.
+  prometheus = await startPrometheus({
+    alerting: pasted,
+    alertname: 'JourneyAlwaysFiring',
+    labels: { severity: 'page' },
+    port: PORT + 1,
+  });
+  await expect(connect).toContainText('Last alert post received', { timeout: 30_000 });
+  const firing = page.getByRole('region', { name: 'Firing' });
+  await expect(firing.getByRole('button', { name: /^Silence JourneyAlwaysFiring alert/ })).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: `${SHOTS}/alerts-firing-1280.png`, fullPage: true });
+
+  // The colleague, on a phone, silences it from the Alerts page: the editor already counts the live alert.
+  const menu = async () => {
+    await press(theirPage, theirPage.getByRole('button', { name: 'Menu' }));
+    return theirPage.getByRole('dialog', { name: 'Menu' });
+  };
+  await press(theirPage, (await menu()).getByRole('link', { name: 'Alerts', exact: true }));
+  await expect(theirPage).toHaveURL(`/orgs/${orgId}/projects/${projectId}/alerts`);
+  await press(theirPage, theirPage.getByRole('button', { name: /^Silence JourneyAlwaysFiring alert/ }));
+  const editor = theirPage.getByRole('dialog', { name: 'New silence' });
+  await expect(editor.getByTestId('affected-count')).toHaveText('(1)');
+  await expect(editor.getByRole('status').filter({ hasText: 'would be muted' })).toHaveText(
+    '1 alert would be muted now.',
+  );
+  await expect(editor.getByRole('region', { name: 'Affected alerts', exact: true })).toContainText(
+    'JourneyAlwaysFiring',
+  );
+  await typeInto(theirPage, editor.getByLabel('Comment'), 'deploying the first hour');
+  await press(theirPage, editor.getByRole('button', { name: 'Create silence' }));
+  await expect(theirPage.getByText(/^Created silence sil_\w+: it is active\./)).toBeVisible();
+
+  // Their narrowed key: obs.silences.get and obs.silences.update, in Prod only (the dialog offers the project).
+  await press(theirPage, (await menu()).getByRole('link', { name: 'API keys', exact: true }));
+  await press(theirPage, theirPage.getByRole('button', { name: 'Create API key' }).first());
+  const create = theirPage.getByRole('dialog', { name: 'Create API key' });
+  await typeInto(theirPage, create.getByLabel('Name'), 'amtool');
+  await press(theirPage, create.getByRole('radio', { name: 'Restricted' }), 'Space');
+  await press(theirPage, create.getByRole('button', { name: 'Choose Prod' }));
+  await press(theirPage, create.getByRole('checkbox', { name: 'obs.silences.get' }), 'Space');
+  await press(theirPage, create.getByRole('checkbox', { name: 'obs.silences.update' }), 'Space');
+  await press(theirPage, create.getByRole('button', { name: 'Create key' }));
+  const keyReveal = theirPage.getByRole('dialog', { name: 'Your new API key' });
+  const amtoolKey = await keyReveal.getByLabel('API key').inputValue();
+  await press(theirPage, keyReveal.getByRole('button', { name: 'Copy' }));
+  await press(theirPage, keyReveal.getByRole('button', { name: 'Done' }));
+  await expect(keyReveal).toBeHidden();
+
+  // The silence's id, as its dialog shows it with a copy button.
+  await press(theirPage, (await menu()).getByRole('link', { name: 'Silences', exact: true }));
+  await press(theirPage, theirPage.getByRole('button', { name: 'Edit silence: deploying the first hour' }));
+  const silenceDialog = theirPage.getByRole('dialog', { name: 'Edit silence' });
+  const silenceId = (await silenceDialog.locator('code').first().textContent())!.trim();
+  expect(silenceId).toMatch(/^[0-9a-f-]{36}$/);
+  await press(theirPage, silenceDialog.getByRole('button', { name: /^Copy ID of silence sil_/ }));
+  await expectAccessible(theirPage, 'silence dialog with its id');
+  await theirPage.screenshot({ path: `${SHOTS}/silence-dialog-id-320.png`, fullPage: true });
+  await press(theirPage, silenceDialog.getByRole('button', { name: 'Cancel' }));
+
+  // With curl, by that id: /v1 takes the key.
+  const patched = await run('curl', [
+    '-sS',
+    '-X',
+    'PATCH',
+    '-H',
+    `Authorization: Bearer ${amtoolKey}`,
+    '-H',
+    'Content-Type: application/json',
+    '-d',
+    JSON.stringify({ comment: 'edited with curl' }),
+    '-w',
+    '\n%{http_code}',
+    `${server.url}/v1/organizations/${orgId}/projects/${projectId}/obs/silences/${silenceId}`,
+  ]);
+  expect(patched.stdout.trim().split('\n').at(-1), patched.stdout).toBe('200');
+
+  // With amtool, configured by the Alerts page's amtool.yml with the key in its place.
+  const amtoolYml = (await connect.locator('#sender-amtool').textContent())!.replace('<your API key>', amtoolKey);
+  const home = mkdtempSync(path.join(os.tmpdir(), 'journey-amtool-'));
+  mkdirSync(path.join(home, '.config', 'prometheus'), { recursive: true });
+  writeFileSync(path.join(home, '.config', 'prometheus', 'amtool.yml'), `${amtoolYml}\n`);
+  const updated = await run('amtool', ['silence', 'update', silenceId, '--comment=edited with amtool'], {
+    env: { ...process.env, HOME: home },
+    timeout: 20_000,
+  });
+  rmSync(home, { recursive: true, force: true });
+  expect(updated.stdout).toMatch(new RegExp(`${silenceId} .+ Ivy Invited +edited with amtool`));
+  await theirPage.reload();
+  await expect(theirPage.getByRole('button', { name: 'Edit silence: edited with amtool' })).toBeVisible();
+
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`The first hour, as a browser walks it: ${steps} steps in ${seconds} s.`);
+
+  // The guided start ends with the last step: a queue with a subscription (made through the API here).
+  const adminApi = await signedIn(admin.email, server.url);
+  const queue = await adminApi.post(`/v1/organizations/${orgId}/projects/${projectId}/queues`, {
+    data: { name: 'orders' },
+  });
+  expect(queue.status(), await queue.text()).toBe(201);
+  const subscription = await adminApi.post(`/v1/organizations/${orgId}/projects/${projectId}/subscriptions`, {
+    data: {
+      queueId: ((await queue.json()) as { id: string }).id,
+      target: { kind: 'workflow', workflowId: randomUUID() },
+    },
+  });
+  expect(subscription.status(), await subscription.text()).toBe(201);
+  await adminApi.dispose();
+  await page.goto(`/orgs/${orgId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  await expect(start).toHaveCount(0);
+  await theirs.close();
   await context.close();
 });

@@ -14,6 +14,9 @@ test('bob extends an active silence by one day and edits its comment', async ({ 
   await page.locator(`tr[data-silence-id="${before.id}"]`).getByRole('button', { name: /Edit/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit silence' });
   await expect(dialog.getByText(`UTC ${before.endsAt}`)).toBeVisible();
+  // The id /v1 and amtool take, beside its slug, to copy.
+  await expect(dialog.locator('code').first()).toHaveText(before.id);
+  await expect(dialog.getByRole('button', { name: `Copy ID of silence ${before.slug}` })).toBeVisible();
   await dialog.getByRole('button', { name: 'Extend the end by 1d' }).click();
   await dialog.getByLabel('Comment').fill(`${before.comment} (extended)`);
   await page.screenshot({ path: 'test-results/screens/silences-edit-active.png' });

@@ -1,6 +1,7 @@
 import { storeAlerts, type AlertScope } from '../alerts/service';
 import { alertsRefused } from '../alerts/metrics';
 import { recordRefusals } from '../alerts/refusals-service';
+import { recordPost } from '../alerts/posts-service';
 import { labelsText, parseAlertsBody } from './alerts-body';
 import { amJson } from './route';
 
@@ -9,6 +10,8 @@ import { amJson } from './route';
  * string naming each refused one), with this project's limits said in the same string.
  */
 export async function receiveAlerts(scope: AlertScope, bodyText: string, now = new Date()): Promise<Response> {
+  // Whatever its fate, a post says a sender reaches this project: its Alerts page shows when the last one came.
+  await recordPost(scope, now);
   const parsed = parseAlertsBody(bodyText, now);
   if (parsed.kind === 'undecodable') return amJson({ code: 400, message: parsed.message }, 400);
   if (parsed.kind === 'schema') return amJson({ code: 602, message: parsed.message }, 422);

@@ -6,7 +6,7 @@ import type { Permission } from '../permissions';
 import { hasPermission } from '../auth/service';
 import { admitCaller, headerCredential } from '../pipeline/authenticate';
 import { checkOrganizationRefusals } from '../pipeline/hooks';
-import { admitKeyRequest, permissionRefusal } from '../pipeline/key-refusals';
+import { admitKeyRequest } from '../pipeline/key-refusals';
 import { checkNeeds } from '../pipeline/needs';
 import { MAX_BODY_BYTES, readBody } from '../http/body';
 import { ApiError, notFound, type Issue } from '../errors';
@@ -16,6 +16,7 @@ import { answerError, serve, type Protocol, type RequestLabel } from '../http/re
 import { resolveTenant } from '../pipeline/route';
 import { validateInput } from '../http/validate';
 import type { SilenceScope } from '../silences/service';
+import { alertmanagerRefusal, whyOperationNeeds } from './refusals';
 
 /** One Alertmanager operation: the /v1 operation shape (project-scoped and bearer-only, see operations.ts). */
 export type AmOperation = Operation;
@@ -28,8 +29,8 @@ export type AmContext = {
   bodyText: string;
   principal: Principal;
   scope: SilenceScope;
-  /** Throws 403 unless the caller has the permission on the project. */
-  authorize: (permission: Permission) => Promise<void>;
+  /** Throws 403 unless the caller has the permission on the project; `why` says why this request needs it. */
+  authorize: (permission: Permission, why?: string) => Promise<void>;
   audit: AuditSource;
 };
 
@@ -97,11 +98,13 @@ export async function runAlertmanagerOperation(
   await checkOrganizationRefusals(principal, scope.organizationId);
 
   const can = (permission: Permission) => hasPermission(principal, permission, scope);
-  const refusal = (permission: Permission) => permissionRefusal(principal, permission, scope, 'access denied');
-  const authorize = async (permission: Permission) => {
-    if (!(await can(permission))) throw await refusal(permission);
+  // Each refusal names what is missing and the fix, and why when the operation is one a command makes unasked.
+  const refusal = (permission: Permission, why = whyOperationNeeds(op)) =>
+    alertmanagerRefusal(principal, permission, scope, why);
+  const authorize = async (permission: Permission, why?: string) => {
+    if (!(await can(permission))) throw await refusal(permission, why);
   };
-  await checkNeeds(op, principal, params.data as Record<string, string>, can, refusal);
+  await checkNeeds(op, principal, params.data as Record<string, string>, can, (p) => refusal(p));
 
   let body: unknown;
   if (op.body && !op.rawBody) {

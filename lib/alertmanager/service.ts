@@ -101,7 +101,7 @@ type PostInput = {
   body: PostableSilence;
   principal: Principal;
   source: AuditSource;
-  authorize: (permission: Permission) => Promise<void>;
+  authorize: (permission: Permission, why?: string) => Promise<void>;
   now?: Date;
 };
 
@@ -127,7 +127,7 @@ export async function postAlertmanagerSilence(input: PostInput): Promise<string>
   const existing = isUuid(id) ? await getSilence(scope, id, now) : null;
   if (!existing) throw notFound('silence not found');
   if (existing.state === 'expired') {
-    await authorize('obs.silences.create');
+    await authorize('obs.silences.create', 'an expired silence is replaced by a new one');
     return create();
   }
   await authorize('obs.silences.update');
@@ -138,7 +138,7 @@ export async function postAlertmanagerSilence(input: PostInput): Promise<string>
   const sameStart = fields.startsAt === undefined || fields.startsAt === existing.startsAt;
   if (sameStart && JSON.stringify(fields.matchers) === JSON.stringify(existing.matchers))
     return update({ comment: fields.comment, endsAt: fields.endsAt });
-  await authorize('obs.silences.create');
+  await authorize('obs.silences.create', 'another start or other matchers replace an active silence with a new one');
   const db = await getDb();
   // The new silence first: an alert both match stays muted throughout, so no `alert.firing` is sent for it.
   return db.transaction(async (tx) => {

@@ -46,16 +46,16 @@ export const getAlertOp = defineOperation({
 export const listAlertRefusalsOp = defineOperation({
   method: 'GET',
   path: '/v1/organizations/{orgId}/projects/{projectId}/obs/alerts/refusals',
-  summary: "A project's refused alerts",
+  summary: "A project's alert posts: the last one, and the refused alerts",
   description: [
-    'Alerts the Alertmanager API refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.',
+    '`lastPostAt`: when the Alertmanager API last received a post of alerts from any sender (what says a sender is connected). Then the alerts it refused (over 16 KiB, beyond `ALERTS_MAX_PER_PROJECT` unresolved, or invalid) within `ALERT_RETENTION_SECONDS`: how many, in how many posts, and the latest five posts with their first reason. The sender got each refusal in its 400.',
     notOffered,
   ].join('\n\n'),
   tags: ['Alerts'],
   ...alertsApi,
   params: projectParams,
   permission: 'obs.alerts.list',
-  success: { status: 200, description: 'The refusals.', schema: alertRefusals },
+  success: { status: 200, description: 'The last post and the refusals.', schema: alertRefusals },
 });
 
 export const previewSilenceOp = defineOperation({

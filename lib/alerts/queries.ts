@@ -42,11 +42,22 @@ export function useSilencePreview(orgId: string, projectId: string, body: Previe
 }
 
 /** What the project's Alertmanager API refused lately, refreshed while visible. */
-export function useAlertRefusals(orgId: string, projectId: string) {
+/** A sender was just made and its first post is awaited: asked this often until it arrives. */
+const AWAITING_POST_REFRESH_MS = 3_000;
+
+/**
+ * The project's last alert post and refusals. `awaitingPostSince`: a sender made then has not posted yet, so the
+ * answer is asked for every few seconds until a post at least that recent shows.
+ */
+export function useAlertRefusals(orgId: string, projectId: string, awaitingPostSince?: string) {
   return useQuery({
     queryKey: alertKeys.refusals(orgId, projectId),
     queryFn: () => apiGet<AlertRefusals>(`${project(orgId, projectId)}/obs/alerts/refusals`),
-    refetchInterval: LIVE_REFRESH_MS,
+    refetchInterval: (query) => {
+      const last = query.state.data?.lastPostAt;
+      const awaiting = awaitingPostSince && !(last && Date.parse(last) >= Date.parse(awaitingPostSince));
+      return awaiting ? AWAITING_POST_REFRESH_MS : LIVE_REFRESH_MS;
+    },
   });
 }
 

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, sum } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { alertRetentionSeconds } from './limits';
+import { lastPostAt } from './posts-service';
 import type { AlertScope } from './service';
 
 /** How many batches the Alerts page names; older ones count in the total only. */
@@ -14,7 +15,10 @@ export async function recordRefusals(scope: AlertScope, refused: { reason: strin
   await db.insert(t.alertRefusals).values({ ...scope, at: now, refused: refused.length, reason: refused[0].reason });
 }
 
-/** The project's refusals within ALERT_RETENTION_SECONDS: how many alerts, in how many batches, and the latest. */
+/**
+ * What the project's Alertmanager API received lately: when the last post arrived, and the refusals within
+ * ALERT_RETENTION_SECONDS (how many alerts, in how many batches, and the latest).
+ */
 export async function listRefusals(scope: AlertScope, now = new Date()) {
   const db = await getDb();
   const since = new Date(now.getTime() - alertRetentionSeconds() * 1000);
@@ -23,7 +27,7 @@ export async function listRefusals(scope: AlertScope, now = new Date()) {
     eq(t.alertRefusals.projectId, scope.projectId),
     gt(t.alertRefusals.at, since),
   );
-  const [[totals], latest] = await Promise.all([
+  const [[totals], latest, last] = await Promise.all([
     db
       .select({ alerts: sum(t.alertRefusals.refused).mapWith(Number), batches: count() })
       .from(t.alertRefusals)
@@ -34,9 +38,11 @@ export async function listRefusals(scope: AlertScope, now = new Date()) {
       .where(where)
       .orderBy(desc(t.alertRefusals.at))
       .limit(LATEST),
+    lastPostAt(scope),
   ]);
   return {
     since: since.toISOString(),
+    lastPostAt: last,
     alerts: totals.alerts ?? 0,
     batches: totals.batches,
     latest: latest.map((r) => ({ ...r, at: r.at.toISOString() })),

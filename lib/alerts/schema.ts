@@ -81,6 +81,10 @@ export type PreviewAnswer = z.infer<typeof previewAnswer>;
 export const alertRefusals = z
   .object({
     since: z.iso.datetime().meta({ description: 'The window counted: ALERT_RETENTION_SECONDS back from now.' }),
+    lastPostAt: z.iso.datetime().nullable().meta({
+      description:
+        'When the Alertmanager API last received a post of alerts, stored or refused (at most 5 s old); null: never.',
+    }),
     alerts: z.int().min(0).meta({ description: 'Alerts refused in the window.' }),
     batches: z.int().min(0).meta({ description: 'Posts that had refused alerts in the window.' }),
     latest: z

@@ -135,3 +135,17 @@ export const alertEpochs = pgTable(
   },
   (t) => [primaryKey({ name: 'alert_epochs_pkey', columns: [t.organizationId, t.projectId] })],
 );
+
+/**
+ * When each project's Alertmanager API last received a post of alerts, stored or refused: its Alerts page says so,
+ * and the organization's guided start counts a sender as connected. Written at most every few seconds per project
+ * and instance (lib/alerts/posts-service.ts), so a sender's resends cost no statement each.
+ */
+export const alertPosts = pgTable(
+  'alert_posts',
+  {
+    ...inProject(),
+    lastAt: ts('last_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'alert_posts_pkey', columns: [t.organizationId, t.projectId] })],
+);

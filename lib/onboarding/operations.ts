@@ -1,5 +1,6 @@
-import { defineOperation } from '../pipeline/operation';
-import { setPasswordBody, setupBody, setupResult } from './schema';
+import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
+import { orgParams } from '../orgs/schema';
+import { gettingStarted, setPasswordBody, setupBody, setupResult } from './schema';
 import { invitationOperations } from './invitation-operations';
 
 export const setupOp = defineOperation({
@@ -37,4 +38,20 @@ export const setPasswordOp = defineOperation({
   errors: ['too_many_requests'],
 });
 
-export const onboardingOperations = [setupOp, setPasswordOp, ...invitationOperations];
+export const gettingStartedOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/getting-started',
+  summary: "An organization's first steps, done or not",
+  description:
+    'Read from the organization as it is: a project with alerting, a colleague (another member or a pending ' +
+    'invitation), an alert sender connected (a post received), a queue with a subscription. The console shows its ' +
+    'admins the steps not yet done, each with its page.',
+  tags: ['Onboarding'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  permission: 'projects.get',
+  success: { status: 200, description: 'Each step.', schema: gettingStarted },
+});
+
+export const onboardingOperations = [setupOp, setPasswordOp, gettingStartedOp, ...invitationOperations];

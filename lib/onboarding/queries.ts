@@ -6,6 +6,7 @@ import { usePagedList } from '../console/paged-list';
 import type { z } from 'zod';
 import type { CreateInvitationBody, Invitation, invitationPreview, issuedInvitation } from './invitation-schema';
 import { onboardingKeys } from './keys';
+import type { GettingStarted } from './schema';
 
 export { onboardingKeys };
 
@@ -59,5 +60,14 @@ export function useInvitationPreview(token: string) {
     queryKey: onboardingKeys.invitation(token),
     queryFn: () => apiGet<InvitationPreview>(`/v1/invitations/${encodeURIComponent(token)}`),
     retry: false,
+  });
+}
+
+/** The organization's first steps (`GET …/getting-started`), for the overview's guided start. */
+export function useGettingStarted(orgId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: onboardingKeys.gettingStarted(orgId),
+    queryFn: () => apiGet<GettingStarted>(`/v1/organizations/${orgId}/getting-started`),
+    enabled,
   });
 }

@@ -40,3 +40,29 @@ export const setupResult = z
     organization: z.object({ id: z.uuid(), name: z.string() }),
   })
   .meta({ id: 'SetupResult' });
+
+/** One step of an organization's start: whether it is done, and the project it was done in or is next to be done in. */
+const startStep = (done: string, project: string) =>
+  z.object({
+    done: z.boolean().meta({ description: done }),
+    projectId: z.uuid().nullable().meta({ description: project }),
+  });
+
+export const gettingStarted = z
+  .object({
+    alerting: startStep(
+      'A project has alerting on.',
+      'The oldest project with alerting on, else the oldest project; null: no project yet.',
+    ),
+    colleague: startStep('Another member joined, or an invitation is pending.', 'Always null.'),
+    sender: startStep(
+      "A project's Alertmanager API received a post of alerts.",
+      'The project that received the latest post, else the oldest project with alerting on.',
+    ),
+    queue: startStep(
+      'A queue has a subscription.',
+      'A project with a subscription, else the oldest project with alerting on, else the oldest project.',
+    ),
+  })
+  .meta({ id: 'GettingStarted' });
+export type GettingStarted = z.infer<typeof gettingStarted>;

@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/ui/states';
 import { alertKeys } from '@/lib/alerts/keys';
 import type { Read } from '@/server/console/prefetch';
 import { Prefetched } from '@/server/console/prefetched';
+import { consoleOrigin } from '@/server/console/origin';
 import { AlertsView } from './_components/alerts-view';
 
 export const metadata: Metadata = { title: 'Alerts' };
@@ -20,7 +21,7 @@ export default async function Page({
   const given = (await searchParams).filter;
   const filters = typeof given === 'string' ? [given] : (given ?? []);
   const path = `/v1/organizations/${orgId}/projects/${projectId}/obs/alerts`;
-  // Both sections' first pages and the refusals note come with the page; the browser refreshes them every 30 s while it is visible.
+  // Both sections' first pages and the last post with the refusals come with the page; the browser refreshes them every 30 s while it is visible.
   const reads: Read[] = (['firing', 'silenced'] as const).map((state) => ({
     queryKey: alertKeys.list(orgId, projectId, state, filters),
     handler: listAlerts,
@@ -42,7 +43,7 @@ export default async function Page({
         description="What this project's Alertmanager API received and has not resolved: firing first, then what silences mute."
       />
       <Prefetched reads={reads}>
-        <AlertsView orgId={orgId} projectId={projectId} />
+        <AlertsView orgId={orgId} projectId={projectId} origin={await consoleOrigin()} />
       </Prefetched>
     </>
   );

@@ -11,6 +11,7 @@ import { useCanCreateSilences } from '@/lib/silences/queries';
 import type { SilenceDialogTarget } from '../../silences/_components/edit-silence-dialog';
 import { AlertFilter, useAlertFilters } from './alert-filter';
 import { RefusalsNote } from './refusals-note';
+import { ConnectSender } from './connect-sender';
 import { AlertGroup } from './alert-groups';
 import { groupByName, silenceFrom } from './alert-model';
 
@@ -72,7 +73,7 @@ function AlertSection({
   );
 }
 
-export function AlertsView({ orgId, projectId }: { orgId: string; projectId: string }) {
+export function AlertsView({ orgId, projectId, origin }: { orgId: string; projectId: string; origin: string }) {
   const filters = useAlertFilters();
   const canCreate = useCanCreateSilences(orgId, projectId) === true;
   const refresh = useRefreshAlerts(orgId, projectId);
@@ -101,9 +102,13 @@ export function AlertsView({ orgId, projectId }: { orgId: string; projectId: str
     );
 
   const onSilence = canCreate ? (a: Alert) => setOpened({ target: silenceFrom(a), fingerprint: a.fingerprint }) : null;
+  // Nothing received, or nothing left unresolved: how to connect a sender is shown open.
+  const noAlerts =
+    filters.length === 0 && firing.isSuccess && silenced.isSuccess && firing.items.length + silenced.items.length === 0;
   return (
     <>
       <RefusalsNote orgId={orgId} projectId={projectId} />
+      <ConnectSender orgId={orgId} projectId={projectId} origin={origin} noAlerts={noAlerts} />
       <div className="mb-6">
         <AlertFilter />
       </div>

@@ -6,6 +6,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { CopyId } from '@/components/console/copy-id';
 import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
 import { placeServerIssues } from '@/components/console/form-issues';
@@ -212,6 +213,8 @@ export function SilenceDialog({
         <ErrorState message={loaded.error.message} onRetry={() => void loaded.refetch()} />
       ) : (
         <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
+          {/* What /v1, the CLI and amtool take: the slug above is only its label. */}
+          {silence && <CopyId id={silence.id} what={`silence ${silence.slug}`} />}
           {readOnlyReason && (
             <p className="rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-700" role="note">
               {readOnlyReason}
