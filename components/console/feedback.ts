@@ -16,11 +16,15 @@ export async function runMutation<T>(
     success: string | ((data: T) => string);
     failure: string;
     placeIssues?: (error: unknown) => boolean;
+    /** What to do next, as a button on the success toast (a link to where that is done). */
+    next?: (data: T) => { label: string; onClick: () => void };
   },
 ): Promise<Outcome<T>> {
   try {
     const data = await work();
-    toast.success(typeof messages.success === 'function' ? messages.success(data) : messages.success);
+    toast.success(typeof messages.success === 'function' ? messages.success(data) : messages.success, {
+      action: messages.next?.(data),
+    });
     return { ok: true, data };
   } catch (error) {
     const leftOver = messages.placeIssues ? messages.placeIssues(error) : true;

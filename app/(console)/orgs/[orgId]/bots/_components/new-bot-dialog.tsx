@@ -1,6 +1,7 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { useDiscardGuard } from '@/components/console/discard-guard';
@@ -25,6 +26,7 @@ export function NewBotDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const router = useRouter();
   const create = useCreateBot(orgId);
   const roles = useRolesIssues();
   const {
@@ -45,7 +47,8 @@ export function NewBotDialog({
   const onSubmit = handleSubmit(async (values) => {
     roles.clear();
     const outcome = await runMutation(() => create.mutateAsync(values), {
-      success: (bot) => `Created the bot ${bot.name}. Make its API keys on the API keys page.`,
+      success: (bot) => `Created the bot ${bot.name}. Make its API keys on the API keys page, with it as their owner.`,
+      next: () => ({ label: 'Open API keys', onClick: () => router.push(`/orgs/${orgId}/api-keys`) }),
       failure: 'Could not create the bot',
       placeIssues: (error) => {
         if (placeCodeOnField(setError, error, { bot_name_taken: 'name' })) return false;
