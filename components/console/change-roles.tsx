@@ -42,6 +42,7 @@ export function useChangeRoles<T extends { name: string; policies: Binding[] }>(
       open={open}
       onOpenChange={setOpen}
       name={rolesOf.name}
+      principalId={idOf(rolesOf)}
       current={rows.find((row) => idOf(row) === idOf(rolesOf))?.policies ?? rolesOf.policies}
       save={(policies) => save(rolesOf, policies)}
     />

@@ -9,6 +9,7 @@ import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
 import { sortedBindings, type Binding } from './roles-editor';
 import { RolesField, useRolesIssues } from './roles-field';
+import { CopyId } from './copy-id';
 
 // A member's and a bot's policies are the same body (`{policies}`), checked by the same rules.
 type FormValues = z.infer<typeof memberPoliciesBody>;
@@ -22,6 +23,7 @@ export function RolesDialog({
   open,
   onOpenChange,
   name,
+  principalId,
   current,
   save,
 }: {
@@ -30,6 +32,8 @@ export function RolesDialog({
   onOpenChange: (open: boolean) => void;
   /** Whose roles: "Ada Lovelace", "deploy-bot". */
   name: string;
+  /** Their id, as the API and the CLI take it, shown with a copy button. */
+  principalId?: string;
   current: Binding[];
   save: (policies: Binding[]) => Promise<unknown>;
 }) {
@@ -66,6 +70,11 @@ export function RolesDialog({
       title={`Change roles of ${name}`}
       description="The new roles replace the old ones and hold on the next request of every key and session."
     >
+      {principalId && (
+        <div className="mb-3">
+          <CopyId id={principalId} what={name} />
+        </div>
+      )}
       <form onSubmit={onSubmit} noValidate className="space-y-2">
         <RolesField control={control} orgId={orgId} idPrefix="change-roles" issues={roles.issues} />
         {guard.prompt ?? <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Save roles" />}

@@ -90,6 +90,9 @@ test('the usage chart shows the requests made with the key today', async ({ page
   await page.getByRole('button', { name: `Usage of ${name}` }).click();
   const dialog = page.getByRole('dialog', { name: `Usage of “${name}”` });
   await expect(dialog.getByTestId('usage-summary')).toHaveText('4 requests in 30 days, 4 today.');
+  // The id the API and the CLI take, with its copy button.
+  await expect(dialog.getByText(key.apiKey.id, { exact: true })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: `Copy ID of the key ${name}` })).toBeVisible();
   await expect(dialog.locator('.recharts-bar-rectangle path, .recharts-bar-rectangle rect').first()).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

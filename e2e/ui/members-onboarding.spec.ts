@@ -169,6 +169,8 @@ test('ada makes a bot with roles and changes them, by keyboard', async ({ page, 
   await expect(newBot).toBeFocused();
   await press(page, page.getByRole('button', { name: 'Change roles of ci-bot' }));
   const roles = page.getByRole('dialog', { name: 'Change roles of ci-bot' });
+  await expect(roles.getByText(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)).toBeVisible();
+  await expect(roles.getByRole('button', { name: 'Copy ID of ci-bot' })).toBeVisible();
   await press(page, roles.getByRole('button', { name: 'Add role' }));
   await press(page, roles.getByRole('button', { name: 'Save roles' }));
   await expect(page.getByText('Changed the roles of ci-bot.')).toBeVisible();

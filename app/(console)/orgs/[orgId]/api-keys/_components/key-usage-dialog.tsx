@@ -5,6 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { ErrorState } from '@/components/ui/states';
 import { useApiKeyUsage } from '@/lib/api-keys/rotation-queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
+import { CopyId } from '@/components/console/copy-id';
 
 // recharts is most of the key list's script: it loads when a usage dialog first opens, not with the page.
 const UsageChart = dynamic(() => import('./usage-chart').then((m) => m.UsageChart), { ssr: false });
@@ -34,6 +35,11 @@ export function KeyUsageDialog({
       title={`Usage of “${apiKey?.name ?? ''}”`}
       description="Requests made with this key per UTC day, last 30 days. Counts arrive within a few seconds."
     >
+      {apiKey && (
+        <div className="mb-3">
+          <CopyId id={apiKey.id} what={`the key ${apiKey.name}`} />
+        </div>
+      )}
       {usage.isPending ? (
         <p className="text-sm text-slate-600">Loading usage…</p>
       ) : usage.isError ? (

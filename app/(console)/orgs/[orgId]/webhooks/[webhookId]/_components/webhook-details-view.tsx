@@ -9,6 +9,7 @@ import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { ErrorState, PageHeader, ReadOnlyNote } from '@/components/ui/states';
+import { CopyId } from '@/components/console/copy-id';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import {
   useDeleteWebhook,
@@ -117,6 +118,12 @@ export function WebhookDetailsView({ orgId, webhookId }: { orgId: string; webhoo
           <div>
             <dt className="font-medium text-slate-600">Description</dt>
             <dd className="mt-1 text-slate-800">{hook.description || '—'}</dd>
+          </div>
+          <div className="sm:col-span-2">
+            <dt className="sr-only">ID</dt>
+            <dd>
+              <CopyId id={hook.id} what="the webhook" />
+            </dd>
           </div>
           <div>
             <dt className="font-medium text-slate-600">Events</dt>
