@@ -141,21 +141,70 @@ async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: Re
  * Returns what it recorded (nothing when the lease was no longer this attempt's).
  */
 export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<RecordedCounts> {
-  const outcome = batchOutcome(batch, result, at);
+  const [counts] = await recordDeliveries([{ batch, result, at }]);
+  return counts;
+}
+
+type Finished = { batch: ClaimedBatch; result: SendResult; at: Date };
+
+/**
+ * Records attempts in one transaction, one statement each (with what each announces), and counts them: a commit,
+ * and its wait for the log, is paid once for all of them.
+ */
+async function recordDeliveries(finished: Finished[]): Promise<RecordedCounts[]> {
   const db = await getDb();
-  const counts = await db.transaction(async (tx) => {
-    const counts = await recordBatch(tx, batch, outcome);
-    if (counts.recorded) await announce(tx, batch, outcome, counts, at);
-    return counts;
+  const recorded = await db.transaction(async (tx) => {
+    const all: RecordedCounts[] = [];
+    for (const { batch, result, at } of finished) {
+      const outcome = batchOutcome(batch, result, at);
+      const counts = await recordBatch(tx, batch, outcome);
+      if (counts.recorded) await announce(tx, batch, outcome, counts, at);
+      all.push(counts);
+    }
+    return all;
   });
-  if (counts.recorded) {
-    queueDeliveryDuration.observe(result.durationMs / 1000);
+  recorded.forEach((counts, i) => {
+    if (!counts.recorded) return;
+    queueDeliveryDuration.observe(finished[i].result.durationMs / 1000);
     queueDeliveries.inc({ outcome: 'delivered' }, counts.delivered);
     queueDeliveries.inc({ outcome: 'failed' }, counts.failed);
     queueDeliveries.inc({ outcome: 'dead_lettered' }, counts.deadLettered);
-  }
-  return counts;
+  });
+  return recorded;
 }
+
+/** At most this many attempts share a record transaction. */
+const RECORDS_PER_TRANSACTION = 50;
+
+/**
+ * Attempts that finish while a record transaction runs wait for it and go together in the next: under load each
+ * commit records many, and alone an attempt is recorded at once. A failed transaction fails each of its attempts,
+ * which the engine tries again on their own.
+ */
+function recordTogether() {
+  const waiting: (Finished & { done: (error?: unknown) => void })[] = [];
+  let running = false;
+  async function drain() {
+    running = true;
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, RECORDS_PER_TRANSACTION);
+      try {
+        await recordDeliveries(group);
+        for (const g of group) g.done();
+      } catch (error) {
+        for (const g of group) g.done(error ?? new Error('record failed'));
+      }
+    }
+    running = false;
+  }
+  return (batch: ClaimedBatch, result: SendResult, at: Date) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ batch, result, at, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!running) void drain();
+    });
+}
+
+const record = recordTogether();
 
 const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
   name: 'subscriptions',
@@ -168,7 +217,7 @@ const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
     const headers = signedHeaders(batch.deliveryId, batch.secrets, batch.body, at, 'svc-console-queues/1');
     return { url: batch.url, headers, body: batch.body, timeoutMs: batch.timeoutSeconds * 1000 };
   },
-  record: async (batch, result, at) => void (await recordDelivery(batch, result, at)),
+  record,
   release: (batch) => releaseBatch(batch.deliveryId),
 };
 
