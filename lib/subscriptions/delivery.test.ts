@@ -169,6 +169,22 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect((await claimBatches(100)).filter((b) => b.subscriptionId === sub.id)).toEqual([]);
   });
 
+  it("a new subscription's first success sets lastSuccessAt; while healthy it is written once a second at most", async () => {
+    const { db, sub } = await subscriptionWithBacklog(3, { batchSize: 1, maxConcurrency: 3 });
+    const lastSuccess = async () =>
+      (await db.select().from(t.subscriptions).where(eq(t.subscriptions.id, sub.id)))[0].lastSuccessAt;
+    expect(await lastSuccess()).toBeNull();
+    const batches = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
+    await record(batches[0], ok());
+    const first = await lastSuccess();
+    expect(first).toEqual(expect.any(Date));
+    await record(batches[1], ok());
+    expect(await lastSuccess()).toEqual(first);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await record(batches[2], ok());
+    expect((await lastSuccess())!.getTime()).toBeGreaterThan(first!.getTime());
+  });
+
   it('health turns failing at the third failure in a row and healthy at the next success, each once', async () => {
     const { db, sub } = await subscriptionWithBacklog(5, { batchSize: 1, maxConcurrency: 5, retryMaxAttempts: 10 });
     await db.insert(t.webhooks).values({
