@@ -252,7 +252,7 @@ type Grant = { projectId: string | null; permissions: ReadonlySet<string> };
 const grantCache = authCache<Grant[]>();
 
 /** The principal's policy bindings in the organization with their policies' permissions, read through `db` (a transaction, for a caller that holds one). */
-export function bindingsOf(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>, organizationId: string) {
+export function bindingsWithPermissions(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>, organizationId: string) {
   return db
     .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
     .from(t.policyBindings)
@@ -269,7 +269,7 @@ export function bindingsOf(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>
 /** Every policy binding of the principal in the organization, with its policy's permissions: one query. */
 async function grantsOf(principal: Pick<Principal, 'type' | 'id'>, organizationId: string): Promise<Grant[]> {
   return grantCache.through(`${principal.type}:${principal.id}:${organizationId}`, async () => {
-    const rows = await bindingsOf(await getDb(), principal, organizationId);
+    const rows = await bindingsWithPermissions(await getDb(), principal, organizationId);
     return rows.map((r) => ({ projectId: r.projectId, permissions: new Set(r.permissions) }));
   });
 }

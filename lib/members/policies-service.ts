@@ -8,7 +8,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { bindingsIn, bindingsOf } from '../access/service';
+import { bindingsIn, bindingsByPrincipal } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import { hasOtherAdmin, memberColumns, toMember } from './service';
 import type { Member } from './schema';
@@ -24,7 +24,7 @@ export async function memberOf(organizationId: string, userId: string): Promise<
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
   if (!row) return null;
-  const policies = await bindingsOf(organizationId, 'user', [userId]);
+  const policies = await bindingsByPrincipal(organizationId, 'user', [userId]);
   return toMember(row, policies.get(userId) ?? []);
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
-import { bindingsOf, removeBindingsOf } from '../access/service';
+import { bindingsByPrincipal, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
@@ -56,7 +56,7 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
     )
     .orderBy(asc(t.memberships.joinedAt), asc(t.memberships.userId))
     .limit(page.limit + 1);
-  const policies = await bindingsOf(
+  const policies = await bindingsByPrincipal(
     organizationId,
     'user',
     rows.map((r) => r.id),
