@@ -1,6 +1,6 @@
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { recordAuditEvent } from '../audit/record';
+import { joinOrganization } from '../members/join-service';
 import type { AuditSource } from '../db/audit-types';
 import { ScimError, type ScimUserRow } from './resource';
 
@@ -35,18 +35,8 @@ export async function provisionScimUser(
         updatedAt: t.users.updatedAt,
       });
     if (!user) throw new ScimError(409, `A user with userName ${input.email} exists already.`, 'uniqueness');
-    await tx.insert(t.memberships).values({ organizationId, userId: user.id });
-    await tx
-      .insert(t.policyBindings)
-      .values({ organizationId, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
-    await recordAuditEvent(tx, {
-      ...source,
-      organizationId,
-      action: 'member.joined',
-      target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
-      changes: [{ field: 'policies', from: null, to: [{ policy: 'BasicAccess', projectId: null }] }],
-      reason: 'scim',
-    });
+    const policies = [{ policy: 'BasicAccess', projectId: null }];
+    await joinOrganization(tx, { organizationId, user, policies, source, reason: 'scim' });
     return user;
   });
 }
