@@ -17,6 +17,14 @@ import {
   rolledApiKey,
 } from './schema';
 import { updateApiKeyBody } from '../auth/key-restriction-schema';
+import {
+  changedAsCreating,
+  createdForCallerOrBot,
+  leakDismissedByOwnerOrDeleter,
+  readByOwnerOrLister,
+  revokedByOwnerOrDeleter,
+  rolledAsCreating,
+} from './owner-rules';
 
 export const createApiKeyOp = defineOperation({
   method: 'POST',
@@ -31,6 +39,7 @@ export const createApiKeyOp = defineOperation({
   credentials: NOT_API_KEYS,
   params: orgParams,
   body: createApiKeyBody,
+  owner: createdForCallerOrBot,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot create API keys.',
   success: {
@@ -71,6 +80,7 @@ export const revokeApiKeyOp = defineOperation({
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete', restrictedKeys: { ownKey: 'keyId' } },
+  owner: revokedByOwnerOrDeleter,
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
 });
@@ -91,6 +101,7 @@ export const updateApiKeyOp = defineOperation({
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: updateApiKeyBody,
+  owner: changedAsCreating,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot change API keys.',
   success: { status: 200, description: 'The key as changed.', schema: apiKey },
@@ -108,6 +119,7 @@ export const apiKeyAccessOp = defineOperation({
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
+  owner: readByOwnerOrLister,
   params: apiKeyParams,
   success: { status: 200, description: 'The key and its permissions.', schema: apiKeyAccess },
 });
@@ -143,6 +155,7 @@ export const rollApiKeyOp = defineOperation({
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: rollApiKeyBody,
+  owner: rolledAsCreating,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot roll API keys (a roll creates a key).',
   success: {
@@ -165,6 +178,7 @@ export const apiKeyUsageOp = defineOperation({
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
+  owner: readByOwnerOrLister,
   params: apiKeyParams,
   success: { status: 200, description: '30 days, oldest first, zeros included.', schema: apiKeyUsage },
 });
@@ -195,6 +209,7 @@ export const dismissApiKeyLeakOp = defineOperation({
   scope: 'organization',
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete' },
+  owner: leakDismissedByOwnerOrDeleter,
   params: leakParams,
   success: { status: 204, description: 'Dismissed for everyone.' },
 });
