@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../pipeline/operation';
+import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS, type Operation } from '../pipeline/operation';
 import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import {
@@ -26,6 +26,13 @@ import {
   rolledAsCreating,
 } from './owner-rules';
 
+/** What every operation on an organization's keys shares. */
+const keysApi = { tags: ['API keys'], scope: 'organization' } satisfies Partial<Operation>;
+
+/** Reading one key's access or usage: its owner, or anyone who may list every key. */
+const SEEN_BY_LISTERS =
+  'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ';
+
 export const createApiKeyOp = defineOperation({
   method: 'POST',
   path: '/v1/organizations/{orgId}/api-keys',
@@ -33,9 +40,8 @@ export const createApiKeyOp = defineOperation({
   description:
     'A key for yourself needs `apiKeys.create`; a key for a bot (`botId`) needs `bots.createApiKey`. ' +
     'A request authenticated by an API key is refused (403). The full key is in this response only (`Cache-Control: no-store`).',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: orgParams,
   body: createApiKeyBody,
@@ -56,8 +62,7 @@ export const listApiKeysOp = defineOperation({
   summary: 'List API keys, newest first',
   description:
     'Without `apiKeys.list` only the caller’s own keys; with it, every key of the organization (`owner=me` narrows). Revoked keys are never listed.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   params: orgParams,
@@ -76,8 +81,7 @@ export const revokeApiKeyOp = defineOperation({
   summary: 'Revoke an API key',
   description:
     'Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete', restrictedKeys: { ownKey: 'keyId' } },
   owner: revokedByOwnerOrDeleter,
@@ -95,9 +99,8 @@ export const updateApiKeyOp = defineOperation({
     'as it is; null lifts that restriction. The caps of creation apply: a permission you do not hold, a project of ' +
     'another organization, or what the organization key policy forbids is 400 at that item. Audited as ' +
     '`api_key.updated` with each changed field before and after; an unchanged key writes nothing.',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: updateApiKeyBody,
@@ -112,11 +115,10 @@ export const apiKeyAccessOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-keys/{keyId}/access',
   summary: 'What an API key would use of its owner’s permissions now',
   description:
-    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
+    SEEN_BY_LISTERS +
     'A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full ' +
     'access key lists what its owner holds.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   owner: readByOwnerOrLister,
@@ -149,9 +151,8 @@ export const rollApiKeyOp = defineOperation({
     'another user’s key is 403, and a request authenticated by an API key is refused (403). The new key keeps ' +
     'name, owner and lifetime; the old one works until `stopsAt` = now + grace (0: revoked at once). ' +
     'Unknown or revoked: 404; expired: 409 `api_key_expired`; already rolled: 409 `api_key_already_rolled`.',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: rollApiKeyBody,
@@ -171,11 +172,8 @@ export const apiKeyUsageOp = defineOperation({
   method: 'GET',
   path: '/v1/organizations/{orgId}/api-keys/{keyId}/usage',
   summary: 'Requests made with an API key per UTC day, last 30 days',
-  description:
-    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
-    'Counts are flushed from each instance every few seconds.',
-  tags: ['API keys'],
-  scope: 'organization',
+  description: SEEN_BY_LISTERS + 'Counts are flushed from each instance every few seconds.',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   owner: readByOwnerOrLister,
@@ -188,8 +186,7 @@ export const listApiKeyLeaksOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-key-leaks',
   summary: 'Keys revoked because a leak was reported, until their notice is dismissed',
   description: 'Your own keys; every key of the organization with `apiKeys.list`.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   params: orgParams,
@@ -205,8 +202,7 @@ export const dismissApiKeyLeakOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-key-leaks/{keyId}',
   summary: 'Dismiss a leak notice',
   description: 'Your own key’s notice, or anyone’s with `apiKeys.delete`. No open notice: 404.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete' },
   owner: leakDismissedByOwnerOrDeleter,

@@ -90,25 +90,16 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     },
     row.keyPolicy ?? null,
   );
-  if (row.ownerType === 'user') {
-    if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
-    const principal: Principal = {
-      type: 'user',
-      id: row.ownerId,
-      name: row.userName,
-      via: 'api_key',
-      apiKeyId: row.keyId,
-      apiKeyPrefix: row.prefix,
-      organizationId: row.organizationId,
-      keyScope,
-    };
-    return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
-  }
-  if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
+  // A user's key works while they are an active member; a bot's while the bot is undeleted, of the key's organization.
+  const name =
+    row.ownerType === 'user'
+      ? row.userStatus === 'active' && row.member && row.userName
+      : !row.botDeletedAt && row.botOrg === row.organizationId && row.botName;
+  if (!name) return null;
   const principal: Principal = {
-    type: 'bot',
+    type: row.ownerType,
     id: row.ownerId,
-    name: row.botName,
+    name,
     via: 'api_key',
     apiKeyId: row.keyId,
     apiKeyPrefix: row.prefix,

@@ -12,6 +12,7 @@ import { bindingsIn, bindingsByPrincipal } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import { hasOtherAdmin, memberColumns, toMember } from './service';
 import type { Member } from './schema';
+import { lockOrganization } from '../orgs/service';
 
 const isOrgAdmin = (b: InvitedPolicy) => b.policy === 'OrganizationAdmin' && b.projectId === null;
 
@@ -43,11 +44,7 @@ export async function setMemberPolicies(
 ): Promise<Member> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx
-      .select({ id: t.organizations.id })
-      .from(t.organizations)
-      .where(eq(t.organizations.id, organizationId))
-      .for('no key update');
+    await lockOrganization(tx, organizationId);
     const [membership] = await tx
       .select({ name: t.users.name, email: t.users.email })
       .from(t.memberships)

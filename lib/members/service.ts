@@ -10,6 +10,7 @@ import { recordAuditEvents } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
+import { lockOrganization } from '../orgs/service';
 
 /** A member's columns, users joined to memberships: what the list and one member read. */
 export const memberColumns = {
@@ -123,13 +124,7 @@ export async function endMembership(
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
-    // NO KEY UPDATE: a mutex among removals that still lets a concurrent audit write check its foreign key
-    // (KEY SHARE) on this row; FOR UPDATE would deadlock against a writer holding the chain head.
-    await tx
-      .select({ id: t.organizations.id })
-      .from(t.organizations)
-      .where(eq(t.organizations.id, organizationId))
-      .for('no key update');
+    await lockOrganization(tx, organizationId);
     const [membership] = await tx
       .select({ userId: t.memberships.userId, name: t.users.name, email: t.users.email })
       .from(t.memberships)

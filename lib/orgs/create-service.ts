@@ -7,6 +7,7 @@ import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource } from '../db/audit-types';
 import type { CreateProjectBody, Project, UpdateProjectBody } from './schema';
+import { lockOrganization } from './service';
 
 const toProject = (r: typeof t.projects.$inferSelect): Project => ({
   id: r.id,
@@ -20,11 +21,7 @@ const toProject = (r: typeof t.projects.$inferSelect): Project => ({
  * creations or renames cannot both take one name: a check-then-insert under the lock, no race.
  */
 async function assertNameFree(tx: Tx, organizationId: string, name: string, except?: string) {
-  await tx
-    .select({ id: t.organizations.id })
-    .from(t.organizations)
-    .where(eq(t.organizations.id, organizationId))
-    .for('no key update');
+  await lockOrganization(tx, organizationId);
   const [taken] = await tx
     .select({ id: t.projects.id })
     .from(t.projects)

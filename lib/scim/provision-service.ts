@@ -3,6 +3,7 @@ import * as t from '../db/schema';
 import { joinOrganization } from '../members/join-service';
 import type { AuditSource } from '../db/audit-types';
 import { ScimError, type ScimUserRow } from './resource';
+import { scimUserColumns } from './service';
 
 /**
  * POST /scim/v2/Users (RFC 7644 §3.3): a new user (`userName` = email) and their membership with BasicAccess in the
@@ -25,15 +26,7 @@ export async function provisionScimUser(
         status: input.active ? 'active' : 'suspended',
       })
       .onConflictDoNothing()
-      .returning({
-        id: t.users.id,
-        email: t.users.email,
-        name: t.users.name,
-        status: t.users.status,
-        scimExternalId: t.users.scimExternalId,
-        createdAt: t.users.createdAt,
-        updatedAt: t.users.updatedAt,
-      });
+      .returning(scimUserColumns);
     if (!user) throw new ScimError(409, `A user with userName ${input.email} exists already.`, 'uniqueness');
     const policies = [{ policy: 'BasicAccess', projectId: null }];
     await joinOrganization(tx, { organizationId, user, policies, source, reason: 'scim' });
