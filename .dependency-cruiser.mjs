@@ -3,15 +3,16 @@
  *
  *   app       app/ (pages, route files), components/, server/ (start-up, background jobs, the operation list,
  *             the demo seed), cli/, scripts/, bench/, e2e/, proxy.ts, instrumentation.ts
- *   features  lib/<feature>/: delivery (the one delivery engine), queues, api-keys, bots, members, orgs,
+ *   features  lib/<feature>/: access, audit-log, sessions, api-keys, bots, members, onboarding, orgs,
  *             subscriptions, silences, alerts, alertmanager, notifications, oauth, scim, second-factor,
- *             secret-scanning, webhooks, backup
- *   platform  lib/observability < lib/http < lib/audit < lib/auth < lib/access < lib/pipeline, and lib/jobs
+ *             secret-scanning, webhooks, backup, delivery (the one delivery engine), queues
+ *   platform  lib/jobs < lib/observability < lib/http < lib/audit < lib/auth < lib/pipeline
  *   ground    lib/db, lib/crypto, lib/format, lib/console (the browser's list kit), lib/*.ts (ids, characters,
  *             the API client and its generated types)
  *
  * Where a lower floor needs what a feature knows, the feature registers a hook (lib/pipeline/hooks.ts,
- * lib/jobs/registry.ts, lib/auth/sign-in-factors.ts) and server/ wires it at start-up.
+ * lib/auth/sign-in-factors.ts) or exports its background jobs (a `jobs.ts` of lib/jobs/runner.ts's BackgroundJob),
+ * and server/ wires them at start-up (server/hooks.ts, server/jobs.ts).
  * Browser code (components/, a page's _components/, lib/<x>/queries.ts, lib/<x>/keys.ts) reads only what a
  * browser may: never the database, a service, the pipeline or the server's wiring.
  *

@@ -294,7 +294,7 @@ try {
 const table = [
   `${AUDIT.toLocaleString('en')} audit events and ${KEYS.toLocaleString('en')} keys (+ the demo data and the writes), ` +
     `${WRITERS} concurrent silence PATCHes through HTTP, ${RUNS} backups per database, ` +
-    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
+    `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
     `load average ${loadAtStart.toFixed(0)} at the start (other processes share the machine):`,
   '',
   '| database | backup (× command start-up) | writes held by the copy | file | restore (× start-up) | write p99, no backup (writes) | write p99 during backups (writes) | ratio | slowest write during |',

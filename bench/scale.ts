@@ -346,7 +346,7 @@ if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 
 const sizes = `${KEYS.toLocaleString('en')} keys, ${SILENCES.toLocaleString('en')} silences, ${AUDIT.toLocaleString('en')} audit events`;
 const table = [
-  `${kind}, ${sizes}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}:`,
+  `${kind}, ${sizes}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}:`,
   '',
   '| measure | figure |',
   '|---|---|',

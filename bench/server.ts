@@ -11,6 +11,21 @@ export const BENCH_SERVER_ENV = {
   SEED_DEMO: '0',
 };
 
+/**
+ * The environment of a console process on 127.0.0.1:`port`: this process's, the bench's, and `env` last; its
+ * NEXTAUTH_URL is that address unless `env` names another (a proxy in front).
+ */
+export function consoleEnv(port: number, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...BENCH_SERVER_ENV,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  };
+}
+
 /** Waits until `base` answers `GET /v1/health` with 200; kills `child` and throws after `tries` × 200 ms. */
 export async function untilHealthy(child: ChildProcess, base: string, tries = 600): Promise<void> {
   for (let i = 0; i < tries; i++) {
@@ -43,14 +58,7 @@ export async function startConsole(
   );
   if (taken) throw new Error(`127.0.0.1:${port} is already serving: stop that process first`);
   const child = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      ...BENCH_SERVER_ENV,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      ...env,
-    },
+    env: consoleEnv(port, env),
     stdio: ['ignore', stdout, 'inherit'],
   });
   await untilHealthy(child, `http://127.0.0.1:${port}`);

@@ -42,7 +42,7 @@ export const collect = (value: string, previous: string[] = []) => [...previous,
  * `--role POLICY[:project]` as the API's bindings: no project is the whole organization; a project is found by
  * name or id before anything is sent. The policy name goes as given: the server names an unknown one.
  */
-export async function bindingsOf(
+export async function bindingsFromRoles(
   api: ApiClient,
   org: { id: string; name: string },
   roles: string[],

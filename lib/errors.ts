@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Every error code the API can answer, with its HTTP status and default message.
- * Handlers throw `ApiError`; only `toErrorResponse` turns one into the envelope.
+ * Handlers throw `ApiError`; only the request skeleton (`answerError` in lib/http/request.ts) turns one into the
+ * envelope of its protocol.
  */
 export const ERROR_CODES = {
   invalid_request: { status: 400, message: 'The request is not valid.' },

@@ -5,7 +5,7 @@
 // Why: Turbopack's chunks hold each module as a function that V8 compiles lazily, so starting a page (React, Next's
 // router, the console's modules) compiled them one by one on the main thread, in the task that hydrates the page:
 // measured with Lighthouse's mobile preset, that task was most of a page's total blocking time, even on a page
-// with nothing but Next and React (its performance 91 before, 99 after; docs/benchmarks-console.md). Browsers
+// with nothing but Next and React (docs/benchmarks-console.md). Browsers
 // without the hint ignore the comment. Idempotent: a chunk already marked is left as it is.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

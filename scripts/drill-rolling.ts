@@ -16,7 +16,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { BENCH_SERVER_ENV, untilHealthy } from '../bench/server';
+import { consoleEnv, untilHealthy } from '../bench/server';
 import {
   ensureHaproxy,
   haproxyConfig,
@@ -51,15 +51,8 @@ async function start(dir: string, i: number): Promise<Instance> {
   const port = instancePort(i);
   const log = createWriteStream(path.join(dir, `${names[i]}.log`), { flags: 'a' });
   const child = spawn(process.execPath, SERVER_ARGS, {
-    env: {
-      ...process.env,
-      ...BENCH_SERVER_ENV,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXTAUTH_URL: `http://127.0.0.1:${PORT}`,
-      LOG_LEVEL: 'warn',
-    },
+    // Sign-in links name HAProxy's address, the one clients use.
+    env: consoleEnv(port, { DATABASE_URL: databaseUrl, NEXTAUTH_URL: `http://127.0.0.1:${PORT}`, LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.pipe(log);

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { BENCH_SERVER_ENV, stopConsole, untilHealthy } from '../bench/server';
+import { consoleEnv, stopConsole, untilHealthy } from '../bench/server';
 import type { Prepared } from './drill/rolling-load';
 
 const commit = readFileSync('.ci/previous-release', 'utf8')
@@ -45,16 +45,7 @@ function buildPreviousRelease(): void {
 async function startIn(cwd: string, port: number): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd,
-    env: {
-      ...process.env,
-      ...BENCH_SERVER_ENV,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-      SHUTDOWN_GRACE_MS: '0',
-      LOG_LEVEL: 'warn',
-    },
+    env: consoleEnv(port, { DATABASE_URL: databaseUrl, SHUTDOWN_GRACE_MS: '0', LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

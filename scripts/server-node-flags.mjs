@@ -2,11 +2,9 @@
 // that start it as production does. Node refuses V8's heap flags in NODE_OPTIONS, so they go on the command line.
 //
 // --max-semi-space-size=64: the young generation, where a request's short-lived objects are born, may grow to
-// 64 MB a half instead of 16. Under load each request allocates about 360 kB; with 16 MB halves a scavenge ran
-// every ~30 requests and copied (then promoted to the old generation) whatever the requests still in flight held,
-// which later cost mark-compact pauses of 10-20 ms. Measured on 2 cores, PATCH silence on PostgreSQL against the
-// floor, two servers in turns: 1.045 and 1.069 times the throughput ratio (docs/benchmarks.md). It costs up to
-// about 100 MB more resident memory per instance under load.
+// 64 MB a half instead of 16. With 16 MB halves a scavenge under load copied (then promoted to the old generation)
+// whatever the requests still in flight held, which later cost mark-compact pauses; the figures, and the resident
+// memory it costs, are in docs/benchmarks.md ("Measured reasons in the code").
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];
 
 // Node's arguments for the server as `npm start` runs it: these flags, then the start script.

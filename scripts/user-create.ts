@@ -12,8 +12,8 @@ import { createUserWithLink } from '../lib/onboarding/password-service';
 const options = new Command()
   .requiredOption('--email <email>')
   .requiredOption('--name <name>')
-  .option('--organization <name>', 'join this organization (made when none has the name)')
-  .option('--admin', 'OrganizationAdmin of that organization (else BasicAccess)', false)
+  .option('--organization <name>', 'join this organization, or make it (with the user as its OrganizationAdmin)')
+  .option('--admin', 'join as OrganizationAdmin (else BasicAccess)', false)
   .parse()
   .opts<{ email: string; name: string; organization?: string; admin: boolean }>();
 
@@ -39,7 +39,7 @@ try {
     { actor: operator, context: { requestId: null, ip: null, userAgent: null } },
   );
   const origin = configuredOrigin() ?? `http://localhost:${process.env.PORT ?? 3000}`;
-  const where = made.organization ? ` in ${made.organization.name}${options.admin ? ' (OrganizationAdmin)' : ''}` : '';
+  const where = made.organization ? ` in ${made.organization.name} (${made.policy})` : '';
   console.error(
     `User ${made.user.email} made${where}. Their one-time link to choose a password, valid until ${made.expiresAt.toISOString()}:`,
   );

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { ApiClient, ok } from '../http';
 import { resolveOrganization } from '../orgs';
 import { out, say } from '../output';
-import { bindingsOf, collect, matchOne, ROLE_HELP, rolesSaid } from '../refs';
+import { bindingsFromRoles, collect, matchOne, ROLE_HELP, rolesSaid } from '../refs';
 
 type RoleOptions = { org?: string; json?: boolean; role: string[] };
 
@@ -24,7 +24,7 @@ export function botsCommand(): Command {
   ).action(async (name: string, options: RoleOptions) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const policies = await bindingsOf(api, org, options.role);
+    const policies = await bindingsFromRoles(api, org, options.role);
     const bot = await ok(
       api.v1.POST('/v1/organizations/{orgId}/bots', { params: { path: { orgId: org.id } }, body: { name, policies } }),
     );
@@ -45,7 +45,7 @@ export function botsCommand(): Command {
       ok(api.v1.GET('/v1/organizations/{orgId}/bots', { params: { path: { orgId: org.id }, query } })),
     );
     const bot = matchOne(all, ref, 'bot', (b) => b.name, org.name);
-    const policies = await bindingsOf(api, org, options.role);
+    const policies = await bindingsFromRoles(api, org, options.role);
     const updated = await ok(
       api.v1.PUT('/v1/organizations/{orgId}/bots/{botId}/policies', {
         params: { path: { orgId: org.id, botId: bot.id } },

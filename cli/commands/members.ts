@@ -3,7 +3,7 @@ import { formatInstant, table } from '../format';
 import { ApiClient, ok } from '../http';
 import { resolveOrganization, withOrgOptions, type OrgOptions } from '../orgs';
 import { out, say } from '../output';
-import { bindingsOf, collect, matchOne, ROLE_HELP, rolesNamer, rolesSaid } from '../refs';
+import { bindingsFromRoles, collect, matchOne, ROLE_HELP, rolesNamer, rolesSaid } from '../refs';
 
 type RoleOptions = OrgOptions & { role?: string[] };
 
@@ -72,7 +72,7 @@ export function membersCommand(): Command {
   ).action(async (email: string, options: RoleOptions) => {
     const api = new ApiClient();
     const org = await resolveOrganization(api, options.org);
-    const policies = await bindingsOf(api, org, options.role?.length ? options.role : [DEFAULT_ROLE]);
+    const policies = await bindingsFromRoles(api, org, options.role?.length ? options.role : [DEFAULT_ROLE]);
     const issued = await ok(
       api.v1.POST('/v1/organizations/{orgId}/invitations', {
         params: { path: { orgId: org.id } },
@@ -111,7 +111,7 @@ export function membersCommand(): Command {
       (m) => m.email,
       org.name,
     );
-    const policies = await bindingsOf(api, org, options.role);
+    const policies = await bindingsFromRoles(api, org, options.role);
     const updated = await ok(
       api.v1.PUT('/v1/organizations/{orgId}/members/{userId}/policies', {
         params: { path: { orgId: org.id, userId: member.userId } },

@@ -4,12 +4,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { useCreateOrganization } from '@/lib/orgs/queries';
 import { createOrganizationBody } from '@/lib/orgs/schema';
-import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
+import { FormDialog, useFormDialog } from './form-dialog';
 import { placeServerIssues } from './form-issues';
 
 type FormValues = z.infer<typeof createOrganizationBody>;
@@ -30,50 +29,38 @@ export function NewOrganizationDialog({
 }) {
   const router = useRouter();
   const create = useCreateOrganization();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(createOrganizationBody), defaultValues: { name: '' } });
-  const close = () => {
-    reset({ name: '' });
-    setOpen(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const form = useForm<FormValues>({ resolver: zodResolver(createOrganizationBody), defaultValues: { name: '' } });
+  const { errors, isSubmitting } = form.formState;
+  const dialog = useFormDialog(form, { open, onOpenChange: setOpen });
 
-  const onSubmit = handleSubmit(async ({ name }) => {
+  const onSubmit = form.handleSubmit(async ({ name }) => {
     const outcome = await runMutation(() => create.mutateAsync({ name }), {
       success: (org) => `Created ${org.name}; you are its administrator.`,
       failure: 'Could not create the organization',
-      placeIssues: (error) => placeServerIssues(setError, error, ['name']),
+      placeIssues: (error) => placeServerIssues(form.setError, error, ['name']),
     });
     if (!outcome.ok) return;
-    close();
+    dialog.close();
     router.push(`/orgs/${outcome.data.id}`);
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? setOpen(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title="New organization"
       description="You become its administrator. Invite people and make projects in it afterwards."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel="Create organization"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id={`new-org-name-${idSuffix}`}
-          label="Name"
-          error={errors.name?.message}
-          autoFocus
-          autoComplete="organization"
-          {...register('name')}
-        />
-        {guard.prompt ?? (
-          <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Create organization" />
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        id={`new-org-name-${idSuffix}`}
+        label="Name"
+        error={errors.name?.message}
+        autoFocus
+        autoComplete="organization"
+        {...form.register('name')}
+      />
+    </FormDialog>
   );
 }

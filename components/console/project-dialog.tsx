@@ -3,11 +3,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
+import { FormDialog, useFormDialog } from './form-dialog';
 import { placeCodeOnField, placeServerIssues } from './form-issues';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
-import { TextField } from '@/components/ui/field';
+import { CheckboxField, TextField } from '@/components/ui/field';
 import { useCreateProject, useUpdateProject } from '@/lib/orgs/queries';
 import { createProjectBody, type Project } from '@/lib/orgs/schema';
 
@@ -39,22 +38,13 @@ export function ProjectDialog({
   const create = useCreateProject(orgId);
   const update = useUpdateProject(orgId);
   const defaults: FormValues = { name: project?.name ?? '', alertingEnabled: project?.alertingEnabled ?? false };
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
-  const close = () => {
-    // To the latest `values`, not this render's: a save refreshes the list before the dialog closes.
-    reset();
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
+  const { errors, isSubmitting } = form.formState;
+  // Back to the latest `values`, not this render's: a save refreshes the list before the dialog closes.
+  const dialog = useFormDialog(form, { open, onOpenChange });
 
-  const onSubmit = handleSubmit(async (values) => {
-    if (project && values.name === project.name) return close();
+  const onSubmit = form.handleSubmit(async (values) => {
+    if (project && values.name === project.name) return dialog.close();
     const outcome = await runMutation(
       () =>
         project
@@ -65,53 +55,40 @@ export function ProjectDialog({
           project ? `Renamed ${project.name} to ${saved.name}.` : `Created the project ${saved.name}.`,
         failure: project ? `Could not rename ${project.name}` : 'Could not create the project',
         placeIssues: (error) =>
-          !placeCodeOnField(setError, error, { project_name_taken: 'name' }) &&
-          placeServerIssues(setError, error, FIELDS),
+          !placeCodeOnField(form.setError, error, { project_name_taken: 'name' }) &&
+          placeServerIssues(form.setError, error, FIELDS),
       },
     );
     if (!outcome.ok) return;
-    close();
+    dialog.close();
     if (!project) onCreated?.(outcome.data);
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title={project ? `Rename ${project.name}` : 'New project'}
       description={project ? undefined : 'Subscriptions and silences live in a project. Projects are not deleted here.'}
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel={project ? 'Save' : 'Create project'}
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id={`project-name${idSuffix}`}
-          label="Name"
-          hint="Unique in this organization, at most 100 characters."
-          error={errors.name?.message}
-          autoFocus
-          autoComplete="off"
-          {...register('name')}
+      <TextField
+        id={`project-name${idSuffix}`}
+        label="Name"
+        hint="Unique in this organization, at most 100 characters."
+        error={errors.name?.message}
+        autoFocus
+        autoComplete="off"
+        {...form.register('name')}
+      />
+      {!project && (
+        <CheckboxField
+          id={`project-alerting${idSuffix}`}
+          label="Alerting on (silences and alerts)"
+          {...form.register('alertingEnabled')}
         />
-        {!project && (
-          <div className="flex items-center gap-2 pb-2">
-            <input
-              id={`project-alerting${idSuffix}`}
-              type="checkbox"
-              className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
-              {...register('alertingEnabled')}
-            />
-            <label htmlFor={`project-alerting${idSuffix}`} className="text-sm text-slate-800">
-              Alerting on (silences and alerts)
-            </label>
-          </div>
-        )}
-        {guard.prompt ?? (
-          <FormFooter
-            onCancel={guard.requestClose}
-            pending={isSubmitting}
-            submitLabel={project ? 'Save' : 'Create project'}
-          />
-        )}
-      </form>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }

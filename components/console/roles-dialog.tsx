@@ -3,10 +3,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { memberPoliciesBody } from '@/lib/members/schema';
-import { useDiscardGuard } from './discard-guard';
 import { runMutation } from './feedback';
+import { FormDialog, useFormDialog } from './form-dialog';
 import { sortedBindings, type Binding } from './roles-editor';
 import { RolesField, useRolesIssues } from './roles-field';
 import { CopyId } from './copy-id';
@@ -39,46 +38,35 @@ export function RolesDialog({
 }) {
   const defaults: FormValues = { policies: sortedBindings(current) };
   const roles = useRolesIssues();
-  const {
-    control,
-    handleSubmit,
-    reset,
-    formState: { isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(memberPoliciesBody), values: defaults });
-  const close = () => {
-    // The latest roles (`values` keeps them), not this render's: after a save the list has refreshed before this runs.
-    reset();
-    roles.clear();
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const form = useForm<FormValues>({ resolver: zodResolver(memberPoliciesBody), values: defaults });
+  // Back to the latest roles (`values` keeps them), not this render's: after a save the list has refreshed first.
+  const dialog = useFormDialog(form, { open, onOpenChange, onClose: roles.clear });
 
-  const onSubmit = handleSubmit(async ({ policies }) => {
+  const onSubmit = form.handleSubmit(async ({ policies }) => {
     roles.clear();
     const outcome = await runMutation(() => save(policies), {
       success: `Changed the roles of ${name}.`,
       failure: `Could not change the roles of ${name}`,
       placeIssues: roles.place,
     });
-    if (outcome.ok) close();
+    if (outcome.ok) dialog.close();
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title={`Change roles of ${name}`}
       description="The new roles replace the old ones and hold on the next request of every key and session."
+      onSubmit={onSubmit}
+      pending={form.formState.isSubmitting}
+      submitLabel="Save roles"
     >
       {principalId && (
         <div className="mb-3">
           <CopyId id={principalId} what={name} />
         </div>
       )}
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <RolesField control={control} orgId={orgId} idPrefix="change-roles" issues={roles.issues} />
-        {guard.prompt ?? <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Save roles" />}
-      </form>
-    </Dialog>
+      <RolesField control={form.control} orgId={orgId} idPrefix="change-roles" issues={roles.issues} />
+    </FormDialog>
   );
 }

@@ -95,3 +95,24 @@ export function describedBy(id: string, { hint, error }: { hint?: unknown; error
     'aria-describedby': [hint ? `${id}-hint` : null, `${id}-error`].filter(Boolean).join(' '),
   } as const;
 }
+
+/** A checkbox with its label beside it; every other prop (react-hook-form's `register(…)`, its ref too) goes to it. */
+export const CheckboxField = forwardRef<
+  HTMLInputElement,
+  Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> & { id: string; label: ReactNode }
+>(function CheckboxField({ id, label, ...input }, ref) {
+  return (
+    <div className="flex items-center gap-2 pb-2">
+      <input
+        ref={ref}
+        id={id}
+        type="checkbox"
+        className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
+        {...input}
+      />
+      <label htmlFor={id} className="text-sm text-slate-800">
+        {label}
+      </label>
+    </div>
+  );
+});

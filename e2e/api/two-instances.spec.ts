@@ -1,69 +1,26 @@
-import type { APIRequestContext } from '@playwright/test';
 import { bearer, expect, sessionFor, test } from '../fixtures';
 import { E2E } from '../support/env';
-import { spawnServer, type Spawned } from '../support/spawn-server';
+import { testOneRateLimitWindow, twoInstances } from '../support/two-instances';
 import pg from 'pg';
 import { auditEvents, newestSeq, verifyChain } from '../support/audit';
 import { subPath, subsPath, type Sub } from '../support/subscriptions';
 
 // Several stateless instances on one PostgreSQL: what one instance does, the other must honour.
 test.describe('two instances on one PostgreSQL', () => {
-  test.skip(!process.env.DATABASE_URL, 'needs PostgreSQL (DATABASE_URL): the embedded database is one process');
-  test.describe.configure({ mode: 'serial' });
+  const two = twoInstances([E2E.port + 20, E2E.port + 21], () => ({
+    RATE_LIMIT_REQUESTS: '30',
+    RATE_LIMIT_NAMESPACE: `two-${Date.now()}-`,
+  }));
+  const ctx = two.ctx;
 
-  let a: Spawned;
-  let b: Spawned;
-  const opened: APIRequestContext[] = [];
-  const ctx = async (make: Promise<APIRequestContext>) => {
-    const c = await make;
-    opened.push(c);
-    return c;
-  };
-
-  test.beforeAll(async () => {
-    // A spawned server on a fresh database runs every migration first: slow on a busy machine.
-    test.setTimeout(120_000);
-    const env = {
-      DATABASE_URL: process.env.DATABASE_URL!,
-      RATE_LIMIT_REQUESTS: '30',
-      RATE_LIMIT_NAMESPACE: `two-${Date.now()}-`,
-    };
-    [a, b] = await Promise.all([spawnServer(E2E.port + 20, env), spawnServer(E2E.port + 21, env)]);
-  });
-  test.afterAll(async () => {
-    await Promise.all(opened.map((c) => c.dispose()));
-    await Promise.all([a?.stop(), b?.stop()]);
-  });
-
-  test('a rate limit counts requests on both instances together, exactly, however many arrive at once', async ({
-    fixtures,
-  }) => {
-    // deploy-bot is used by no other test here, so its window of 30 is this test's alone.
-    const onA = await ctx(bearer(fixtures.keys.deployBot, a.url));
-    const onB = await ctx(bearer(fixtures.keys.deployBot, b.url));
-    const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? onB : onA).get('/v1/organizations')).status());
-    expect(statuses).toEqual(Array(10).fill(200));
-    // 30 at once, 15 on each: an instance counting alone would allow all of them. Each instance takes the
-    // points of requests that arrive together in one upsert, and the window has 20 left.
-    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? onB : onA).get('/v1/organizations')));
-    const counts = { 200: 0, 429: 0 };
-    for (const response of burst) counts[response.status() as 200 | 429]++;
-    expect(counts).toEqual({ 200: 20, 429: 10 });
-    for (const refused of burst.filter((r) => r.status() === 429)) {
-      expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
-      expect((await refused.json()).error.code).toBe('too_many_requests');
-    }
-    expect((await onA.get('/v1/organizations')).status()).toBe(429);
-    expect((await onB.get('/v1/organizations')).status()).toBe(429);
-  });
+  testOneRateLimitWindow(two);
 
   test('a key revoked through one instance is refused by the other within a second', async ({ demo }) => {
-    const bob = await ctx(sessionFor('bob', a.url));
+    const bob = await ctx(sessionFor('bob', two.a.url));
     const { secret, apiKey } = await (
       await bob.post(`/v1/organizations/${demo.acme}/api-keys`, { data: { name: 'two-instance revoke' } })
     ).json();
-    const onB = await ctx(bearer(secret, b.url));
+    const onB = await ctx(bearer(secret, two.b.url));
     expect((await onB.get('/v1/organizations')).status()).toBe(200); // now cached on B
     expect((await bob.delete(`/v1/organizations/${demo.acme}/api-keys/${apiKey.id}`)).status()).toBe(204);
     await expect
@@ -72,8 +29,8 @@ test.describe('two instances on one PostgreSQL', () => {
   });
 
   test('an Idempotency-Key used on one instance replays on the other, and ETags hold across both', async ({ demo }) => {
-    const bobA = await ctx(sessionFor('bob', a.url));
-    const bobB = await ctx(sessionFor('bob', b.url));
+    const bobA = await ctx(sessionFor('bob', two.a.url));
+    const bobB = await ctx(sessionFor('bob', two.b.url));
     const list = await (
       await bobA.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/obs/silences?state=active`)
     ).json();
@@ -103,10 +60,10 @@ test.describe('two instances on one PostgreSQL', () => {
   test('audit writers on both instances at once leave one gapless chain that verifies; an edited event is found', async ({
     demo,
   }) => {
-    const adaA = await ctx(sessionFor('ada', a.url));
+    const adaA = await ctx(sessionFor('ada', two.a.url));
     // Not deploy-bot: its window of 30 requests went to the rate-limit test above.
-    const adaB = await ctx(sessionFor('ada', b.url));
-    const bobA = await ctx(sessionFor('bob', a.url));
+    const adaB = await ctx(sessionFor('ada', two.b.url));
+    const bobA = await ctx(sessionFor('bob', two.a.url));
     const subs = (await (await adaA.get(`${subsPath(demo.acme, demo.production)}?limit=10`)).json()).items as Sub[];
     const sub = subs.find((s) => s.target.kind === 'https')!;
     const before = await newestSeq(adaA, demo.acme);
@@ -146,8 +103,8 @@ test.describe('two instances on one PostgreSQL', () => {
 
   test('a create racing one Idempotency-Key on both instances makes exactly one silence', async ({ demo }) => {
     // gil in Globex: bob's and ada's windows of 30 requests went to the audit writers above.
-    const gilA = await ctx(sessionFor('gil', a.url));
-    const gilB = await ctx(sessionFor('gil', b.url));
+    const gilA = await ctx(sessionFor('gil', two.a.url));
+    const gilB = await ctx(sessionFor('gil', two.b.url));
     const path = `/v1/organizations/${demo.globex}/projects/${demo.globexProject}/obs/silences`;
     const key = `two-instances-create-${Date.now()}`;
     const body = {

@@ -21,25 +21,25 @@ export async function keyContext(
   return { api: await bearer(secret), key: secret };
 }
 
-export type GettableAlert = {
+/** What an alert is in both APIs. */
+type AlertFields = {
   fingerprint: string;
   labels: Record<string, string>;
   annotations: Record<string, string>;
   startsAt: string;
   endsAt: string;
   updatedAt: string;
+};
+
+/** An alert as the Alertmanager API answers it. */
+export type GettableAlert = AlertFields & {
   generatorURL?: string;
   receivers: { name: string }[];
   status: { state: string; silencedBy: string[]; inhibitedBy: string[] };
 };
 
-export type Alert = {
-  fingerprint: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  startsAt: string;
-  endsAt: string;
-  updatedAt: string;
+/** An alert as `/v1` answers it. */
+export type Alert = AlertFields & {
   generatorURL: string;
   state: 'firing' | 'silenced' | 'resolved';
   silencedBy: string[];

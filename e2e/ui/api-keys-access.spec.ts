@@ -1,15 +1,10 @@
 import { expect, test } from '../fixtures';
 import { listKeys } from '../support/api-keys';
-import { expectAccessible } from '../support/axe';
+import { expectAccessible, LAYOUTS } from '../support/axe';
 import { signInAs } from '../support/console';
 
 // The create dialog's "Access", by keyboard only, on a desktop and a phone, each checked by axe in both schemes.
-for (const { width, colorScheme } of [
-  { width: 1280, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 320, colorScheme: 'light' },
-  { width: 320, colorScheme: 'dark' },
-] as const) {
+for (const { width, colorScheme } of LAYOUTS) {
   test(`bob makes a restricted key by keyboard at ${width} px (${colorScheme}); it is badged in the list`, async ({
     page,
     demo,

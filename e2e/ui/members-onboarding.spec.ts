@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { expectAccessible } from '../support/axe';
+import { expectAccessible, LAYOUTS } from '../support/axe';
 import { expectEmailWrapsWhole, signInAs } from '../support/console';
 import {
   freshEmail,
@@ -32,12 +32,7 @@ async function chooseByKeyboard(page: Page, select: Locator, option: string): Pr
   await expect(select).toHaveText(new RegExp(option));
 }
 
-for (const { width, colorScheme } of [
-  { width: 1280, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 320, colorScheme: 'light' },
-  { width: 320, colorScheme: 'dark' },
-] as const) {
+for (const { width, colorScheme } of LAYOUTS) {
   test(`ada invites by keyboard, the invitee makes an account, ada changes their roles at ${width} px (${colorScheme})`, async ({
     page,
     browser,

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
-import { expectAccessible } from '../support/axe';
+import { expectAccessible, LAYOUTS } from '../support/axe';
 import { signInAs } from '../support/console';
 
 type Project = { id: string; name: string; alertingEnabled: boolean };
@@ -22,12 +22,7 @@ async function press(page: Page, control: ReturnType<Page['getByRole']>, key = '
   await page.keyboard.press(key);
 }
 
-for (const { width, colorScheme } of [
-  { width: 1280, colorScheme: 'light' },
-  { width: 1280, colorScheme: 'dark' },
-  { width: 320, colorScheme: 'light' },
-  { width: 320, colorScheme: 'dark' },
-] as const) {
+for (const { width, colorScheme } of LAYOUTS) {
   test(`ada runs an organization's projects from Settings by keyboard at ${width} px (${colorScheme})`, async ({
     page,
     as,

@@ -6,7 +6,7 @@ import { invalidRequest, type Issue } from '../errors';
 import { POLICIES } from '../permissions';
 import type { Principal } from '../auth/principal';
 import { keyScopeMisses } from '../auth/key-scope';
-import { bindingsOf } from '../auth/service';
+import { bindingsWithPermissions } from '../auth/service';
 import { bindingsOfPrincipal } from './service';
 
 const bindingKey = (b: InvitedPolicy) => `${b.policy}:${b.projectId ?? ''}`;
@@ -38,7 +38,7 @@ export async function grantablePolicies(
             .where(and(eq(t.projects.organizationId, organizationId), inArray(t.projects.id, projectIds)))
         ).map((p) => p.id),
   );
-  const grants = await bindingsOf(tx, granter, organizationId);
+  const grants = await bindingsWithPermissions(tx, granter, organizationId);
   const holds = (permission: string, projectId: string | null) =>
     grants.some((g) => g.permissions.includes(permission) && (g.projectId === null || g.projectId === projectId)) &&
     (!granter.keyScope || keyScopeMisses(granter.keyScope, permission, projectId) === null);

@@ -38,7 +38,7 @@ export function bindingsIn(
 }
 
 /** The policy bindings of several users or bots of the organization, by principal id, oldest first. */
-export async function bindingsOf(organizationId: string, type: 'user' | 'bot', ids: string[]) {
+export async function bindingsByPrincipal(organizationId: string, type: 'user' | 'bot', ids: string[]) {
   if (ids.length === 0) return new Map<string, { policy: string; projectId: string | null }[]>();
   const db = await getDb();
   const rows = await db

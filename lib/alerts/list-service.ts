@@ -4,7 +4,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { jsonRow, jsonRowsStatement } from '../db/statement';
 import { containsPattern } from '../db/search';
-import { ApiError } from '../errors';
+import { cursorCodec, dateOf, fieldOf } from '../http/cursor';
 import { labelSetTest, type Matcher } from '../silences/matchers';
 import { alertJson, mutedAt, silencedByAt } from '../silences/notify-service';
 import { alertRetentionSeconds } from './limits';
@@ -72,20 +72,15 @@ export async function getAlert(scope: AlertScope, fingerprint: string, now = new
 
 type Position = { at: Date; fingerprint: string };
 
-function encodeAlertCursor(p: Position): string {
-  return Buffer.from(JSON.stringify({ at: p.at.toISOString(), fp: p.fingerprint })).toString('base64url');
-}
-
-function decodeAlertCursor(cursor: string): Position {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { at: string; fp: string };
-    const at = new Date(v.at);
-    if (typeof v.fp !== 'string' || !/^[0-9a-f]{16}$/.test(v.fp) || Number.isNaN(at.getTime())) throw new Error();
-    return { at, fingerprint: v.fp };
-  } catch {
-    throw new ApiError('invalid_cursor');
-  }
-}
+/** The (startsAt, fingerprint) of the last alert served. */
+const alertCursor = cursorCodec<Position>(
+  (p) => ({ at: p.at.toISOString(), fp: p.fingerprint }),
+  (value) => {
+    const at = dateOf(fieldOf(value, 'at'));
+    const fp = fieldOf(value, 'fp');
+    return at && typeof fp === 'string' && /^[0-9a-f]{16}$/.test(fp) ? { at, fingerprint: fp } : null;
+  },
+);
 
 function stateCondition(states: AlertState[], now: SQL, keptFrom: SQL): SQL | undefined {
   const of: Record<AlertState, SQL> = {
@@ -190,7 +185,7 @@ export async function listAlerts(
     alertname,
     limit: batch,
   };
-  let position = query.cursor ? decodeAlertCursor(query.cursor) : null;
+  let position = query.cursor ? alertCursor.decode(query.cursor) : null;
   const found: AlertRow[] = [];
   for (;;) {
     const shape = { states, search: !!query.q, narrowed: contained.length > 0, named: alertname !== undefined };
@@ -206,6 +201,6 @@ export async function listAlerts(
   const end = items.at(-1);
   return {
     items: items.map((r) => toAlert(r, now)),
-    nextCursor: more && end ? encodeAlertCursor({ at: end.startsAt, fingerprint: end.fingerprint }) : null,
+    nextCursor: more && end ? alertCursor.encode({ at: end.startsAt, fingerprint: end.fingerprint }) : null,
   };
 }

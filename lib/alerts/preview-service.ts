@@ -60,9 +60,9 @@ async function valueCombinations(
   const at = now.getTime();
   const kept = epoch === null ? undefined : keptReads.get(key);
   if (kept && kept.epoch === epoch && kept.from <= at && at < kept.until) return kept.combinations;
-  // Grouped by bytes ("C"): in the database's collation the sort alone cost 10 of 30 ms at 10,000 alerts, and an
-  // aggregate in order as much again. So each group's alerts come unordered, as two arrays fed by the same rows in one
-  // order, and are put in the list's order here.
+  // Grouped by bytes ("C"): in the database's collation the sort, and an aggregate in order, were most of the
+  // statement (docs/benchmarks.md, Alerts at 10,000). So each group's alerts come unordered, as two arrays fed by
+  // the same rows in one order, and are put in the list's order here.
   const { rows } = await db.execute<{
     v: string[];
     n: number;

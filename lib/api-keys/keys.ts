@@ -18,9 +18,9 @@ export const rotationKeys = {
 
 /**
  * Keys examined newest first before a search asks its indexes: a `q` that one key in five matches fills a page of
- * 50 here; a rarer one costs this walk plus its index lookups. With 500 a search with one match ran at 0.48x of a
- * first page on PostgreSQL at 100,000 keys, with 250 at 0.6x (bench:scale, docs/big-organizations.md; since then
- * both the page and the search got cheaper). The console says how far a short search looked by it.
+ * 50 here; a rarer one costs this walk plus its index lookups, so a longer walk misses bench:scale's goal for a
+ * search with one match (docs/benchmarks.md, "Measured reasons in the code"). The console says how far a short
+ * search looked by it.
  */
 export const KEY_SEARCH_WALK = 250;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS } from '../pipeline/operation';
+import { ANY_CREDENTIAL, defineOperation, NOT_API_KEYS, type Operation } from '../pipeline/operation';
 import { pageOf } from '../http/pagination';
 import { orgParams } from '../orgs/schema';
 import {
@@ -17,6 +17,21 @@ import {
   rolledApiKey,
 } from './schema';
 import { updateApiKeyBody } from '../auth/key-restriction-schema';
+import {
+  changedAsCreating,
+  createdForCallerOrBot,
+  leakDismissedByOwnerOrDeleter,
+  readByOwnerOrLister,
+  revokedByOwnerOrDeleter,
+  rolledAsCreating,
+} from './owner-rules';
+
+/** What every operation on an organization's keys shares. */
+const keysApi = { tags: ['API keys'], scope: 'organization' } satisfies Partial<Operation>;
+
+/** Reading one key's access or usage: its owner, or anyone who may list every key. */
+const SEEN_BY_LISTERS =
+  'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ';
 
 export const createApiKeyOp = defineOperation({
   method: 'POST',
@@ -25,12 +40,12 @@ export const createApiKeyOp = defineOperation({
   description:
     'A key for yourself needs `apiKeys.create`; a key for a bot (`botId`) needs `bots.createApiKey`. ' +
     'A request authenticated by an API key is refused (403). The full key is in this response only (`Cache-Control: no-store`).',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: orgParams,
   body: createApiKeyBody,
+  owner: createdForCallerOrBot,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot create API keys.',
   success: {
@@ -47,8 +62,7 @@ export const listApiKeysOp = defineOperation({
   summary: 'List API keys, newest first',
   description:
     'Without `apiKeys.list` only the caller’s own keys; with it, every key of the organization (`owner=me` narrows). Revoked keys are never listed.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   params: orgParams,
@@ -67,10 +81,10 @@ export const revokeApiKeyOp = defineOperation({
   summary: 'Revoke an API key',
   description:
     'Your own keys, or anyone’s with `apiKeys.delete`. Unknown, other organization’s or already revoked: 404. Cannot be undone.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete', restrictedKeys: { ownKey: 'keyId' } },
+  owner: revokedByOwnerOrDeleter,
   params: apiKeyParams,
   success: { status: 204, description: 'Revoked; the key stops working at once.' },
 });
@@ -85,12 +99,12 @@ export const updateApiKeyOp = defineOperation({
     'as it is; null lifts that restriction. The caps of creation apply: a permission you do not hold, a project of ' +
     'another organization, or what the organization key policy forbids is 400 at that item. Audited as ' +
     '`api_key.updated` with each changed field before and after; an unchanged key writes nothing.',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: updateApiKeyBody,
+  owner: changedAsCreating,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot change API keys.',
   success: { status: 200, description: 'The key as changed.', schema: apiKey },
@@ -101,13 +115,13 @@ export const apiKeyAccessOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-keys/{keyId}/access',
   summary: 'What an API key would use of its owner’s permissions now',
   description:
-    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
+    SEEN_BY_LISTERS +
     'A restricted key lists the permissions it names, with `ownerHolds` false where the owner has lost one; a Full ' +
     'access key lists what its owner holds.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
+  owner: readByOwnerOrLister,
   params: apiKeyParams,
   success: { status: 200, description: 'The key and its permissions.', schema: apiKeyAccess },
 });
@@ -137,12 +151,12 @@ export const rollApiKeyOp = defineOperation({
     'another user’s key is 403, and a request authenticated by an API key is refused (403). The new key keeps ' +
     'name, owner and lifetime; the old one works until `stopsAt` = now + grace (0: revoked at once). ' +
     'Unknown or revoked: 404; expired: 409 `api_key_expired`; already rolled: 409 `api_key_already_rolled`.',
-  tags: ['API keys'],
+  ...keysApi,
   sudo: true,
-  scope: 'organization',
   credentials: NOT_API_KEYS,
   params: apiKeyParams,
   body: rollApiKeyBody,
+  owner: rolledAsCreating,
   anyPermission: ['apiKeys.create', 'bots.createApiKey'],
   credentialRefusal: 'API keys cannot roll API keys (a roll creates a key).',
   success: {
@@ -158,13 +172,11 @@ export const apiKeyUsageOp = defineOperation({
   method: 'GET',
   path: '/v1/organizations/{orgId}/api-keys/{keyId}/usage',
   summary: 'Requests made with an API key per UTC day, last 30 days',
-  description:
-    'Seen by whoever may list the key: its owner, or anyone with `apiKeys.list` (else 403). Unknown or revoked: 404. ' +
-    'Counts are flushed from each instance every few seconds.',
-  tags: ['API keys'],
-  scope: 'organization',
+  description: SEEN_BY_LISTERS + 'Counts are flushed from each instance every few seconds.',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
+  owner: readByOwnerOrLister,
   params: apiKeyParams,
   success: { status: 200, description: '30 days, oldest first, zeros included.', schema: apiKeyUsage },
 });
@@ -174,8 +186,7 @@ export const listApiKeyLeaksOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-key-leaks',
   summary: 'Keys revoked because a leak was reported, until their notice is dismissed',
   description: 'Your own keys; every key of the organization with `apiKeys.list`.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.list' },
   params: orgParams,
@@ -191,10 +202,10 @@ export const dismissApiKeyLeakOp = defineOperation({
   path: '/v1/organizations/{orgId}/api-key-leaks/{keyId}',
   summary: 'Dismiss a leak notice',
   description: 'Your own key’s notice, or anyone’s with `apiKeys.delete`. No open notice: 404.',
-  tags: ['API keys'],
-  scope: 'organization',
+  ...keysApi,
   credentials: ANY_CREDENTIAL,
   self: { orPermission: 'apiKeys.delete' },
+  owner: leakDismissedByOwnerOrDeleter,
   params: leakParams,
   success: { status: 204, description: 'Dismissed for everyone.' },
 });

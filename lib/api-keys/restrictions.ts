@@ -4,7 +4,7 @@ import * as t from '../db/schema';
 import { canonicalRanges, keyPolicyIssues } from '../auth/key-policy';
 import { policyViolations, type KeyPolicy, type KeyRestrictions } from '../auth/key-scope';
 import type { Principal } from '../auth/principal';
-import { bindingsOf } from '../auth/service';
+import { bindingsWithPermissions } from '../auth/service';
 import { invalidRequest, type Issue } from '../errors';
 import type { AuditChange } from '../db/audit-types';
 
@@ -74,7 +74,7 @@ export async function checkedRestrictions(
  * transaction holds), evaluated as `hasPermission` does: an organization binding reaches every project.
  */
 async function heldIn(tx: DbOrTx, organizationId: string, creator: Principal) {
-  const grants = await bindingsOf(tx, creator, organizationId);
+  const grants = await bindingsWithPermissions(tx, creator, organizationId);
   return (permission: string, projectId: string | null) =>
     grants.some((g) => g.permissions.includes(permission) && (g.projectId === null || g.projectId === projectId));
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError } from '../errors';
+import { cursorCodec, fieldOf } from '../http/cursor';
 import type { Page } from '../http/pagination';
 import type { AuditAction } from '../audit-actions';
 import type { AuditEventsFilter, ListAuditEventsQuery } from './schema';
@@ -26,19 +26,13 @@ export function toAuditEvent(row: Row): AuditEvent {
 }
 
 /** Cursors name the last seq served; anything else is 400 `invalid_cursor`. */
-export function encodeSeqCursor(seq: number): string {
-  return Buffer.from(JSON.stringify({ seq })).toString('base64url');
-}
-
-function decodeSeqCursor(cursor: string): number {
-  try {
-    const { seq } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { seq: unknown };
-    if (typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0) return seq;
-  } catch {
-    // falls through to the error below
-  }
-  throw new ApiError('invalid_cursor');
-}
+const seqCursor = cursorCodec<number>(
+  (seq) => ({ seq }),
+  (value) => {
+    const seq = fieldOf(value, 'seq');
+    return typeof seq === 'number' && Number.isSafeInteger(seq) && seq > 0 ? seq : null;
+  },
+);
 
 /** The filters as SQL, always inside the organization. */
 function filterCondition(organizationId: string, filter: AuditEventsFilter): SQL | undefined {
@@ -83,11 +77,11 @@ async function eventsBefore(
 }
 
 export async function listAuditEvents(organizationId: string, query: ListAuditEventsQuery): Promise<Page<AuditEvent>> {
-  const beforeSeq = query.cursor ? decodeSeqCursor(query.cursor) : null;
+  const beforeSeq = query.cursor ? seqCursor.decode(query.cursor) : null;
   const rows = await eventsBefore(organizationId, query, beforeSeq, query.limit + 1);
   const more = rows.length > query.limit;
   const items = (more ? rows.slice(0, query.limit) : rows).map(toAuditEvent);
-  return { items, nextCursor: more ? encodeSeqCursor(items[items.length - 1].seq) : null };
+  return { items, nextCursor: more ? seqCursor.encode(items[items.length - 1].seq) : null };
 }
 
 const EXPORT_BATCH = 500;

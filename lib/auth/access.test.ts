@@ -1,32 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { openDemoDatabase } from '../../server/testing/test-database';
+import { withDemoEmbeddedDatabase } from '../../server/testing/test-database';
 import { PERMISSIONS, POLICIES, type Permission } from '../permissions';
 import { invalidateAuthCaches } from './cache';
 import { hasPermission } from './service';
 
 // The real policy evaluation against the real schema and demo data, on an embedded database.
-const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-access-'));
-const ids: Record<string, string> = {};
+const ids = withDemoEmbeddedDatabase('access');
 
 beforeAll(async () => {
-  process.env.DATA_DIR = dir;
-  delete process.env.DATABASE_URL;
-  const db = await openDemoDatabase();
-  for (const u of await db.select().from(t.users)) ids[u.email] = u.id;
-  for (const p of await db.select().from(t.projects)) ids[p.name] = p.id;
-  for (const o of await db.select().from(t.organizations)) ids[o.name] = o.id;
+  const db = await getDb();
   ids.bot = (await db.select().from(t.bots).where(eq(t.bots.name, 'deploy-bot')))[0].id;
-});
-
-afterAll(async () => {
-  await closeDb();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const basic: Permission[] = POLICIES.BasicAccess;

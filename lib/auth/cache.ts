@@ -8,8 +8,8 @@ import { LRUCache } from 'lru-cache';
  *
  * No request waits for a reload while others pile up behind it: concurrent misses of one key share one load,
  * and an entry past half its life is reloaded in the background by the request that finds it (which still
- * answers from it, within its life). Before, every busy key expired at once each second and all requests in
- * flight then loaded it again together, a stall every second (issue 42; docs/benchmarks.md).
+ * answers from it, within its life). Otherwise every busy key would expire at once each second and all requests in
+ * flight load it again together, a stall every second (docs/benchmarks.md).
  */
 const TTL_MS = Math.max(0, Number(process.env.AUTH_CACHE_TTL_MS ?? 1000));
 const REFRESH_AFTER_MS = TTL_MS / 2;

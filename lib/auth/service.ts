@@ -90,25 +90,16 @@ async function lookUpApiKey(secretHash: string): Promise<CachedKey> {
     },
     row.keyPolicy ?? null,
   );
-  if (row.ownerType === 'user') {
-    if (row.userStatus !== 'active' || !row.member || !row.userName) return null;
-    const principal: Principal = {
-      type: 'user',
-      id: row.ownerId,
-      name: row.userName,
-      via: 'api_key',
-      apiKeyId: row.keyId,
-      apiKeyPrefix: row.prefix,
-      organizationId: row.organizationId,
-      keyScope,
-    };
-    return { principal, expiresAt: row.expiresAt, stopsAt: row.stopsAt };
-  }
-  if (row.botDeletedAt || !row.botName || row.botOrg !== row.organizationId) return null;
+  // A user's key works while they are an active member; a bot's while the bot is undeleted, of the key's organization.
+  const name =
+    row.ownerType === 'user'
+      ? row.userStatus === 'active' && row.member && row.userName
+      : !row.botDeletedAt && row.botOrg === row.organizationId && row.botName;
+  if (!name) return null;
   const principal: Principal = {
-    type: 'bot',
+    type: row.ownerType,
     id: row.ownerId,
-    name: row.botName,
+    name,
     via: 'api_key',
     apiKeyId: row.keyId,
     apiKeyPrefix: row.prefix,
@@ -252,7 +243,7 @@ type Grant = { projectId: string | null; permissions: ReadonlySet<string> };
 const grantCache = authCache<Grant[]>();
 
 /** The principal's policy bindings in the organization with their policies' permissions, read through `db` (a transaction, for a caller that holds one). */
-export function bindingsOf(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>, organizationId: string) {
+export function bindingsWithPermissions(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>, organizationId: string) {
   return db
     .select({ projectId: t.policyBindings.projectId, permissions: t.policies.permissions })
     .from(t.policyBindings)
@@ -269,7 +260,7 @@ export function bindingsOf(db: DbOrTx, principal: Pick<Principal, 'type' | 'id'>
 /** Every policy binding of the principal in the organization, with its policy's permissions: one query. */
 async function grantsOf(principal: Pick<Principal, 'type' | 'id'>, organizationId: string): Promise<Grant[]> {
   return grantCache.through(`${principal.type}:${principal.id}:${organizationId}`, async () => {
-    const rows = await bindingsOf(await getDb(), principal, organizationId);
+    const rows = await bindingsWithPermissions(await getDb(), principal, organizationId);
     return rows.map((r) => ({ projectId: r.projectId, permissions: new Set(r.permissions) }));
   });
 }

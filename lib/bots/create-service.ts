@@ -8,7 +8,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { bindingsIn, bindingsOf } from '../access/service';
+import { bindingsIn, bindingsByPrincipal } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import type { Bot } from './schema';
 
@@ -18,7 +18,7 @@ async function botOf(organizationId: string, botId: string): Promise<Bot> {
     .select()
     .from(t.bots)
     .where(and(eq(t.bots.id, botId), eq(t.bots.organizationId, organizationId)));
-  const policies = await bindingsOf(organizationId, 'bot', [botId]);
+  const policies = await bindingsByPrincipal(organizationId, 'bot', [botId]);
   return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), policies: policies.get(botId) ?? [] };
 }
 

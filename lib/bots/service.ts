@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { bindingsOf, removeBindingsOf } from '../access/service';
+import { bindingsByPrincipal, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { notFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
@@ -18,7 +18,7 @@ export async function listBots(organizationId: string, page: PageQuery): Promise
     and(eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)),
     page,
   );
-  const policies = await bindingsOf(
+  const policies = await bindingsByPrincipal(
     organizationId,
     'bot',
     rows.items.map((r) => r.id),

@@ -4,11 +4,10 @@ type Exec = { query: (text: string) => Promise<{ rows: unknown[] }>; exec: (text
 type Table = { name: string; analyzedPages: number; pages: number; rows: number; indexed: string | null };
 
 // Past this many rows a table is analyzed from a sample of this size (statistics target 10, where the default
-// 100 samples 30,000 rows): 100,000 audit events took 237 ms to analyze at 100 and 37 ms at 10, all of it with
-// every request's statement queued behind. The first ANALYZE, at start, samples as PostgreSQL does by default.
-// Past it, only the columns an index reads (its keys, expressions and predicate) are analyzed again; the others
-// keep the statistics of the table's last full ANALYZE. 60,000 audit events: 8-12 ms against 26-35 ms for all
-// columns, under the bench every minute or so (each PATCH leaves a row version and an event behind).
+// 100 samples 30,000 rows), since every request's statement queues behind an ANALYZE on the embedded database.
+// The first ANALYZE, at start, samples as PostgreSQL does by default. Past it, only the columns an index reads (its
+// keys, expressions and predicate) are analyzed again; the others keep the statistics of the table's last full
+// ANALYZE. Both cut the pass several times over (docs/benchmarks.md, "Measured reasons in the code").
 const SAMPLED_ROWS = 3_000;
 
 /**
@@ -49,8 +48,8 @@ const ROWS_PER_PAGE_UNKNOWN = 60;
 /**
  * The table's rows now, as the planner estimates them: its rows per page at the last ANALYZE (or VACUUM) times its
  * pages now. The count of that ANALYZE alone would take a table that grew from 100 rows to 25,000 since for a
- * small one, and analyze it whole: 350 ms of 25,000 audit events, every column at statistics target 100, with
- * every request's statement queued behind (the first pass after start, under the bench's writes).
+ * small one, and analyze it whole, every column at statistics target 100, with every request's statement queued
+ * behind (the first pass after start, under writes).
  */
 function rowsNow(t: Table): number {
   const perPage = t.analyzedPages > 0 && t.rows > 0 ? t.rows / t.analyzedPages : ROWS_PER_PAGE_UNKNOWN;
@@ -69,12 +68,12 @@ const FREEZE_AGE = 150_000_000;
 
 /**
  * PGlite has no autovacuum either, so without this every update and delete would leave its old row version behind
- * for good: the table and its indexes only grow, and a search walks the dead versions' index entries too (20,000
- * edits of five silences: 2.4 MB of trigram index, a search 3-8 ms, against 0.5-0.8 ms after one VACUUM of 20
- * ms). Every ANALYZE_EVERY_MS, after the ANALYZE pass, each table past autovacuum's thresholds is vacuumed, one
- * table per statement, in the background as the ANALYZE is. PGlite keeps the counters that autovacuum reads
- * (pg_stat_user_tables) but reports them only when asked to (it never goes idle as a server's backend does), and
- * starts them at zero when it opens: dead versions from before a restart wait for the table's next vacuum.
+ * for good: the table and its indexes only grow, and a search walks the dead versions' index entries too, several
+ * times slower than after one short VACUUM (docs/benchmarks.md). Every ANALYZE_EVERY_MS, after the ANALYZE pass,
+ * each table past autovacuum's thresholds is vacuumed, one table per statement, in the background as the ANALYZE is.
+ * PGlite keeps the counters that autovacuum reads (pg_stat_user_tables) but reports them only when asked to (it never
+ * goes idle as a server's backend does), and starts them at zero when it opens: dead versions from before a restart
+ * wait for the table's next vacuum.
  */
 export function vacuumDeadTables(db: Exec): Promise<string[]> {
   return inBackground(async () => {

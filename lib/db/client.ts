@@ -339,8 +339,8 @@ export async function runStatement<R>(text: string, values: unknown[]): Promise<
  * sessions set to keep that plan from the first run (`plan_cache_mode = force_generic_plan`, pool `svc-search`).
  * PostgreSQL's own rule plans a named statement for its values five times, then keeps the generic plan only
  * while it costs no more than the average of those: once `ANALYZE` changed the statistics, a search went on being
- * planned on every run (1 ms of its 2) for hundreds of runs. Elsewhere (PGlite, a transaction pooler) as
- * `runStatement`.
+ * planned on every run for hundreds of runs, the planning half its time (docs/benchmarks.md). Elsewhere (PGlite, a
+ * transaction pooler) as `runStatement`.
  */
 export async function runBlindStatement<R>(text: string, values: unknown[]): Promise<R[]> {
   watchers.forEach((watch) => watch(text, values));

@@ -22,9 +22,9 @@ export const INDEXED_SEARCH_MIN = 3;
  * makes for it is then the same: a session keeps one per statement (`runBlindStatement`, lib/db/client.ts).
  * Seeing the values, it planned the statement anew for every search (it keeps a generic plan only when that costs
  * no more than the plans made for each value, and a trigram index's estimate depends on the pattern, the list's
- * on how many rows the organization holds): about 1 ms of planning a search at 100,000 keys, more than running
- * it. The statements do not need the values to plan well: each index arm is the only index its condition fits,
- * and the walk is an index's order under a LIMIT.
+ * on how many rows the organization holds): at 100,000 keys planning a search took longer than running it
+ * (docs/benchmarks.md). The statements do not need the values to plan well: each index arm is the only index its
+ * condition fits, and the walk is an index's order under a LIMIT.
  */
 export const searchValue = (placeholder: string, type = 'text') =>
   sql`(select ${sql.placeholder(placeholder)}::${sql.raw(type)})`;

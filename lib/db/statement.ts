@@ -57,10 +57,9 @@ const JSON_ROW_COLUMNS = new Set(['PgUUID', 'PgText', 'PgVarchar', 'PgJsonb', 'P
 
 /**
  * A select list as one JSON array per row (`json_build_array`), and its reader. A driver then parses one value
- * per row instead of one per column: for a page of 51 keys of 15 columns, the embedded database's thread spent
- * half the CPU (3.3 ms against 1.7) and node-postgres a third less (0.56 against 0.37 ms), and drizzle's own
- * mapping, which checks the kind of every field of every row, is skipped too. For the hot lists; a timestamp
- * comes back as the text PostgreSQL writes in JSON (with its offset) and is read into a Date.
+ * per row instead of one per column, which roughly halves both drivers' parsing of a page (docs/benchmarks.md), and
+ * drizzle's own mapping, which checks the kind of every field of every row, is skipped too. For the hot lists; a
+ * timestamp comes back as the text PostgreSQL writes in JSON (with its offset) and is read into a Date.
  */
 export function jsonRow<S extends Record<string, JsonRowField>>(selection: S) {
   const fields = Object.entries(selection).map(([key, field]) => {

@@ -3,10 +3,10 @@ import { format, formatDistanceStrict } from 'date-fns';
 
 /*
  * How the console writes dates, in the browser's time zone. date-fns rather than Intl on purpose: the first Intl
- * formatter a page builds costs Chromium 40-130 ms of one main-thread task to load its locale data (measured on
- * this project's machines; every later one costs microseconds), which a phone's slower CPU makes several hundred
- * milliseconds of blocked page on every console page that shows a date. date-fns formats from the Date's own
- * fields with its English tables: no such start-up. The console speaks English only, so nothing is lost.
+ * formatter a page builds holds Chromium's main thread while it loads its locale data (docs/benchmarks.md, "Measured
+ * reasons in the code"), longer on a phone's slower CPU, on every console page that shows a date. date-fns formats
+ * from the Date's own fields with its English tables: no such start-up. The console speaks English only, so
+ * nothing is lost.
  */
 
 /**

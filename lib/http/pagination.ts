@@ -1,7 +1,7 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
-import { ApiError } from '../errors';
+import { cursorCodec, dateOf, fieldOf } from './cursor';
 
 /** `limit` (1..100, default 50) and an opaque `cursor`, shared by every list endpoint. */
 export const pageQuery = z.object({
@@ -26,24 +26,22 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 export type Page<T> = z.infer<ReturnType<typeof pageOf<z.ZodType<T>>>>;
 
-type Position = { at: string; id: string };
+const UUID = /^[0-9a-f-]{36}$/i;
 
-export function encodeCursor(position: { at: Date; id: string }): string {
-  return Buffer.from(JSON.stringify({ at: position.at.toISOString(), id: position.id })).toString('base64url');
-}
+/** A keyset list's cursor: the (at, id) of the last item served. */
+const positionCursor = cursorCodec<{ at: Date; id: string }>(
+  (position) => ({ at: position.at.toISOString(), id: position.id }),
+  (value) => {
+    const at = dateOf(fieldOf(value, 'at'));
+    const id = fieldOf(value, 'id');
+    return at && typeof id === 'string' && UUID.test(id) ? { at, id } : null;
+  },
+);
+
+export const encodeCursor = positionCursor.encode;
 
 /** The position a cursor names; 400 `invalid_cursor` for anything this API did not hand out. */
-export function decodeCursor(cursor: string): { at: Date; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Position;
-    const at = new Date(value.at);
-    if (typeof value.id !== 'string' || !/^[0-9a-f-]{36}$/i.test(value.id) || Number.isNaN(at.getTime()))
-      throw new Error();
-    return { at, id: value.id };
-  } catch {
-    throw new ApiError('invalid_cursor');
-  }
-}
+export const decodeCursor = positionCursor.decode;
 
 /**
  * Rows strictly beyond a position in (at, id) order, as one row comparison: `(at, id) < ($at, $id)` newest

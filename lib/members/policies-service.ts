@@ -8,10 +8,11 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { bindingsIn, bindingsOf } from '../access/service';
+import { bindingsIn, bindingsByPrincipal } from '../access/service';
 import { grantablePolicies, writeBindings } from '../access/grantable';
 import { hasOtherAdmin, memberColumns, toMember } from './service';
 import type { Member } from './schema';
+import { lockOrganization } from '../orgs/service';
 
 const isOrgAdmin = (b: InvitedPolicy) => b.policy === 'OrganizationAdmin' && b.projectId === null;
 
@@ -24,7 +25,7 @@ export async function memberOf(organizationId: string, userId: string): Promise<
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
   if (!row) return null;
-  const policies = await bindingsOf(organizationId, 'user', [userId]);
+  const policies = await bindingsByPrincipal(organizationId, 'user', [userId]);
   return toMember(row, policies.get(userId) ?? []);
 }
 
@@ -43,11 +44,7 @@ export async function setMemberPolicies(
 ): Promise<Member> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    await tx
-      .select({ id: t.organizations.id })
-      .from(t.organizations)
-      .where(eq(t.organizations.id, organizationId))
-      .for('no key update');
+    await lockOrganization(tx, organizationId);
     const [membership] = await tx
       .select({ name: t.users.name, email: t.users.email })
       .from(t.memberships)

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
-import { bindingsOf, removeBindingsOf } from '../access/service';
+import { bindingsByPrincipal, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
 import { ApiError, notFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
@@ -10,6 +10,7 @@ import { recordAuditEvents } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { Member } from './schema';
+import { lockOrganization } from '../orgs/service';
 
 /** A member's columns, users joined to memberships: what the list and one member read. */
 export const memberColumns = {
@@ -56,7 +57,7 @@ export async function listMembers(organizationId: string, page: PageQuery): Prom
     )
     .orderBy(asc(t.memberships.joinedAt), asc(t.memberships.userId))
     .limit(page.limit + 1);
-  const policies = await bindingsOf(
+  const policies = await bindingsByPrincipal(
     organizationId,
     'user',
     rows.map((r) => r.id),
@@ -123,13 +124,7 @@ export async function endMembership(
 ): Promise<{ revokedKeys: number }> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {
-    // NO KEY UPDATE: a mutex among removals that still lets a concurrent audit write check its foreign key
-    // (KEY SHARE) on this row; FOR UPDATE would deadlock against a writer holding the chain head.
-    await tx
-      .select({ id: t.organizations.id })
-      .from(t.organizations)
-      .where(eq(t.organizations.id, organizationId))
-      .for('no key update');
+    await lockOrganization(tx, organizationId);
     const [membership] = await tx
       .select({ userId: t.memberships.userId, name: t.users.name, email: t.users.email })
       .from(t.memberships)

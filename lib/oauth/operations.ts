@@ -1,4 +1,4 @@
-import { CONSOLE_SESSION, defineOperation } from '../pipeline/operation';
+import { CONSOLE_SESSION, defineOperation, type Operation } from '../pipeline/operation';
 import { deviceAuthorization, userCodeParams } from './schema';
 
 const credentialRefusal =
@@ -7,16 +7,21 @@ const credentialRefusal =
 const sessionOnly =
   'Only a signed-in console session may do this: API keys and OAuth tokens get 403, so a token can never approve more tokens.';
 
+/** What every device-login operation shares: a console session's own decision, on the code the device shows. */
+const deviceLogin = {
+  tags: ['Device login'],
+  scope: 'none',
+  credentials: CONSOLE_SESSION,
+  credentialRefusal,
+} satisfies Partial<Operation>;
+
 export const getDeviceAuthorizationOp = defineOperation({
   method: 'GET',
   path: '/v1/device-authorizations/{userCode}',
   summary: 'A device login waiting for approval, by the code the device shows',
   description: `${sessionOnly} Unknown, expired or already decided codes: 404.`,
-  tags: ['Device login'],
-  scope: 'none',
-  credentials: CONSOLE_SESSION,
+  ...deviceLogin,
   self: {},
-  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The pending login.', schema: deviceAuthorization },
 });
@@ -26,12 +31,9 @@ export const approveDeviceAuthorizationOp = defineOperation({
   path: '/v1/device-authorizations/{userCode}/approve',
   summary: 'Approve a device login: the device then receives tokens acting as you',
   description: sessionOnly,
-  tags: ['Device login'],
+  ...deviceLogin,
   sudo: true,
-  scope: 'none',
-  credentials: CONSOLE_SESSION,
   self: {},
-  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The login, approved.', schema: deviceAuthorization },
 });
@@ -41,11 +43,8 @@ export const denyDeviceAuthorizationOp = defineOperation({
   path: '/v1/device-authorizations/{userCode}/deny',
   summary: 'Deny a device login: the device is told access_denied',
   description: sessionOnly,
-  tags: ['Device login'],
-  scope: 'none',
-  credentials: CONSOLE_SESSION,
+  ...deviceLogin,
   self: {},
-  credentialRefusal,
   params: userCodeParams,
   success: { status: 200, description: 'The login, denied.', schema: deviceAuthorization },
 });

@@ -5,11 +5,10 @@ import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
 import type { Principal } from '../auth/principal';
 import { hashPassword } from '../auth/password';
 import { invalidateAuthCaches } from '../auth/cache';
-import { bumpAuthEpoch } from '../auth/epoch';
-import { recordAuditEvents } from '../audit/record';
+import { recordAuditEvent } from '../audit/record';
 import { userActor } from '../audit/source';
 import type { AuditContext } from '../db/audit-types';
-import { writeBindings } from '../access/grantable';
+import { joinOrganization } from '../members/join-service';
 import { tokenHash } from './tokens';
 import type { AcceptInvitationBody } from './invitation-schema';
 
@@ -98,31 +97,16 @@ export async function acceptInvitation(
         throw new ApiError('unauthenticated', `An account for ${invitation.email} exists: sign in as it, then accept.`);
       user = made;
     }
-    await tx.insert(t.memberships).values({ organizationId: invitation.organizationId, userId: user.id });
-    await writeBindings(tx, invitation.organizationId, { type: 'user', id: user.id }, invitation.policies);
-    await tx.update(t.invitations).set({ acceptedAt: new Date() }).where(eq(t.invitations.id, invitation.id));
-    // A membership looked up as absent on any instance must not outlive the join.
-    await bumpAuthEpoch(tx);
-    const actor = userActor(user, caller ? 'session' : null);
     const organizationId = invitation.organizationId;
-    await recordAuditEvents(tx, [
-      {
-        actor,
-        context,
-        organizationId,
-        action: 'invitation.accepted',
-        target: { type: 'invitation', id: invitation.id, name: invitation.email },
-      },
-      {
-        actor,
-        context,
-        organizationId,
-        action: 'member.joined',
-        target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
-        changes: [{ field: 'policies', from: null, to: invitation.policies }],
-        reason: 'invitation',
-      },
-    ]);
+    await tx.update(t.invitations).set({ acceptedAt: new Date() }).where(eq(t.invitations.id, invitation.id));
+    const source = { actor: userActor(user, caller ? 'session' : null), context };
+    await recordAuditEvent(tx, {
+      ...source,
+      organizationId,
+      action: 'invitation.accepted',
+      target: { type: 'invitation', id: invitation.id, name: invitation.email },
+    });
+    await joinOrganization(tx, { organizationId, user, policies: invitation.policies, source, reason: 'invitation' });
     return { user, organization: { id: organizationId, name: organizationName } };
   });
   invalidateAuthCaches();

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDb, getDb } from '../db/client';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { openDemoDatabase } from '../../server/testing/test-database';
+import { withDemoEmbeddedDatabase } from '../../server/testing/test-database';
 import { ApiError } from '../errors';
 import type { Principal } from '../auth/principal';
 import { grantablePolicies } from '../access/grantable';
@@ -13,22 +10,7 @@ import { joinInvitedBySso } from './sso-join-service';
 import { newLinkToken } from './tokens';
 
 // The grant rule and the single sign-on join against the real schema and the demo data, on an embedded database.
-const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-onboarding-'));
-const ids: Record<string, string> = {};
-
-beforeAll(async () => {
-  process.env.DATA_DIR = dir;
-  delete process.env.DATABASE_URL;
-  const db = await openDemoDatabase();
-  for (const u of await db.select().from(t.users)) ids[u.email] = u.id;
-  for (const p of await db.select().from(t.projects)) ids[p.name] = p.id;
-  for (const o of await db.select().from(t.organizations)) ids[o.name] = o.id;
-}, 120_000);
-
-afterAll(async () => {
-  await closeDb();
-  rmSync(dir, { recursive: true, force: true });
-});
+const ids = withDemoEmbeddedDatabase('onboarding');
 
 const bob = (): Principal => ({ type: 'user', id: ids['bob@acme.test'], name: 'Bob', via: 'session' });
 

@@ -4,7 +4,7 @@ import * as t from '../db/schema';
 import { ApiError, notFound } from '../errors';
 import { hashPassword } from '../auth/password';
 import { invalidateAuthCaches } from '../auth/cache';
-import { recordAuditEvent } from '../audit/record';
+import { createOrganizationWithAdmin, joinOrganization } from '../members/join-service';
 import type { AuditSource } from '../db/audit-types';
 import { newLinkToken, tokenHash } from './tokens';
 import type { SetPasswordBody } from './schema';
@@ -14,9 +14,10 @@ const LINK_HOURS = 24;
 export type NewUser = { email: string; name: string; organization?: string; admin: boolean };
 
 /**
- * `npm run user:create`: the user (no password yet), optionally a member of the organization of that name (made when
- * none has it) with BasicAccess or OrganizationAdmin, and a one-time set-password token valid 24 hours. One
- * transaction; the token is returned for the link and only its hash stored.
+ * `npm run user:create`: the user (no password yet), optionally a member of the organization of that name with
+ * BasicAccess or OrganizationAdmin (`admin`), or the OrganizationAdmin of a new one when none has the name, and a
+ * one-time set-password token valid 24 hours. One transaction; the token is returned for the link and only its hash
+ * stored.
  */
 export async function createUserWithLink(input: NewUser, source: AuditSource) {
   const db = await getDb();
@@ -29,41 +30,25 @@ export async function createUserWithLink(input: NewUser, source: AuditSource) {
       .returning({ id: t.users.id, email: t.users.email, name: t.users.name });
     if (!user) throw new ApiError('email_taken');
     let organization: { id: string; name: string } | null = null;
+    let policy: string | null = null;
     if (input.organization) {
       [organization] = await tx
         .select({ id: t.organizations.id, name: t.organizations.name })
         .from(t.organizations)
         .where(eq(t.organizations.name, input.organization))
         .limit(1);
-      if (!organization) {
-        [organization] = await tx
-          .insert(t.organizations)
-          .values({ name: input.organization })
-          .returning({ id: t.organizations.id, name: t.organizations.name });
-        await recordAuditEvent(tx, {
-          ...source,
-          organizationId: organization.id,
-          action: 'organization.created',
-          target: { type: 'organization', id: organization.id, name: organization.name },
-          changes: [{ field: 'name', from: null, to: organization.name }],
-        });
+      if (organization) {
+        policy = input.admin ? 'OrganizationAdmin' : 'BasicAccess';
+        const policies = [{ policy, projectId: null }];
+        await joinOrganization(tx, { organizationId: organization.id, user, policies, source, reason: null });
+      } else {
+        organization = await createOrganizationWithAdmin(tx, { name: input.organization, admin: user, source });
+        policy = 'OrganizationAdmin';
       }
-      const policy = input.admin ? 'OrganizationAdmin' : 'BasicAccess';
-      await tx.insert(t.memberships).values({ organizationId: organization.id, userId: user.id });
-      await tx
-        .insert(t.policyBindings)
-        .values({ organizationId: organization.id, principalType: 'user', principalId: user.id, policy });
-      await recordAuditEvent(tx, {
-        ...source,
-        organizationId: organization.id,
-        action: 'member.joined',
-        target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
-        changes: [{ field: 'policies', from: null, to: [{ policy, projectId: null }] }],
-      });
     }
     const expiresAt = new Date(Date.now() + LINK_HOURS * 3600_000);
     await tx.insert(t.passwordTokens).values({ tokenHash: hash, userId: user.id, expiresAt });
-    return { user, organization, expiresAt };
+    return { user, organization, policy, expiresAt };
   });
   return { ...result, token };
 }

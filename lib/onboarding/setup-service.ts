@@ -3,7 +3,7 @@ import { getDb, type Db, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { notFound } from '../errors';
 import { hashPassword } from '../auth/password';
-import { recordAuditEvent } from '../audit/record';
+import { createOrganizationWithAdmin } from '../members/join-service';
 import { userActor } from '../audit/source';
 import type { AuditContext } from '../db/audit-types';
 import { newLinkToken, tokenHash } from './tokens';
@@ -61,27 +61,15 @@ export async function runSetup(input: SetupBody, context: AuditContext) {
       .insert(t.users)
       .values({ email: input.email, name: input.name, passwordHash })
       .returning({ id: t.users.id, email: t.users.email, name: t.users.name });
-    const [organization] = await tx
-      .insert(t.organizations)
-      .values({ name: input.organizationName })
-      .returning({ id: t.organizations.id, name: t.organizations.name });
-    await tx.insert(t.memberships).values({ organizationId: organization.id, userId: user.id });
-    await tx.insert(t.policyBindings).values({
-      organizationId: organization.id,
-      principalType: 'user',
-      principalId: user.id,
-      policy: 'OrganizationAdmin',
-    });
     await tx.delete(t.setupTokens);
-    await recordAuditEvent(tx, {
-      actor: userActor(user, null),
-      context,
-      organizationId: organization.id,
-      action: 'organization.created',
-      target: { type: 'organization', id: organization.id, name: organization.name },
-      changes: [{ field: 'name', from: null, to: organization.name }],
+    const source = { actor: userActor(user, null), context };
+    const made = await createOrganizationWithAdmin(tx, {
+      name: input.organizationName,
+      admin: user,
+      source,
       reason: 'setup',
     });
+    const organization = { id: made.id, name: made.name };
     return { user, organization };
   });
 }

@@ -1,12 +1,10 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { invalidateAuthCaches } from '../auth/cache';
-import { bumpAuthEpoch } from '../auth/epoch';
-import { recordAuditEvents } from '../audit/record';
+import { recordAuditEvent } from '../audit/record';
 import { userActor } from '../audit/source';
-import { writeBindings } from '../access/grantable';
-import type { AuditEventInput } from '../db/audit-types';
+import { joinOrganization } from '../members/join-service';
 
 /**
  * The first single sign-on of an email no user has: when it has pending invitations, the user is made (no password:
@@ -28,6 +26,7 @@ export async function joinInvitedBySso(email: string, name: string): Promise<boo
           gt(t.invitations.expiresAt, new Date()),
         ),
       )
+      .orderBy(asc(t.invitations.organizationId), asc(t.invitations.createdAt))
       .for('update');
     if (invitations.length === 0) return false;
     const [user] = await tx
@@ -36,36 +35,29 @@ export async function joinInvitedBySso(email: string, name: string): Promise<boo
       .onConflictDoNothing()
       .returning({ id: t.users.id, email: t.users.email, name: t.users.name });
     if (!user) return false;
-    const context = { requestId: null, ip: null, userAgent: null };
-    const actor = userActor(user, null);
-    const events: AuditEventInput[] = [];
-    // One organization's invitations join once: the first one's policies (the newest would do as well).
+    const source = { actor: userActor(user, null), context: { requestId: null, ip: null, userAgent: null } };
+    // One organization's invitations join once, with the oldest one's policies; organizations in id order, the
+    // order their audit chains are locked in everywhere.
     const seen = new Set<string>();
     for (const invitation of invitations) {
-      if (seen.has(invitation.organizationId)) continue;
-      seen.add(invitation.organizationId);
-      await tx.insert(t.memberships).values({ organizationId: invitation.organizationId, userId: user.id });
-      await writeBindings(tx, invitation.organizationId, { type: 'user', id: user.id }, invitation.policies);
-      events.push({
-        actor,
-        context,
-        organizationId: invitation.organizationId,
-        action: 'member.joined',
-        target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
-        changes: [{ field: 'policies', from: null, to: invitation.policies }],
-        reason: 'single_sign_on',
-      });
+      const { organizationId } = invitation;
+      if (seen.has(organizationId)) continue;
+      seen.add(organizationId);
       await tx.update(t.invitations).set({ acceptedAt: new Date() }).where(eq(t.invitations.id, invitation.id));
-      events.push({
-        actor,
-        context,
-        organizationId: invitation.organizationId,
+      await recordAuditEvent(tx, {
+        ...source,
+        organizationId,
         action: 'invitation.accepted',
         target: { type: 'invitation', id: invitation.id, name: invitation.email },
       });
+      await joinOrganization(tx, {
+        organizationId,
+        user,
+        policies: invitation.policies,
+        source,
+        reason: 'single_sign_on',
+      });
     }
-    await bumpAuthEpoch(tx);
-    await recordAuditEvents(tx, events);
     return true;
   });
   if (joined) invalidateAuthCaches();

@@ -2,41 +2,12 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { ApiError, notFound } from '../errors';
-import type { Principal } from '../auth/principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditChange, AuditSource } from '../db/audit-types';
-import {
-  toOrganization,
-  type CreateProjectBody,
-  type Organization,
-  type Project,
-  type UpdateProjectBody,
-} from './schema';
-
-/** A new organization whose creator (a person, by session) is its OrganizationAdmin, in one transaction. */
-export async function createOrganization(creator: Principal, name: string, source: AuditSource): Promise<Organization> {
-  const db = await getDb();
-  const organization = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(t.organizations).values({ name }).returning();
-    await tx.insert(t.memberships).values({ organizationId: row.id, userId: creator.id });
-    await tx
-      .insert(t.policyBindings)
-      .values({ organizationId: row.id, principalType: 'user', principalId: creator.id, policy: 'OrganizationAdmin' });
-    await recordAuditEvent(tx, {
-      ...source,
-      organizationId: row.id,
-      action: 'organization.created',
-      target: { type: 'organization', id: row.id, name: row.name },
-      changes: [{ field: 'name', from: null, to: row.name }],
-    });
-    return toOrganization(row);
-  });
-  // A membership looked up (and cached as absent) before this commit must not hide the new organization.
-  invalidateAuthCaches();
-  return organization;
-}
+import type { CreateProjectBody, Project, UpdateProjectBody } from './schema';
+import { lockOrganization } from './service';
 
 const toProject = (r: typeof t.projects.$inferSelect): Project => ({
   id: r.id,
@@ -50,11 +21,7 @@ const toProject = (r: typeof t.projects.$inferSelect): Project => ({
  * creations or renames cannot both take one name: a check-then-insert under the lock, no race.
  */
 async function assertNameFree(tx: Tx, organizationId: string, name: string, except?: string) {
-  await tx
-    .select({ id: t.organizations.id })
-    .from(t.organizations)
-    .where(eq(t.organizations.id, organizationId))
-    .for('no key update');
+  await lockOrganization(tx, organizationId);
   const [taken] = await tx
     .select({ id: t.projects.id })
     .from(t.projects)

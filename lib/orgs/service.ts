@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { mapPage, pageInCreationOrder } from '../http/page-rows';
@@ -30,4 +30,17 @@ export async function listProjects(organizationId: string, page: PageQuery): Pro
     name: r.name,
     alertingEnabled: r.alertingEnabled,
   }));
+}
+
+/**
+ * Locks the organization's row to the end of the caller's transaction (NO KEY UPDATE): a mutex among the changes of
+ * its members and project names that still lets a concurrent audit write check its foreign key (KEY SHARE) on this
+ * row; FOR UPDATE would deadlock against a writer holding the chain head.
+ */
+export async function lockOrganization(tx: DbOrTx, organizationId: string): Promise<void> {
+  await tx
+    .select({ id: t.organizations.id })
+    .from(t.organizations)
+    .where(eq(t.organizations.id, organizationId))
+    .for('no key update');
 }

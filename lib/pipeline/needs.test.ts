@@ -3,8 +3,8 @@ import type { Principal } from '../auth/principal';
 import { keyScopeMisses, keyScopeOf, type KeyRestrictions } from '../auth/key-scope';
 import { ApiError } from '../errors';
 import type { Permission } from '../permissions';
-import { checkNeeds, SELF_REFUSAL } from './needs';
-import type { Needs } from './operation';
+import { checkNeeds, checkOwnerRule, SELF_REFUSAL } from './needs';
+import type { Needs, OwnerRule, ResourceOwner } from './operation';
 
 const KEY_ID = '00000000-0000-4000-8000-000000000001';
 const OTHER_KEY = '00000000-0000-4000-8000-000000000002';
@@ -92,5 +92,56 @@ describe('checkNeeds: permissions', () => {
         keyFirst,
       ),
     ).rejects.toMatchObject({ code: 'key_scope_insufficient' });
+  });
+});
+
+describe('checkOwnerRule: what acting on a resource needs, by its owner', () => {
+  const holding =
+    (...held: Permission[]) =>
+    async (permission: Permission) =>
+      held.includes(permission);
+  const asCreating = (owner: ResourceOwner | null): OwnerRule<unknown, unknown> => ({
+    find: async () => owner,
+    missing: 'No such API key.',
+    bot: 'bots.createApiKey',
+    own: 'apiKeys.create',
+    other: { refused: 'Nobody can change another user’s API key.' },
+  });
+  const revoke = (owner: ResourceOwner | null): OwnerRule<unknown, unknown> => ({
+    find: async () => owner,
+    other: 'apiKeys.delete',
+  });
+  async function ruled(rule: OwnerRule<unknown, unknown>, can = holding()) {
+    try {
+      await checkOwnerRule(rule, { params: {}, body: undefined, principal: session }, can, refusal);
+      return 'passes';
+    } catch (err) {
+      return `${(err as ApiError).status} ${(err as ApiError).message}`;
+    }
+  }
+  const bob = { type: 'user', id: 'bob' } as const;
+  const ada = { type: 'user', id: 'ada' } as const;
+  const bot = { type: 'bot', id: 'deploy' } as const;
+
+  it('answers 404 with its message when there is no such resource, whatever the caller holds', async () => {
+    expect(await ruled(asCreating(null), holding('apiKeys.create', 'bots.createApiKey'))).toBe('404 No such API key.');
+    expect(await ruled(revoke(null), holding('apiKeys.delete'))).toBe('404 Not found.');
+  });
+
+  it('asks a bot’s resource for `bot`, one’s own for `own`, and refuses another user’s when the rule says so', async () => {
+    expect(await ruled(asCreating(bot), holding('apiKeys.create'))).toMatch(/^403/);
+    expect(await ruled(asCreating(bot), holding('bots.createApiKey'))).toBe('passes');
+    expect(await ruled(asCreating(bob), holding('bots.createApiKey'))).toMatch(/^403/);
+    expect(await ruled(asCreating(bob), holding('apiKeys.create'))).toBe('passes');
+    expect(await ruled(asCreating(ada), holding('apiKeys.create', 'bots.createApiKey'))).toBe(
+      '403 Nobody can change another user’s API key.',
+    );
+  });
+
+  it('lets the owner act without a permission when `own` is absent; anyone else needs `other`', async () => {
+    expect(await ruled(revoke(bob))).toBe('passes');
+    expect(await ruled(revoke(ada))).toMatch(/^403/);
+    expect(await ruled(revoke(bot))).toMatch(/^403/);
+    expect(await ruled(revoke(bot), holding('apiKeys.delete'))).toBe('passes');
   });
 });

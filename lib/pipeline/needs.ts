@@ -1,8 +1,8 @@
 import { keyIsNarrowed } from '../auth/key-scope';
 import type { Principal } from '../auth/principal';
-import { ApiError } from '../errors';
+import { ApiError, notFound } from '../errors';
 import type { Permission } from '../permissions';
-import type { Needs, SelfAccess } from './operation';
+import type { Needs, OwnerRule, SelfAccess } from './operation';
 
 type Can = (permission: Permission) => Promise<boolean>;
 type Refusal = (permission: Permission) => Promise<ApiError>;
@@ -54,4 +54,23 @@ async function anyOf(permissions: Permission[], can: Can): Promise<boolean> {
 async function firstRefusal(permissions: Permission[], refusal: Refusal): Promise<ApiError> {
   const refusals = await Promise.all(permissions.map((p) => refusal(p)));
   return refusals.find((r) => r.code === 'key_scope_insufficient') ?? refusals[0];
+}
+
+/**
+ * The 404 and then the 403 of an operation's owner rule: the resource must exist, and the caller needs what the rule
+ * asks of a bot's, its own or someone else's.
+ */
+export async function checkOwnerRule<P, B>(
+  rule: OwnerRule<P, B>,
+  input: { params: P; body: B; principal: Principal },
+  can: Can,
+  refusal: Refusal,
+): Promise<void> {
+  const owner = await rule.find(input);
+  if (!owner) throw notFound(rule.missing);
+  const own = owner.type === input.principal.type && owner.id === input.principal.id;
+  const needed = owner.type === 'bot' && rule.bot ? rule.bot : own ? rule.own : rule.other;
+  if (needed === undefined) return;
+  if (typeof needed === 'object') throw new ApiError('access_denied', needed.refused);
+  if (!(await can(needed))) throw await refusal(needed);
 }

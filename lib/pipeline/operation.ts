@@ -51,6 +51,26 @@ export type Needs =
   | { self: SelfAccess; permission?: never; anyPermission?: never }
   | { credentials: 'public' | 'signed'; permission?: never; anyPermission?: never; self?: never };
 
+type Out<S> = S extends AnyZod ? z.output<S> : undefined;
+
+/** Who owns a resource: the user or bot an API key, or its leak notice, belongs to. */
+export type ResourceOwner = { type: 'user' | 'bot'; id: string };
+
+/**
+ * What acting on a resource needs when that depends on its owner, declared on the operation and checked by the
+ * wrapper after validation, in the spec's order: the resource's 404, then its 403. `find` names the owner of what
+ * the path (or the body) names, null for none (404 with `missing`). The caller needs `bot` for a bot's resource
+ * (when given), `own` for its own (nothing when absent), `other` for anyone else's, where `{ refused }` is a 403
+ * whatever the caller holds.
+ */
+export type OwnerRule<P, B> = {
+  find(input: { params: P; body: B; principal: Principal }): Promise<ResourceOwner | null>;
+  missing?: string;
+  bot?: Permission;
+  own?: Permission;
+  other: Permission | { refused: string };
+};
+
 type OperationBase<P, Q, B, H> = {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** OpenAPI form: `/v1/organizations/{orgId}/…`. */
@@ -91,6 +111,8 @@ type OperationBase<P, Q, B, H> = {
    */
   rawBody?: boolean;
   success: { status: number; description: string; schema?: AnyZod; headers?: Record<string, string> };
+  /** A rule on the owner of the resource the path names, checked once the request is valid (`OwnerRule`). */
+  owner?: OwnerRule<Out<P>, Out<B>>;
   /** Endpoint-specific error codes beyond the ones every authenticated route can answer. */
   errors?: ErrorCode[];
 };

@@ -16,7 +16,7 @@ import type { CredentialKind, Operation } from './operation';
 import type { Principal } from '../auth/principal';
 import { auditSource } from '../audit/source';
 import { checkOrganizationRefusals, pipelineHooks } from './hooks';
-import { checkNeeds } from './needs';
+import { checkNeeds, checkOwnerRule } from './needs';
 import { formatOf, validateFormatBody } from './body-format';
 import type { AuditSource } from '../db/audit-types';
 
@@ -34,8 +34,6 @@ export type RouteContext<P, Q, B, H = undefined> = {
   principal: Principal;
   /** The project named by the path (scope `project`), already checked to be in the organization. */
   project: ProjectRef | null;
-  /** Throws 403 `access_denied` unless the caller has the permission at the path's scope (or the one given). */
-  authorize: (permission: Permission, scope?: { projectId?: string | null }) => Promise<void>;
   /** Whether the caller has the permission, for handlers whose rule depends on the request. */
   can: (permission: Permission, scope?: { projectId?: string | null }) => Promise<boolean>;
   /** Who and from where, for the audit event of a change (lib/audit/record.ts). */
@@ -110,8 +108,8 @@ type Authenticated = { credentials: readonly CredentialKind[] };
  * Every authenticated /v1 route. Runs the checks in the order PRODUCT.md fixes:
  * 413 → 401 → 403 ip_not_allowed, key_policy_violation → 429 → 403 forbidden_origin → 404 (path, tenant scope)
  * → 403 (credential kind, two_factor_required, what the operation needs: a permission, or a self door a narrowed key
- * may not pass) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → Idempotency-Key (when
- * `idempotent`) → handler (404, 412, 409, 2xx).
+ * may not pass) → 403 reauthentication_required (`sudo`) → 400 (query, headers, body) → the declared owner rule (404
+ * of the resource, then 403) → Idempotency-Key (when `idempotent`) → handler (404, 412, 409, 2xx).
  */
 export function route<
   P extends AnyZod | undefined,
@@ -155,9 +153,6 @@ export function route<
                 projectId: 'projectId' in scope ? (scope.projectId ?? null) : (tenant.project?.id ?? null),
               })
             : Promise.resolve(new ApiError('access_denied'));
-        const authorize = async (permission: Permission, scope?: { projectId?: string | null }) => {
-          if (!(await can(permission, scope))) throw await refusal(permission, scope);
-        };
         if (!config.credentials.includes(principal.via)) throw new ApiError('access_denied', config.credentialRefusal);
         if (tenant) await checkOrganizationRefusals(principal, tenant.organizationId);
         await checkNeeds(config, principal, (params.data ?? {}) as Record<string, unknown>, can, refusal);
@@ -180,6 +175,13 @@ export function route<
           else body = parsed.data;
         }
         if (issues.length > 0) throw invalidRequest(issues);
+        if (config.owner)
+          await checkOwnerRule(
+            config.owner,
+            { params: params.data as Out<P>, body: body as Out<B>, principal },
+            can,
+            refusal,
+          );
 
         const run = () =>
           handler({
@@ -191,7 +193,6 @@ export function route<
             headers: (headers?.success ? headers.data : undefined) as Out<H>,
             principal,
             project: tenant?.project ?? null,
-            authorize,
             can,
             audit: auditSource({ principal, req, requestId }),
           });

@@ -1,8 +1,9 @@
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { recordAuditEvent } from '../audit/record';
+import { joinOrganization } from '../members/join-service';
 import type { AuditSource } from '../db/audit-types';
 import { ScimError, type ScimUserRow } from './resource';
+import { scimUserColumns } from './service';
 
 /**
  * POST /scim/v2/Users (RFC 7644 §3.3): a new user (`userName` = email) and their membership with BasicAccess in the
@@ -25,28 +26,10 @@ export async function provisionScimUser(
         status: input.active ? 'active' : 'suspended',
       })
       .onConflictDoNothing()
-      .returning({
-        id: t.users.id,
-        email: t.users.email,
-        name: t.users.name,
-        status: t.users.status,
-        scimExternalId: t.users.scimExternalId,
-        createdAt: t.users.createdAt,
-        updatedAt: t.users.updatedAt,
-      });
+      .returning(scimUserColumns);
     if (!user) throw new ScimError(409, `A user with userName ${input.email} exists already.`, 'uniqueness');
-    await tx.insert(t.memberships).values({ organizationId, userId: user.id });
-    await tx
-      .insert(t.policyBindings)
-      .values({ organizationId, principalType: 'user', principalId: user.id, policy: 'BasicAccess' });
-    await recordAuditEvent(tx, {
-      ...source,
-      organizationId,
-      action: 'member.joined',
-      target: { type: 'user', id: user.id, name: `${user.name} <${user.email}>` },
-      changes: [{ field: 'policies', from: null, to: [{ policy: 'BasicAccess', projectId: null }] }],
-      reason: 'scim',
-    });
+    const policies = [{ policy: 'BasicAccess', projectId: null }];
+    await joinOrganization(tx, { organizationId, user, policies, source, reason: 'scim' });
     return user;
   });
 }

@@ -59,7 +59,8 @@ export async function organizationForScimToken(
   return row ?? null;
 }
 
-const userColumns = {
+/** The columns a SCIM User is made of (`toScimUser`). */
+export const scimUserColumns = {
   id: t.users.id,
   email: t.users.email,
   name: t.users.name,
@@ -94,7 +95,7 @@ export async function listScimUsers(
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(scope);
   const rows = await db
-    .select(userColumns)
+    .select(scimUserColumns)
     .from(t.memberships)
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(scope)

@@ -53,8 +53,8 @@ async function insertLinks(tx: Tx, scope: Scope, links: Link[]): Promise<void> {
 
 /**
  * A silence's test for a batch of alerts: its `=` matchers first, as plain string comparisons, and its full matcher
- * code (RE2, compiled on first need) only for an alert they let through. A batch of 256 alerts against 1,000
- * silences made 256,000 RE2 tests and 1,000 compilations inside the project's lock; most now stop at a comparison.
+ * code (RE2, compiled on first need) only for an alert they let through, so most tests inside the project's lock are
+ * a string comparison, not an RE2 test of every alert against every silence.
  * The full test's answer is kept per combination of the values of the labels it names (absent read as "", as the
  * matchers read it): a batch's alerts share them (a host's 25 alert names), so a regex-only silence tests each
  * host once, not each alert.
@@ -221,7 +221,7 @@ export async function followTheClock(now = new Date()): Promise<number> {
   const resolvedDue = sql`select a.organization_id, a.project_id, a.fingerprint from ${t.alerts} a
     where a.ends_at <= ${at}::timestamptz and (a.audible or a.firing_notified_at is not null)`;
   // The projects with links of ended alerts or silences, found from those (their `ends_at` indexes), not by testing
-  // every link: at 15,750 links that scan, costed past PostgreSQL's JIT threshold, took 60-80 ms a pass, 30 of JIT.
+  // every link: that scan grows with the links and crosses PostgreSQL's JIT threshold (docs/benchmarks.md).
   const { rows: scopes } = await db.execute<Scope>(sql`select distinct organization_id as "organizationId",
       project_id as "projectId" from (
         select l.organization_id, l.project_id from ${t.alerts} a join ${t.alertSilences} l

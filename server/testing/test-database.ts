@@ -31,6 +31,28 @@ export function withEmptyEmbeddedDatabase(name: string): void {
 }
 
 /**
+ * For a unit test file: its own embedded database with the demo data, opened before the file's tests and removed
+ * after. Returns the demo's ids, filled by then: each user's by email, each project's and organization's by name.
+ */
+export function withDemoEmbeddedDatabase(name: string): Record<string, string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `svc-${name}-`));
+  const ids: Record<string, string> = {};
+  beforeAll(async () => {
+    process.env.DATA_DIR = dir;
+    delete process.env.DATABASE_URL;
+    const db = await openDemoDatabase();
+    for (const u of await db.select().from(t.users)) ids[u.email] = u.id;
+    for (const p of await db.select().from(t.projects)) ids[p.name] = p.id;
+    for (const o of await db.select().from(t.organizations)) ids[o.name] = o.id;
+  }, 120_000);
+  afterAll(async () => {
+    await closeDb();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return ids;
+}
+
+/**
  * For a unit test file on this machine's PostgreSQL (as .ci/run uses it; PGURL_BASE overrides): a database of
  * its own, created and opened before the file's tests and dropped after. `reachable` is false when there is no
  * server, for `describe.skipIf`; `admin` is a session of the test's own, outside the app's pools.

@@ -22,14 +22,10 @@ const FIELDS = ['name', 'email', 'password', 'organizationName'] as const;
 export function SetupForm({ token }: { token: string }) {
   const signInOnce = useSignInOnce();
   const [formError, setFormError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+  const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     setFormError(null);
     let organizationId: string;
     try {
@@ -45,7 +41,7 @@ export function SetupForm({ token }: { token: string }) {
       const issues = error instanceof ApiRequestError ? error.issues : [];
       let first = true;
       for (const issue of issues.filter((i) => (FIELDS as readonly string[]).includes(i.path))) {
-        setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: first });
+        form.setError(issue.path as (typeof FIELDS)[number], { message: issue.message }, { shouldFocus: first });
         first = false;
       }
       if (first) setFormError(error instanceof Error ? error.message : 'Something went wrong.');
@@ -57,13 +53,13 @@ export function SetupForm({ token }: { token: string }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <FormAlert message={formError} />
-      <AccountFields idPrefix="setup" register={register} errors={errors} askEmail autoFocus />
+      <AccountFields idPrefix="setup" register={form.register} errors={errors} askEmail autoFocus />
       <TextField
         id="setup-organization"
         label="Organization name"
         autoComplete="organization"
         error={errors.organizationName?.message}
-        {...register('organizationName')}
+        {...form.register('organizationName')}
       />
       <Button type="submit" pending={isSubmitting} className="w-full">
         Create administrator

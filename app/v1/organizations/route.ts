@@ -1,7 +1,7 @@
 import { json, route } from '@/lib/pipeline/route';
 import { createOrganizationOp, listOrganizationsOp } from '@/lib/orgs/operations';
 import { listOrganizationsRoute } from '@/lib/orgs/routes';
-import { createOrganization } from '@/lib/orgs/create-service';
+import { createOrganization } from '@/lib/members/join-service';
 import { otherMethods } from '@/lib/pipeline/methods';
 
 export const GET = listOrganizationsRoute;

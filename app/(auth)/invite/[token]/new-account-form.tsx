@@ -26,21 +26,17 @@ export function NewAccountForm({
   onRefused: (error: unknown) => void;
 }) {
   const signInOnce = useSignInOnce();
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema) });
+  const { errors, isSubmitting } = form.formState;
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     try {
       await apiFetch(`/v1/invitations/${encodeURIComponent(token)}/accept`, { method: 'POST', body: values });
     } catch (error) {
       const issues = error instanceof ApiRequestError ? error.issues : [];
       const placed = issues.filter((i) => i.path === 'name' || i.path === 'password');
       placed.forEach((i, n) =>
-        setError(i.path as 'name' | 'password', { message: i.message }, { shouldFocus: n === 0 }),
+        form.setError(i.path as 'name' | 'password', { message: i.message }, { shouldFocus: n === 0 }),
       );
       if (placed.length === 0) onRefused(error);
       return;
@@ -55,7 +51,7 @@ export function NewAccountForm({
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-2">
       <p className="text-sm text-slate-600">Make your account for {invitation.email}:</p>
-      <AccountFields idPrefix="invite" register={register} errors={errors} />
+      <AccountFields idPrefix="invite" register={form.register} errors={errors} />
       <Button type="submit" pending={isSubmitting} className="w-full">
         Create account and join
       </Button>

@@ -4,8 +4,7 @@ import { createApiKey } from '@/lib/api-keys/service';
 import { json, route } from '@/lib/pipeline/route';
 import { otherMethods } from '@/lib/pipeline/methods';
 
-export const POST = route(createApiKeyOp, async ({ params, body, principal, authorize, audit }) => {
-  await authorize(body.botId ? 'bots.createApiKey' : 'apiKeys.create');
+export const POST = route(createApiKeyOp, async ({ params, body, principal, audit }) => {
   const created = await createApiKey(params.orgId, principal, body, audit);
   return json(created, { status: 201, headers: { 'cache-control': 'no-store' } });
 });

@@ -3,9 +3,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { FieldError, TextField } from '@/components/ui/field';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog } from '@/components/console/form-dialog';
 import { placeServerIssues } from '@/components/console/form-issues';
 import { ApiRequestError } from '@/lib/api-client';
 import { Select } from '@/components/ui/select';
@@ -72,25 +72,26 @@ export function CreateApiKeyDialog({
   const [restricted, setRestricted] = useState(false);
   const [access, setAccess] = useState<Access>(NO_ACCESS);
   const [accessErrors, setAccessErrors] = useState<AccessErrors>({});
+  const form = useForm<CreateApiKeyInput>({
+    resolver: zodResolver(createApiKeyBody),
+    defaultValues: { name: '', expiresInDays: 90 },
+  });
+  const { errors, isSubmitting } = form.formState;
   const clear = () => {
-    reset();
+    form.reset();
     setRestricted(false);
     setAccess(NO_ACCESS);
     setAccessErrors({});
   };
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<CreateApiKeyInput>({
-    resolver: zodResolver(createApiKeyBody),
-    defaultValues: { name: '', expiresInDays: 90 },
-  });
+  // Every way out clears the form at once: this dialog asks no discard question.
+  const closing = {
+    requestClose: () => {
+      clear();
+      onOpenChange(false);
+    },
+  };
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     const restrictions = restrictionBody(restricted, access);
     setAccessErrors({});
     const outcome = await runMutation(
@@ -104,9 +105,9 @@ export function CreateApiKeyDialog({
             const onAccess = accessErrorsOf(error, restrictions);
             setAccessErrors(onAccess);
             // Issues on the access axes are shown there; anything else still reaches the toast.
-            return placeServerIssues(setError, error, FIELDS) && Object.keys(onAccess).length === 0;
+            return placeServerIssues(form.setError, error, FIELDS) && Object.keys(onAccess).length === 0;
           }
-          setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
+          form.setError('botId', { message: 'This bot no longer exists.' }, { shouldFocus: true });
           return false;
         },
       },
@@ -117,108 +118,99 @@ export function CreateApiKeyDialog({
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) clear();
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
+      closing={closing}
       title="Create API key"
       description="A key acts as its owner, with the owner's access or, restricted, less of it."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel="Create key"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id="key-name"
-          label="Name"
-          hint="What uses this key, e.g. “CI deploys”."
-          error={errors.name?.message}
-          autoFocus
-          autoComplete="off"
-          {...register('name')}
-        />
-        <Controller
-          control={control}
-          name="expiresInDays"
-          render={({ field }) => (
-            <div className="space-y-1">
-              <Select
-                id="key-expiry"
-                label="Expires"
-                value={field.value === null || field.value === undefined ? NEVER : String(field.value)}
-                options={EXPIRY_CHOICES.map((c) => ({
-                  value: c.days === null ? NEVER : String(c.days),
-                  label: c.label,
-                }))}
-                onValueChange={(v) => field.onChange(v === NEVER ? null : Number(v))}
-                invalid={!!errors.expiresInDays}
-                describedBy="key-expiry-error"
-              />
-              <FieldError id="key-expiry-error" message={errors.expiresInDays?.message} />
-            </div>
-          )}
-        />
-        <Controller
-          control={control}
-          name="botId"
-          render={({ field }) => (
-            <div className="space-y-1">
-              <Select
-                id="key-owner"
-                label="Owner"
-                value={field.value ?? ME}
-                options={[{ value: ME, label: 'Me' }, ...bots.map((b) => ({ value: b.id, label: `${b.name} (bot)` }))]}
-                onValueChange={(v) => field.onChange(v === ME ? undefined : v)}
-                disabled={bots.length === 0}
-                invalid={!!errors.botId}
-                describedBy="key-owner-error"
-              />
-              <FieldError id="key-owner-error" message={errors.botId?.message} />
-            </div>
-          )}
-        />
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium text-slate-800">Access</legend>
-          <div className="flex flex-wrap gap-4">
-            {[
-              { id: 'access-full', label: 'Full access', on: false },
-              { id: 'access-restricted', label: 'Restricted', on: true },
-            ].map((choice) => (
-              <div key={choice.id} className="flex items-center gap-2">
-                <input
-                  id={choice.id}
-                  type="radio"
-                  name="access"
-                  className="size-4 border-slate-300 text-indigo-600 focus:ring-indigo-600"
-                  checked={restricted === choice.on}
-                  onChange={() => setRestricted(choice.on)}
-                />
-                <label htmlFor={choice.id} className="text-sm text-slate-800">
-                  {choice.label}
-                </label>
-              </div>
-            ))}
-          </div>
-          {restricted && <NarrowedKeyLimits />}
-          {restricted && (
-            <AccessPicker
-              value={access}
-              onChange={setAccess}
-              held={held.data}
-              projects={projects.items}
-              myAddress={myAddress}
-              errors={accessErrors}
+      <TextField
+        id="key-name"
+        label="Name"
+        hint="What uses this key, e.g. “CI deploys”."
+        error={errors.name?.message}
+        autoFocus
+        autoComplete="off"
+        {...form.register('name')}
+      />
+      <Controller
+        control={form.control}
+        name="expiresInDays"
+        render={({ field }) => (
+          <div className="space-y-1">
+            <Select
+              id="key-expiry"
+              label="Expires"
+              value={field.value === null || field.value === undefined ? NEVER : String(field.value)}
+              options={EXPIRY_CHOICES.map((c) => ({
+                value: c.days === null ? NEVER : String(c.days),
+                label: c.label,
+              }))}
+              onValueChange={(v) => field.onChange(v === NEVER ? null : Number(v))}
+              invalid={!!errors.expiresInDays}
+              describedBy="key-expiry-error"
             />
-          )}
-        </fieldset>
-        <FormFooter
-          onCancel={() => {
-            clear();
-            onOpenChange(false);
-          }}
-          pending={isSubmitting}
-          submitLabel="Create key"
-        />
-      </form>
-    </Dialog>
+            <FieldError id="key-expiry-error" message={errors.expiresInDays?.message} />
+          </div>
+        )}
+      />
+      <Controller
+        control={form.control}
+        name="botId"
+        render={({ field }) => (
+          <div className="space-y-1">
+            <Select
+              id="key-owner"
+              label="Owner"
+              value={field.value ?? ME}
+              options={[{ value: ME, label: 'Me' }, ...bots.map((b) => ({ value: b.id, label: `${b.name} (bot)` }))]}
+              onValueChange={(v) => field.onChange(v === ME ? undefined : v)}
+              disabled={bots.length === 0}
+              invalid={!!errors.botId}
+              describedBy="key-owner-error"
+            />
+            <FieldError id="key-owner-error" message={errors.botId?.message} />
+          </div>
+        )}
+      />
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium text-slate-800">Access</legend>
+        <div className="flex flex-wrap gap-4">
+          {[
+            { id: 'access-full', label: 'Full access', on: false },
+            { id: 'access-restricted', label: 'Restricted', on: true },
+          ].map((choice) => (
+            <div key={choice.id} className="flex items-center gap-2">
+              <input
+                id={choice.id}
+                type="radio"
+                name="access"
+                className="size-4 border-slate-300 text-indigo-600 focus:ring-indigo-600"
+                checked={restricted === choice.on}
+                onChange={() => setRestricted(choice.on)}
+              />
+              <label htmlFor={choice.id} className="text-sm text-slate-800">
+                {choice.label}
+              </label>
+            </div>
+          ))}
+        </div>
+        {restricted && <NarrowedKeyLimits />}
+        {restricted && (
+          <AccessPicker
+            value={access}
+            onChange={setAccess}
+            held={held.data}
+            projects={projects.items}
+            myAddress={myAddress}
+            errors={accessErrors}
+          />
+        )}
+      </fieldset>
+    </FormDialog>
   );
 }

@@ -3,11 +3,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
 import { RolesField, useRolesIssues } from '@/components/console/roles-field';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import { createInvitationBody } from '@/lib/onboarding/invitation-schema';
 import { useInvite, type InvitationSent } from '@/lib/onboarding/queries';
@@ -35,22 +34,11 @@ export function InviteDialog({
 }) {
   const invite = useInvite(orgId);
   const roles = useRolesIssues();
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULTS });
-  const close = () => {
-    reset(DEFAULTS);
-    roles.clear();
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULTS });
+  const { errors, isSubmitting } = form.formState;
+  const dialog = useFormDialog(form, { open, onOpenChange, onClose: roles.clear });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     roles.clear();
     const outcome = await runMutation(() => invite.mutateAsync(values), {
       success: (sent) =>
@@ -59,38 +47,35 @@ export function InviteDialog({
           : `Emailed the invitation to ${sent.invitation.email}.`,
       failure: 'Could not send the invitation',
       placeIssues: (error) => {
-        if (placeCodeOnField(setError, error, { already_member: 'email' })) return false;
-        return roles.place(error) && placeServerIssues(setError, error, ['email']);
+        if (placeCodeOnField(form.setError, error, { already_member: 'email' })) return false;
+        return roles.place(error) && placeServerIssues(form.setError, error, ['email']);
       },
     });
     if (!outcome.ok) return;
-    close();
+    dialog.close();
     onSent(outcome.data);
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title="Invite a member"
       description="The link works once, for 7 days, for this email address only."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel="Send invitation"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id="invite-email"
-          label="Email"
-          error={errors.email?.message}
-          autoFocus
-          type="email"
-          autoComplete="off"
-          spellCheck={false}
-          {...register('email')}
-        />
-        <RolesField control={control} orgId={orgId} idPrefix="invite-roles" issues={roles.issues} />
-        {guard.prompt ?? (
-          <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Send invitation" />
-        )}
-      </form>
-    </Dialog>
+      <TextField
+        id="invite-email"
+        label="Email"
+        error={errors.email?.message}
+        autoFocus
+        type="email"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.register('email')}
+      />
+      <RolesField control={form.control} orgId={orgId} idPrefix="invite-roles" issues={roles.issues} />
+    </FormDialog>
   );
 }

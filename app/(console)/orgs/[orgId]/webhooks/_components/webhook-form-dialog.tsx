@@ -4,11 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
-import { FieldError, TextField } from '@/components/ui/field';
+import { CheckboxField, FieldError, TextField } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
 import { reauthenticationMessage } from './reauthentication';
@@ -47,30 +46,18 @@ export function WebhookFormDialog({
     enabled: webhook?.enabled ?? true,
   };
   const [refusal, setRefusal] = useState<string | null>(null);
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty, dirtyFields },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
+  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
+  const { errors, isSubmitting, dirtyFields } = form.formState;
+  const dialog = useFormDialog(form, { open, onOpenChange, onClose: () => setRefusal(null) });
 
-  const close = () => {
-    reset(defaults);
-    setRefusal(null);
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
-
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     setRefusal(null);
     const changed = editing
       ? (Object.fromEntries(
           FIELDS.filter((f) => dirtyFields[f] !== undefined).map((f) => [f, values[f]]),
         ) as Partial<FormValues>)
       : { url: values.url, events: values.events, ...(values.description ? { description: values.description } : {}) };
-    if (editing && Object.keys(changed).length === 0) return close();
+    if (editing && Object.keys(changed).length === 0) return dialog.close();
     const outcome = await runMutation(() => save(changed), {
       success: (text) => text,
       failure: editing ? 'Could not save the webhook' : 'Could not add the webhook',
@@ -80,80 +67,63 @@ export function WebhookFormDialog({
           setRefusal(reauth);
           return false;
         }
-        return placeServerIssues(setError, error, FIELDS, ['events']);
+        return placeServerIssues(form.setError, error, FIELDS, ['events']);
       },
     });
-    if (outcome.ok) close();
+    if (outcome.ok) dialog.close();
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title={editing ? 'Edit webhook' : 'Add webhook'}
       description="Every audit event matching the chosen events is POSTed to the URL, signed per Standard Webhooks."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel={editing ? 'Save' : 'Add webhook'}
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id="webhook-url"
-          label="URL"
-          hint="https://, reachable from the internet."
-          error={errors.url?.message}
-          autoFocus
-          type="url"
-          autoComplete="off"
-          spellCheck={false}
-          {...register('url')}
-        />
-        <TextField
-          id="webhook-description"
-          label="Description (optional)"
-          error={errors.description?.message}
-          autoComplete="off"
-          {...register('description')}
-        />
-        <Controller
-          control={control}
-          name="events"
-          render={({ field }) => (
-            <EventPicker
-              value={field.value}
-              onChange={field.onChange}
-              invalid={!!errors.events}
-              describedBy="webhook-events-error"
-            />
-          )}
-        />
-        <FieldError
-          id="webhook-events-error"
-          message={errors.events?.message ?? errors.events?.root?.message ?? errors.events?.[0]?.message}
-        />
-        {editing && (
-          <div className="flex items-center gap-2 pb-2">
-            <input
-              id="webhook-enabled"
-              type="checkbox"
-              className="size-4 rounded border-slate-300 text-indigo-600 focus:ring-indigo-600"
-              {...register('enabled')}
-            />
-            <label htmlFor="webhook-enabled" className="text-sm text-slate-800">
-              Enabled (deliveries are sent)
-            </label>
-          </div>
-        )}
-        {refusal && (
-          <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            {refusal}
-          </p>
-        )}
-        {guard.prompt ?? (
-          <FormFooter
-            onCancel={guard.requestClose}
-            pending={isSubmitting}
-            submitLabel={editing ? 'Save' : 'Add webhook'}
+      <TextField
+        id="webhook-url"
+        label="URL"
+        hint="https://, reachable from the internet."
+        error={errors.url?.message}
+        autoFocus
+        type="url"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.register('url')}
+      />
+      <TextField
+        id="webhook-description"
+        label="Description (optional)"
+        error={errors.description?.message}
+        autoComplete="off"
+        {...form.register('description')}
+      />
+      <Controller
+        control={form.control}
+        name="events"
+        render={({ field }) => (
+          <EventPicker
+            value={field.value}
+            onChange={field.onChange}
+            invalid={!!errors.events}
+            describedBy="webhook-events-error"
           />
         )}
-      </form>
-    </Dialog>
+      />
+      <FieldError
+        id="webhook-events-error"
+        message={errors.events?.message ?? errors.events?.root?.message ?? errors.events?.[0]?.message}
+      />
+      {editing && (
+        <CheckboxField id="webhook-enabled" label="Enabled (deliveries are sent)" {...form.register('enabled')} />
+      )}
+      {refusal && (
+        <p role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {refusal}
+        </p>
+      )}
+    </FormDialog>
   );
 }
