@@ -11,7 +11,7 @@ import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { FieldError, TextField } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
-import { reauthenticationMessage } from './reauthentication';
+import { reauthenticationMessage } from '@/components/console/reauthentication';
 
 // The shared schema, except the URL: whether a loopback target is admitted is the server's setting, so the
 // server's guard judges it and its issue lands on the field.
