@@ -22,12 +22,13 @@ export function useSubscriptions(orgId: string, projectId: string) {
  * a queue's). A queue holds at most 10, so the first page of 100 is nearly always all; further pages follow by
  * themselves.
  */
-export function useProjectSubscriptions(orgId: string, projectId: string) {
+export function useProjectSubscriptions(orgId: string, projectId: string, { live = false }: { live?: boolean } = {}) {
   const list = usePagedList<Subscription>(
     subscriptionKeys.every(orgId, projectId),
     basePath(orgId, projectId),
     {},
-    { pageSize: EVERY_PAGE_SIZE },
+    // `live`: health and last success follow deliveries while the page is visible, as the backlogs do.
+    { pageSize: EVERY_PAGE_SIZE, refetchInterval: live ? ACTIVITY_REFRESH_MS : undefined },
   );
   const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = list;
   useEffect(() => {

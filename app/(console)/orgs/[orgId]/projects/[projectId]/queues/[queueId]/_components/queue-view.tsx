@@ -40,7 +40,7 @@ export function QueueView({ orgId, projectId, queueId }: { orgId: string; projec
   const router = useRouter();
   const client = useQueryClient();
   const queue = useQueue(orgId, projectId, queueId);
-  const subscriptions = useProjectSubscriptions(orgId, projectId);
+  const subscriptions = useProjectSubscriptions(orgId, projectId, { live: true });
   const permissions = usePermissions(orgId);
   const may = (permission: Parameters<typeof hasGrant>[1]) => hasGrant(permissions.data, permission, projectId);
   const remove = useDeleteQueue(orgId, projectId);
@@ -146,7 +146,7 @@ export function QueueView({ orgId, projectId, queueId }: { orgId: string; projec
       )}
       {refusal && (
         <p role="alert" className="mb-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Not deleted: {refusal}
+          {refusal}
         </p>
       )}
       <dl className="grid min-h-[4.5rem] gap-4 rounded-lg bg-white p-4 text-sm shadow-sm ring-1 ring-slate-200 sm:grid-cols-3">
