@@ -35,13 +35,11 @@ export function ActivityChart({ minutes }: { minutes: readonly Minute[] }) {
         ))}
       </figcaption>
       <div className="flex gap-2">
-        <div
-          aria-hidden="true"
-          className="flex h-40 w-10 shrink-0 flex-col justify-between text-right text-xs tabular-nums text-slate-600"
-        >
-          <span>{count(top)}</span>
-          <span>{count(top / 2)}</span>
-          <span>0</span>
+        {/* Each label centred on its grid line. */}
+        <div aria-hidden="true" className="relative h-40 w-10 shrink-0 text-right text-xs tabular-nums text-slate-600">
+          <span className="absolute right-0 top-0 -translate-y-1/2">{count(top)}</span>
+          <span className="absolute right-0 top-1/2 -translate-y-1/2">{count(top / 2)}</span>
+          <span className="absolute bottom-0 right-0 translate-y-1/2">0</span>
         </div>
         <div className="relative h-40 min-w-0 flex-1">
           <svg

@@ -36,7 +36,7 @@ function Row({ d }: { d: SubscriptionDelivery }) {
           {dayAndSecond(d.startedAt, zone)}
         </time>
       </th>
-      <td data-label="Outcome" className={cell}>
+      <td data-label="Outcome" className={`${cell} whitespace-nowrap`}>
         <Outcome outcome={d.outcome} />
       </td>
       <td data-label="Status" className={`${cell} tabular-nums`}>
