@@ -20,6 +20,10 @@ export const subscriptionKeys = {
 /** The API's largest page: a queue has at most 10 subscriptions, so one page is most projects' every one. */
 export const EVERY_PAGE_SIZE = 100;
 
+/** A page of recent deliveries, and of dead letters: what a glance takes in, more behind Load more. */
+export const DELIVERIES_PAGE_SIZE = 10;
+export const DEAD_LETTERS_PAGE_SIZE = 20;
+
 /** How often a subscription's figures, deliveries and dead letters are read again while its page is visible. */
 export const ACTIVITY_REFRESH_MS = 5_000;
 

@@ -4,7 +4,14 @@ import { useEffect } from 'react';
 import { useMutation, useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
 import { replaceInPages, usePagedList } from '../console/paged-list';
-import { ACTIVITY_REFRESH_MS, EVERY_PAGE_SIZE, subscriptionKeys, subscriptionsPath } from './keys';
+import {
+  ACTIVITY_REFRESH_MS,
+  DEAD_LETTERS_PAGE_SIZE,
+  DELIVERIES_PAGE_SIZE,
+  EVERY_PAGE_SIZE,
+  subscriptionKeys,
+  subscriptionsPath,
+} from './keys';
 import type { z } from 'zod';
 import type { createSubscriptionBody, CreatedSubscription, Subscription, SubscriptionUpdate } from './schema';
 import type { DeadLetter, SubscriptionActivity, SubscriptionDelivery } from './activity-schema';
@@ -71,7 +78,7 @@ export function useSubscriptionDeliveries(orgId: string, projectId: string, id: 
     subscriptionKeys.deliveries(orgId, projectId, id),
     `${basePath(orgId, projectId)}/${id}/deliveries`,
     {},
-    { refetchInterval: ACTIVITY_REFRESH_MS },
+    { pageSize: DELIVERIES_PAGE_SIZE, refetchInterval: ACTIVITY_REFRESH_MS },
   );
 }
 
@@ -81,7 +88,7 @@ export function useDeadLetters(orgId: string, projectId: string, id: string) {
     subscriptionKeys.deadLetters(orgId, projectId, id),
     `${basePath(orgId, projectId)}/${id}/dead-letters`,
     {},
-    { refetchInterval: ACTIVITY_REFRESH_MS },
+    { pageSize: DEAD_LETTERS_PAGE_SIZE, refetchInterval: ACTIVITY_REFRESH_MS },
   );
 }
 

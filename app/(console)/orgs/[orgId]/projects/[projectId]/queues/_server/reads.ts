@@ -9,7 +9,13 @@ import { GET as listDeadLetters } from '@/app/v1/organizations/[orgId]/projects/
 import type { Page } from '@/lib/http/pagination';
 import { queueKeys, queuesPath } from '@/lib/queues/keys';
 import type { Subscription } from '@/lib/subscriptions/schema';
-import { EVERY_PAGE_SIZE, subscriptionKeys, subscriptionsPath } from '@/lib/subscriptions/keys';
+import {
+  DEAD_LETTERS_PAGE_SIZE,
+  DELIVERIES_PAGE_SIZE,
+  EVERY_PAGE_SIZE,
+  subscriptionKeys,
+  subscriptionsPath,
+} from '@/lib/subscriptions/keys';
 import { serverRead, type Read } from '@/server/console/prefetch';
 
 /*
@@ -63,6 +69,7 @@ export const deliveriesRead = ({ orgId, projectId }: Project, subscriptionId: st
   path: `${subscriptionsPath(orgId, projectId)}/${subscriptionId}/deliveries`,
   params: { orgId, projectId, subscriptionId },
   paged: true,
+  pageSize: DELIVERIES_PAGE_SIZE,
 });
 
 export const deadLettersRead = ({ orgId, projectId }: Project, subscriptionId: string): Read => ({
@@ -71,6 +78,7 @@ export const deadLettersRead = ({ orgId, projectId }: Project, subscriptionId: s
   path: `${subscriptionsPath(orgId, projectId)}/${subscriptionId}/dead-letters`,
   params: { orgId, projectId, subscriptionId },
   paged: true,
+  pageSize: DEAD_LETTERS_PAGE_SIZE,
 });
 
 /**
