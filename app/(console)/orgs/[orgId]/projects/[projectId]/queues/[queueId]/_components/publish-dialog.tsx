@@ -142,7 +142,9 @@ export function PublishDialog({
       description={
         subscriptions === 0
           ? 'This queue has no subscription yet: a message published now is delivered to no one.'
-          : `One message, delivered to each of its ${subscriptions === 1 ? 'subscription' : `${subscriptions} subscriptions`}.`
+          : subscriptions === 1
+            ? 'One message, delivered to its subscription.'
+            : `One message, delivered to each of its ${subscriptions} subscriptions.`
       }
     >
       <form onSubmit={(event) => void handleSubmit(send)(event)} noValidate className="space-y-3">
@@ -174,7 +176,12 @@ export function PublishDialog({
               const id = `attribute-${index}`;
               const rowErrors = errors.attributes?.[index];
               return (
-                <li key={field.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2" data-testid={id}>
+                // On a phone, name and value side by side and Remove under them; from 640 px all three in a row.
+                <li
+                  key={field.id}
+                  className="grid grid-cols-2 items-start gap-x-2 sm:grid-cols-[1fr_1fr_auto]"
+                  data-testid={id}
+                >
                   <div className="min-w-0 space-y-1">
                     <label htmlFor={`${id}-name`} className="block text-xs font-medium text-slate-700">
                       Name {index + 1}
@@ -206,7 +213,7 @@ export function PublishDialog({
                   <Button
                     variant="ghost"
                     size="sm"
-                    className="mt-5"
+                    className="col-span-2 justify-self-start sm:col-span-1 sm:mt-5"
                     data-remove-attribute=""
                     aria-label={`Remove attribute ${index + 1}`}
                     onClick={() => {
