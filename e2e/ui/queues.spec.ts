@@ -358,6 +358,26 @@ test('a refusal of the publish is shown at its fields; the Subscriptions page na
     'it holds its messages in its backlog and delivers nothing',
   );
 
+  // Its figures are read again every 5 s while the page is visible, and not while it is hidden.
+  const activity = `${subsPath(demo.acme, demo.production)}/${subs.workflow.id}/activity`;
+  const reads: number[] = [];
+  page.on('request', (req) => req.url().endsWith(activity) && reads.push(Date.now()));
+  await expect.poll(() => reads.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(1);
+  const setHidden = (hidden: boolean) =>
+    page.evaluate((h) => {
+      Object.defineProperty(document, 'visibilityState', { value: h ? 'hidden' : 'visible', configurable: true });
+      Object.defineProperty(document, 'hidden', { value: h, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+  await setHidden(true);
+  // A read already on its way may still land; none starts after.
+  await page.waitForTimeout(1_000);
+  const whileHidden = reads.length;
+  await page.waitForTimeout(11_000);
+  expect(reads.length).toBe(whileHidden);
+  await setHidden(false);
+  await expect.poll(() => reads.length, { timeout: 12_000 }).toBeGreaterThan(whileHidden);
+
   // An id of no queue or subscription of the project is "Not found", with a way back.
   await page.goto(`/orgs/${demo.acme}/projects/${demo.production}/queues/${subs.https.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
