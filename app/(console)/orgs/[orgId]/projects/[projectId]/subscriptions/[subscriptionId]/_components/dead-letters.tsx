@@ -85,16 +85,18 @@ export function DeadLetters({
         </h2>
         {canRedrive && (
           <div className="flex flex-wrap gap-2">
-            {/* Never disabled: focus stays on the button that was pressed, whatever the list becomes. */}
+            {/* Never disabled, not even while it works (a disabled button drops focus): focus stays on the
+                button that was pressed, whatever the list becomes; a press while one is on its way is ignored. */}
             <Button
               variant="secondary"
               size="sm"
-              pending={redrive.isPending && !redrivingAll}
-              onClick={() =>
-                selected.length === 0
-                  ? toast.info('Choose the dead letters to redrive first, with the boxes in the list.')
-                  : void send(selected)
-              }
+              aria-busy={redrive.isPending || undefined}
+              onClick={() => {
+                if (redrive.isPending) return;
+                if (selected.length === 0)
+                  toast.info('Choose the dead letters to redrive first, with the boxes in the list.');
+                else void send(selected);
+              }}
             >
               Redrive selected ({selected.length})
             </Button>
