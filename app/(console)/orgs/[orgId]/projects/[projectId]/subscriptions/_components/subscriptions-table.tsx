@@ -47,7 +47,7 @@ export function SubscriptionsTable({
           <td data-label="Subscription" className={cell}>
             <Link
               href={`/orgs/${orgId}/projects/${projectId}/subscriptions/${sub.id}`}
-              className="font-mono text-xs font-semibold text-indigo-700 hover:underline"
+              className="whitespace-nowrap font-mono text-xs font-semibold text-indigo-700 hover:underline"
             >
               {sub.slug}
             </Link>

@@ -49,7 +49,7 @@ export function QueueSubscriptions({
             <th scope="row" className={`${cell} text-left font-normal`}>
               <Link
                 href={`/orgs/${orgId}/projects/${projectId}/subscriptions/${sub.id}`}
-                className="font-mono text-xs font-semibold text-indigo-700 hover:underline"
+                className="whitespace-nowrap font-mono text-xs font-semibold text-indigo-700 hover:underline"
               >
                 {sub.slug}
               </Link>
