@@ -76,8 +76,7 @@ export function Badge({
   };
   return (
     <span
-      // A badge's word never breaks, even in a table cell that breaks long names anywhere.
-      className={`inline-flex items-center whitespace-nowrap rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+      className={`inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
     >
       {children}
     </span>

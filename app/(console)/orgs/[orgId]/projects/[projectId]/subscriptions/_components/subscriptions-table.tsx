@@ -65,7 +65,7 @@ export function SubscriptionsTable({
               </Link>
             </p>
           </td>
-          <td data-label="State" className={cell}>
+          <td data-label="State" className={`${cell} whitespace-nowrap`}>
             <StateBadge state={sub.state} />
           </td>
           <td data-label="Target" className={`${cell} max-w-[13rem] max-sm:max-w-none`}>

@@ -57,10 +57,10 @@ export function QueueSubscriptions({
                 <TargetSummary target={sub.target} />
               </div>
             </th>
-            <td data-label="State" className={cell}>
+            <td data-label="State" className={`${cell} whitespace-nowrap`}>
               <StateBadge state={sub.state} />
             </td>
-            <td data-label="Health" className={cell}>
+            <td data-label="Health" className={`${cell} whitespace-nowrap`}>
               <HealthBadge health={sub.status.health} />
             </td>
             <td data-label="Ready" className={`${cell} tabular-nums`}>
