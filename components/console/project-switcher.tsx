@@ -10,7 +10,7 @@ import { onDemand } from '@/components/ui/on-demand';
 import { linkButtonClass } from './menu-button';
 
 /** A project's pages: switching project keeps the one you are on. */
-const PROJECT_SECTIONS = ['subscriptions', 'alerts', 'silences'];
+const PROJECT_SECTIONS = ['queues', 'subscriptions', 'alerts', 'silences'];
 
 // The project last opened in each organization, kept in this browser so its organization's pages stay in it.
 const storageKey = (orgId: string) => `svc.project.${orgId}`;

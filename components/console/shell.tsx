@@ -72,6 +72,7 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
   ];
   const projectNav: NavItem[] = projectId
     ? [
+        { href: `/orgs/${orgId}/projects/${projectId}/queues`, label: 'Queues' },
         { href: `/orgs/${orgId}/projects/${projectId}/subscriptions`, label: 'Subscriptions' },
         { href: `/orgs/${orgId}/projects/${projectId}/alerts`, label: 'Alerts' },
         { href: `/orgs/${orgId}/projects/${projectId}/silences`, label: 'Silences' },

@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
-import { emailOf, type Demo, type DemoUser } from '../fixtures';
+import { emailOf, readFixtures, sessionFor, type Demo, type DemoUser } from '../fixtures';
 import { E2E } from './env';
+import { queueNamed } from './queues';
 
 /** Answers an intercepted request as the API refuses one: 400 `invalid_request` with these issues at their paths. */
 export function refuseWithIssues(route: Route, issues: { path: string; message: string }[]): Promise<void> {
@@ -52,6 +53,7 @@ export const consolePages = (demo: Demo) => ({
   members: `/orgs/${demo.acme}/members`,
   bots: `/orgs/${demo.acme}/bots`,
   settings: `/orgs/${demo.acme}/settings`,
+  queues: `/orgs/${demo.acme}/projects/${demo.production}/queues`,
   subscriptions: `/orgs/${demo.acme}/projects/${demo.production}/subscriptions`,
   silences: `/orgs/${demo.acme}/projects/${demo.production}/silences`,
   alerts: `/orgs/${demo.acme}/projects/${demo.production}/alerts`,
@@ -59,6 +61,24 @@ export const consolePages = (demo: Demo) => ({
   security: '/account/security',
   notFound: `/orgs/${demo.acme}/no-such-page`,
 });
+
+/**
+ * The pages of one queue and one subscription: the demo's `orders`, and the dead-letter fixture's subscription in
+ * Staging (paused, a workflow target, with dead letters, a backlog and a failed delivery).
+ */
+export async function queuePages(demo: Demo): Promise<{ queue: string; subscription: string }> {
+  const ada = await sessionFor('ada');
+  const orders = await queueNamed(ada, demo.acme, demo.production, 'orders');
+  await ada.dispose();
+  const { subscriptionId } = readFixtures().deadLetters;
+  return {
+    queue: `/orgs/${demo.acme}/projects/${demo.production}/queues/${orders.id}`,
+    subscription: `/orgs/${demo.acme}/projects/${demo.staging}/subscriptions/${subscriptionId}`,
+  };
+}
+
+/** Every console page a signed-in admin can open, the queue and subscription pages among them. */
+export const everyConsolePage = async (demo: Demo) => ({ ...consolePages(demo), ...(await queuePages(demo)) });
 
 /**
  * The lines an element's text falls into at its narrowest (min-content) width: every place it may break. The

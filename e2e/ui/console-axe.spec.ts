@@ -1,18 +1,18 @@
 import { expect, test } from '../fixtures';
 import { expectAccessible } from '../support/axe';
-import { consolePages, signInAs } from '../support/console';
+import { consolePages, everyConsolePage, signInAs } from '../support/console';
 import { loadDemoSubs } from '../support/subscriptions';
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`axe finds nothing on any page or open dialog, ${colorScheme} mode`, async ({ page, demo }) => {
-    // Eight pages and five dialogs, each analysed twice over: generous on a shared, loaded machine.
-    test.setTimeout(240_000);
+    // Fourteen pages and five dialogs, each analysed twice over: generous on a shared, loaded machine.
+    test.setTimeout(300_000);
     await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
     await page.goto('/login');
     await expectAccessible(page, 'login');
     await signInAs(page, 'ada@acme.test');
     const pages = consolePages(demo);
-    for (const [name, path] of Object.entries(pages)) {
+    for (const [name, path] of Object.entries(await everyConsolePage(demo))) {
       await page.goto(path);
       await expect(page.locator('main h1').first()).toBeVisible();
       await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, type Demo } from '../fixtures';
 import { createKey } from '../support/api-keys';
-import { consolePages, signInAs } from '../support/console';
+import { consolePages, everyConsolePage, signInAs } from '../support/console';
 import { leak, postReport, serverScannerKey } from '../support/secret-scanning';
 
 /** The console's pages whose lists are read on the server, and where each is. */
@@ -12,12 +12,18 @@ const SERVER_READ_PAGES = [
   'members',
   'bots',
   'settings',
+  'queues',
+  'queue',
+  'subscription',
   'subscriptions',
   'silences',
   'alerts',
   'audit',
 ] as const;
-const serverReadPages = (demo: Demo) => ({ ...consolePages(demo), audit: `/orgs/${demo.acme}/audit` });
+const serverReadPages = async (demo: Demo) => ({
+  ...(await everyConsolePage(demo)),
+  audit: `/orgs/${demo.acme}/audit`,
+});
 
 /** The page never scrolls sideways, and every row action lies inside the window without scrolling. */
 async function expectReflow(page: Page, path: string) {
@@ -50,7 +56,7 @@ for (const viewport of [
     await createKey(await as('bob'), demo.acme, { name: `expiring-${'x'.repeat(60)}`, expiresInDays: 1 });
     await page.setViewportSize(viewport);
     await signInAs(page, 'ada@acme.test');
-    for (const path of Object.values(consolePages(demo))) await expectReflow(page, path);
+    for (const path of Object.values(await everyConsolePage(demo))) await expectReflow(page, path);
     // Row actions still work from there: the sticky column's button opens its dialog.
     await page.goto(consolePages(demo).subscriptions);
     await page
@@ -64,7 +70,7 @@ for (const viewport of [
 test('at 1280×800 every list shows all its columns: no table scrolls inside its card', async ({ page, demo }) => {
   await signInAs(page, 'ada@acme.test');
   let tables = 0;
-  for (const path of Object.values(consolePages(demo))) {
+  for (const path of Object.values(await everyConsolePage(demo))) {
     await page.goto(path);
     await expect(page.locator('main h1').first()).toBeVisible();
     await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
@@ -232,7 +238,7 @@ for (const email of ['ada@acme.test', 'cy@acme.test']) {
     await signInAs(page, email);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const pages = serverReadPages(demo);
+    const pages = await serverReadPages(demo);
     for (const name of SERVER_READ_PAGES) {
       await page.goto(pages[name]);
       await expect(page.locator('main h1').first()).toBeVisible();
@@ -331,7 +337,7 @@ for (const { timezoneId, ahead } of [
     await signInAs(page, 'ada@acme.test');
     // A phone's slower CPU, as Lighthouse's: hydration then yields more often between its parts.
     await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const pages = serverReadPages(demo);
+    const pages = await serverReadPages(demo);
     for (const name of SERVER_READ_PAGES) {
       const asked: string[] = [];
       const listen = (req: { url(): string }) => req.url().includes('/v1/') && asked.push(req.url());

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exactTime, localTime, relativeTime, shortDate } from './time';
+import { age, clockMinute, dayAndSecond, exactTime, localTime, relativeTime, shortDate } from './time';
 
 const now = Date.parse('2026-11-25T14:00:00.000Z');
 const at = (ms: number) => new Date(now + ms).toISOString();
@@ -113,5 +113,20 @@ describe('without Intl', () => {
       exactTime(at(ms), 'utc');
     }
     for (const spy of built) expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe('age and clockMinute', () => {
+  it('says how old something is without "ago", rounded down, never in the future', () => {
+    expect(age(at(-12_000), now)).toBe('under a minute');
+    expect(age(at(-3 * MINUTE - 50_000), now)).toBe('3 minutes');
+    expect(age(at(-DAY - MINUTE), now)).toBe('1 day');
+    expect(age(at(5_000), now)).toBe('under a minute');
+  });
+
+  it('writes a minute as the 24-hour clock reads it', () => {
+    expect(clockMinute('2026-11-25T14:05:00.000Z', 'utc')).toBe('14:05');
+    expect(clockMinute('2026-11-25T09:00:59.000Z', 'utc')).toBe('09:00');
+    expect(dayAndSecond('2026-11-25T09:00:59.000Z', 'utc')).toBe('Nov 25, 09:00:59');
   });
 });

@@ -50,3 +50,23 @@ export function relativeTime(iso: string, now = Date.now()): string {
   if (diff <= 0 && diff > -60_000) return 'just now';
   return formatDistanceStrict(at, now, { addSuffix: true, roundingMethod: 'round' });
 }
+
+/**
+ * How long ago `iso` was, without "ago", rounded down: "3 minutes", "2 hours"; "under a minute" below one (a page's
+ * clock moves by the minute, components/console/time.tsx).
+ */
+export function age(iso: string, now = Date.now()): string {
+  const at = new Date(iso);
+  if (now - at.getTime() < 60_000) return 'under a minute';
+  return formatDistanceStrict(at, now, { roundingMethod: 'floor' });
+}
+
+/** "14:05": a minute on a chart's axis, on the 24-hour clock. */
+export function clockMinute(iso: string, zone: Zone = 'local'): string {
+  return format(inZone(iso, zone), 'HH:mm');
+}
+
+/** "Nov 25, 14:05:22": an event of the last day, to the second, on the 24-hour clock. */
+export function dayAndSecond(iso: string, zone: Zone = 'local'): string {
+  return format(inZone(iso, zone), 'MMM d, HH:mm:ss');
+}

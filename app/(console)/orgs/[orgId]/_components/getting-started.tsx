@@ -12,8 +12,7 @@ type Step = { key: keyof Steps; title: string; todo: string; link: { href: strin
 function stepsOf(orgId: string, steps: Steps): Step[] {
   const project = (id: string | null, page: string) => (id ? `/orgs/${orgId}/projects/${id}/${page}` : null);
   const alerts = project(steps.sender.projectId, 'alerts');
-  // The project's queue pages come with the Queues console; its subscriptions page is where queues show until then.
-  const queues = project(steps.queue.projectId, 'subscriptions');
+  const queues = project(steps.queue.projectId, 'queues');
   return [
     {
       key: 'alerting',
@@ -38,8 +37,8 @@ function stepsOf(orgId: string, steps: Steps): Step[] {
     {
       key: 'queue',
       title: 'A queue with a subscription',
-      todo: 'A queue carries messages to the endpoints that subscribe to it (svc queues create, svc subscriptions create).',
-      link: queues ? { href: queues, label: 'Subscriptions' } : null,
+      todo: "A queue carries messages to the endpoints that subscribe to it: a project's Queues page makes both.",
+      link: queues ? { href: queues, label: 'Queues' } : null,
     },
   ];
 }

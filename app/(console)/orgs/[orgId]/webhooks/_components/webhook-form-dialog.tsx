@@ -10,7 +10,7 @@ import { placeServerIssues } from '@/components/console/form-issues';
 import { CheckboxField, FieldError, TextField } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
-import { reauthenticationMessage } from './reauthentication';
+import { reauthenticationMessage } from '@/components/console/reauthentication';
 
 // The shared schema, except the URL: whether a loopback target is admitted is the server's setting, so the
 // server's guard judges it and its issue lands on the field.

@@ -19,7 +19,7 @@ import {
   useWebhook,
 } from '@/lib/webhooks/queries';
 import { EventChips, WebhookState } from '../../_components/webhooks-view';
-import { reauthenticationMessage } from '../../_components/reauthentication';
+import { reauthenticationMessage } from '@/components/console/reauthentication';
 import { WebhookFormDialog } from '../../_components/webhook-form-dialog';
 import { DeliveryLog } from './delivery-log';
 

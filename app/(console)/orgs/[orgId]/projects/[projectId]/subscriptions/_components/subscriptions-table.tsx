@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { ActionsCell, DataTable } from '@/components/ui/data-table';
@@ -9,8 +10,11 @@ import { HealthBadge, StateBadge, TargetSummary, shortId } from './display';
 
 const cell = 'px-4 py-3 align-top text-sm text-slate-800';
 
-/** One row per subscription; the action opens its detail (and, for editors, the edit form). */
+/** One row per subscription, linking to its page and its queue's; the action opens its edit dialog. */
 export function SubscriptionsTable({
+  orgId,
+  projectId,
+  queueNames,
   items,
   canEdit,
   permissionKnown,
@@ -18,6 +22,10 @@ export function SubscriptionsTable({
   footer,
   onToggleState,
 }: {
+  orgId: string;
+  projectId: string;
+  /** The project's queues by id, as loaded; a queue not among them is named by its id. */
+  queueNames: ReadonlyMap<string, string>;
   items: Subscription[];
   canEdit: boolean;
   permissionKnown: boolean;
@@ -37,15 +45,27 @@ export function SubscriptionsTable({
       {items.map((sub) => (
         <tr key={sub.id} data-testid={`subscription-${sub.slug}`}>
           <td data-label="Subscription" className={cell}>
-            <p className="font-mono text-xs">{sub.slug}</p>
+            <Link
+              href={`/orgs/${orgId}/projects/${projectId}/subscriptions/${sub.id}`}
+              className="whitespace-nowrap font-mono text-xs font-semibold text-indigo-700 hover:underline"
+            >
+              {sub.slug}
+            </Link>
             <p className="mt-1 text-xs text-slate-600">
               Queue{' '}
-              <span className="font-mono" title={sub.queueId}>
-                {shortId(sub.queueId)}
-              </span>
+              <Link
+                href={`/orgs/${orgId}/projects/${projectId}/queues/${sub.queueId}`}
+                className="font-medium text-indigo-700 hover:underline"
+              >
+                {queueNames.get(sub.queueId) ?? (
+                  <span className="font-mono" title={sub.queueId}>
+                    {shortId(sub.queueId)}
+                  </span>
+                )}
+              </Link>
             </p>
           </td>
-          <td data-label="State" className={cell}>
+          <td data-label="State" className={`${cell} whitespace-nowrap`}>
             <StateBadge state={sub.state} />
           </td>
           <td data-label="Target" className={`${cell} max-w-[13rem] max-sm:max-w-none`}>

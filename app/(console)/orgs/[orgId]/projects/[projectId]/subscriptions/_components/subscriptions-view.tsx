@@ -9,6 +9,7 @@ import { LoadMore } from '@/components/console/load-more';
 import { runMutation } from '@/components/console/feedback';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import type { Subscription } from '@/lib/subscriptions/schema';
+import { useQueues } from '@/lib/queues/queries';
 import { useSetSubscriptionState, useSubscriptions } from '@/lib/subscriptions/queries';
 import { SubscriptionsTable } from './subscriptions-table';
 
@@ -17,6 +18,8 @@ const SubscriptionDialog = dynamic(() => import('./subscription-dialog').then((m
 
 export function SubscriptionsView({ orgId, projectId }: { orgId: string; projectId: string }) {
   const subscriptions = useSubscriptions(orgId, projectId);
+  const queues = useQueues(orgId, projectId);
+  const queueNames = new Map(queues.items.map((q) => [q.id, q.name]));
   const permissions = usePermissions(orgId);
   const [openId, setOpenId] = useState<string | null>(null);
   const [toggling, setToggling] = useState<Subscription | null>(null);
@@ -65,6 +68,9 @@ export function SubscriptionsView({ orgId, projectId }: { orgId: string; project
         empty={<EmptyState title="No subscriptions">This project has no subscriptions yet.</EmptyState>}
       >
         <SubscriptionsTable
+          orgId={orgId}
+          projectId={projectId}
+          queueNames={queueNames}
           items={subscriptions.items}
           canEdit={canEdit}
           permissionKnown={!permissions.isPending}

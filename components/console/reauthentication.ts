@@ -1,7 +1,7 @@
 import { ApiRequestError } from '@/lib/api-client';
 
 /**
- * Adding a webhook and rotating its secret need a recent sign-in (sudo). The console's sudo dialog asks for it and
+ * Adding a webhook and rotating a signing secret need a recent sign-in (sudo). The console's sudo dialog asks for it and
  * sends the request again; this is what the form says when that dialog was cancelled. Null for any other error.
  */
 export function reauthenticationMessage(error: unknown, what: string): string | null {

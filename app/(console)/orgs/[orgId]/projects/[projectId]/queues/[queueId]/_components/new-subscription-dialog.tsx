@@ -1,0 +1,204 @@
+'use client';
+
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { useDiscardGuard } from '@/components/console/discard-guard';
+import { runMutation } from '@/components/console/feedback';
+import { placeServerIssues } from '@/components/console/form-issues';
+import { Dialog, FormFooter } from '@/components/ui/dialog';
+import { TextField } from '@/components/ui/field';
+import type { Queue } from '@/lib/queues/schema';
+import { useCreateSubscription } from '@/lib/subscriptions/queries';
+import {
+  backoffIssue,
+  BATCH_SIZE,
+  DEFAULT_RETRY_POLICY,
+  DEFAULTS,
+  MAX_ATTEMPTS,
+  MAX_BACKOFF_SECONDS,
+  MAX_CONCURRENCY,
+  MIN_BACKOFF_SECONDS,
+  retryPolicy,
+  TIMEOUT_SECONDS,
+  timeoutSeconds,
+  updateSubscriptionBody,
+  type CreatedSubscription,
+} from '@/lib/subscriptions/schema';
+
+// The create's own rules, except the URL: whether a loopback target is admitted is the server's setting
+// (WEBHOOK_ALLOW_LOOPBACK), so the server's guard judges it and its issue lands on the field.
+const formSchema = z
+  .object({
+    target: z.object({
+      url: z.string().trim().min(1, { error: 'Enter the URL to deliver to.' }),
+      timeoutSeconds,
+    }),
+    batchSize: updateSubscriptionBody.shape.batchSize.unwrap(),
+    maxConcurrency: updateSubscriptionBody.shape.maxConcurrency.unwrap(),
+    retryPolicy,
+  })
+  .superRefine((values, ctx) => {
+    const issue = backoffIssue(values.retryPolicy, values.retryPolicy);
+    if (issue) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+  });
+type FormValues = z.infer<typeof formSchema>;
+
+const FIELDS = [
+  'target.url',
+  'target.timeoutSeconds',
+  'batchSize',
+  'maxConcurrency',
+  'retryPolicy.maxAttempts',
+  'retryPolicy.minBackoffSeconds',
+  'retryPolicy.maxBackoffSeconds',
+] as const;
+type NumberField = Exclude<(typeof FIELDS)[number], 'target.url'>;
+
+const DEFAULT_VALUES: FormValues = {
+  target: { url: '', timeoutSeconds: DEFAULTS.timeoutSeconds },
+  batchSize: DEFAULTS.batchSize,
+  maxConcurrency: DEFAULTS.maxConcurrency,
+  retryPolicy: { ...DEFAULT_RETRY_POLICY },
+};
+
+/** A subscription of this queue to an https target; its signing secret comes back once, to `onCreated`. */
+export function NewSubscriptionDialog({
+  orgId,
+  projectId,
+  queue,
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  orgId: string;
+  projectId: string;
+  queue: Queue;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (created: CreatedSubscription) => void;
+}) {
+  const create = useCreateSubscription(orgId, projectId);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULT_VALUES });
+  const close = () => {
+    reset();
+    onOpenChange(false);
+  };
+  const guard = useDiscardGuard(isDirty, close);
+  const errorOf = (name: (typeof FIELDS)[number]) =>
+    name.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], errors) as
+      { message?: string } | undefined;
+
+  const onSubmit = handleSubmit(async (values) => {
+    const outcome = await runMutation(
+      () =>
+        create({
+          queueId: queue.id,
+          target: { kind: 'https', url: values.target.url, timeoutSeconds: values.target.timeoutSeconds },
+          batchSize: values.batchSize,
+          maxConcurrency: values.maxConcurrency,
+          retryPolicy: values.retryPolicy,
+        }),
+      {
+        success: (created) => `Created the subscription ${created.slug}. Copy its signing secret now.`,
+        failure: 'Could not create the subscription',
+        placeIssues: (error) => placeServerIssues(setError, error, FIELDS),
+      },
+    );
+    if (!outcome.ok) return;
+    reset();
+    onCreated(outcome.data);
+  });
+
+  const numberField = (name: NumberField, label: string, bounds: { min: number; max: number }, hint: string) => (
+    <TextField
+      id={`new-subscription-${name.replace('.', '-')}`}
+      label={label}
+      hint={hint}
+      error={errorOf(name)?.message}
+      type="number"
+      inputMode="numeric"
+      min={bounds.min}
+      max={bounds.max}
+      step={1}
+      {...register(name, { valueAsNumber: true })}
+    />
+  );
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+      title={`New subscription to ${queue.name}`}
+      description="Every message published to the queue from now on is delivered to this target, signed, in batches."
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-2">
+        <TextField
+          id="new-subscription-target-url"
+          label="Target URL"
+          hint="An https:// address on the public internet; it receives each batch as a POST."
+          error={errorOf('target.url')?.message}
+          type="url"
+          autoFocus
+          spellCheck={false}
+          autoComplete="off"
+          {...register('target.url')}
+        />
+        <div className="grid gap-x-4 sm:grid-cols-3">
+          {numberField(
+            'target.timeoutSeconds',
+            'Timeout (seconds)',
+            TIMEOUT_SECONDS,
+            `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}.`,
+          )}
+          {numberField('batchSize', 'Batch size', BATCH_SIZE, `Messages per delivery, up to ${BATCH_SIZE.max}.`)}
+          {numberField(
+            'maxConcurrency',
+            'Max concurrency',
+            MAX_CONCURRENCY,
+            `Deliveries at once, up to ${MAX_CONCURRENCY.max}.`,
+          )}
+        </div>
+        <fieldset className="pb-2">
+          <legend className="mb-1 text-sm font-medium text-slate-800">Retry policy</legend>
+          <p className="mb-2 text-xs text-slate-500">
+            A failed message waits twice as long after each attempt, from the minimum to the maximum backoff; after the
+            last attempt it becomes a dead letter.
+          </p>
+          <div className="grid gap-x-4 sm:grid-cols-3">
+            {numberField(
+              'retryPolicy.maxAttempts',
+              'Max attempts',
+              MAX_ATTEMPTS,
+              `${MAX_ATTEMPTS.min} to ${MAX_ATTEMPTS.max}.`,
+            )}
+            {numberField(
+              'retryPolicy.minBackoffSeconds',
+              'Min backoff (seconds)',
+              MIN_BACKOFF_SECONDS,
+              `${MIN_BACKOFF_SECONDS.min} to ${MIN_BACKOFF_SECONDS.max}.`,
+            )}
+            {numberField(
+              'retryPolicy.maxBackoffSeconds',
+              'Max backoff (seconds)',
+              MAX_BACKOFF_SECONDS,
+              `${MAX_BACKOFF_SECONDS.min} to ${MAX_BACKOFF_SECONDS.max}.`,
+            )}
+          </div>
+        </fieldset>
+        <FormFooter
+          onCancel={guard.requestClose}
+          pending={isSubmitting}
+          submitLabel="Create subscription"
+          prompt={guard.prompt}
+        />
+      </form>
+    </Dialog>
+  );
+}
