@@ -49,7 +49,10 @@ async function demoIds(cookie: string) {
     ).items;
   const acme = (await get('/v1/organizations')).find((o) => o.name === 'Acme')!.id;
   const production = (await get(`/v1/organizations/${acme}/projects`)).find((p) => p.name === 'Production')!.id;
-  return { acme, production };
+  const scope = `/v1/organizations/${acme}/projects/${production}`;
+  const orders = (await get(`${scope}/queues`)).find((q) => q.name === 'orders')!.id;
+  const [subscription] = await get(`${scope}/subscriptions`);
+  return { acme, production, orders, subscription: subscription.id };
 }
 
 async function measure(url: string, chromePort: number, cookie: string): Promise<Measured> {
@@ -116,7 +119,7 @@ const rows: Row[] = [];
 let benchmarkIndex = NaN;
 try {
   const cookie = await sessionCookie();
-  const { acme, production } = await demoIds(cookie);
+  const { acme, production, orders, subscription } = await demoIds(cookie);
   const pages: Record<string, string> = {
     [FLOOR]: '/unavailable',
     'Organization home': `/orgs/${acme}`,
@@ -124,6 +127,9 @@ try {
     Members: `/orgs/${acme}/members`,
     Bots: `/orgs/${acme}/bots`,
     Subscriptions: `/orgs/${acme}/projects/${production}/subscriptions`,
+    Queues: `/orgs/${acme}/projects/${production}/queues`,
+    'A queue': `/orgs/${acme}/projects/${production}/queues/${orders}`,
+    'A subscription': `/orgs/${acme}/projects/${production}/subscriptions/${subscription}`,
     Silences: `/orgs/${acme}/projects/${production}/silences`,
     'Audit log': `/orgs/${acme}/audit`,
   };
