@@ -61,9 +61,15 @@ export function startApp(env: Record<string, string>): Running {
 
 /** Starts another app process as `npm start` does, with extra env, once /v1/health answers 200. */
 export async function spawnServer(port: number, env: Record<string, string>): Promise<Spawned> {
+  const url = `http://127.0.0.1:${port}`;
+  // A process left over on the port (an interrupted run's) would answer in this one's place.
+  const taken = await fetch(`${url}/v1/health/live`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`127.0.0.1:${port} is already serving: stop that process first.`);
   // On PostgreSQL a stop would otherwise wait out the default grace; the grace has tests of its own.
   const running = startApp({ PORT: String(port), SEED_DEMO: '0', SHUTDOWN_GRACE_MS: '0', ...env });
-  const url = `http://127.0.0.1:${port}`;
   await untilReady(running, `${url}/v1/health`, `server on ${port}`);
   return { url, ...running };
 }
