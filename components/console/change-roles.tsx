@@ -3,7 +3,15 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { Binding } from './roles-editor';
-import { RolesDialog } from './roles-dialog';
+import { whenOpened } from '@/components/ui/opened-once';
+
+// The dialog and its form (zod, react-hook-form) load at the first sign of a person on the page, not with the list.
+const RolesDialog = whenOpened(
+  () => import('./roles-dialog'),
+  (m) => m.RolesDialog,
+  (props) => props.open,
+  { early: true },
+);
 
 /**
  * "Change roles" of a list's rows (members, bots): `button(row)` goes in a row's actions, `dialog` once beside the

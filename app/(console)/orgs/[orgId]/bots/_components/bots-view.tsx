@@ -14,7 +14,15 @@ import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 import { useChangeRoles } from '@/components/console/change-roles';
-import { NewBotDialog } from './new-bot-dialog';
+import { whenOpened } from '@/components/ui/opened-once';
+
+// The dialog and its form (zod, react-hook-form) load at the first sign of a person on the page, not with the list.
+const NewBotDialog = whenOpened(
+  () => import('./new-bot-dialog'),
+  (m) => m.NewBotDialog,
+  (props) => props.open,
+  { early: true },
+);
 
 export function BotsView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);

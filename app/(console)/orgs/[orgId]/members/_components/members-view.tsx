@@ -26,8 +26,16 @@ import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 import { useChangeRoles } from '@/components/console/change-roles';
 import type { InvitationSent } from '@/lib/onboarding/queries';
-import { InviteDialog } from './invite-dialog';
 import { PendingInvitations } from './pending-invitations';
+import { whenOpened } from '@/components/ui/opened-once';
+
+// The dialog and its form (zod, react-hook-form) load at the first sign of a person on the page, not with the list.
+const InviteDialog = whenOpened(
+  () => import('./invite-dialog'),
+  (m) => m.InviteDialog,
+  (props) => props.open,
+  { early: true },
+);
 
 export function MembersView({ orgId }: { orgId: string }) {
   const me = useConsoleUser();
