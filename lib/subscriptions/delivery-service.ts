@@ -239,17 +239,40 @@ export type RecordedCounts = {
 };
 
 /**
- * Records one attempt in the caller's transaction, in one statement, while the delivery is still unrecorded (a
+ * Records attempts in the caller's transaction, in one statement, each while its delivery is still unrecorded (a
  * second record, or one after a release, changes nothing): delivered messages leave; failed ones count an attempt
  * and wait their backoff, or are dead-lettered at `maxAttempts` (the subscription's current policy); a 410 gives
- * them back uncounted and pauses the subscription. The status moves with it: `lastSuccessAt`, `lastError`, the
- * failures in a row and `health`, whose turn is known exactly once because the turning transaction marks it. The
- * minute's counts are added.
+ * them back uncounted and pauses the subscription. Each subscription's status moves as if its attempts were
+ * recorded one after the other in the order given: `lastSuccessAt`, `lastError`, the failures in a row and
+ * `health`, whose turn is known exactly once because the turning transaction marks it (a turn and its return
+ * within one statement cancel out: nobody saw either). The minute's counts are added. One statement for the
+ * lot, so a busy instance's record costs one round trip however many attempts finished meanwhile.
  */
-export async function recordBatch(tx: Tx, batch: ClaimedBatch, o: BatchOutcome): Promise<RecordedCounts> {
-  const ok = o.outcome === 'delivered' || o.outcome === 'partial';
-  const failedIds = o.outcome === 'failed' ? null : o.failed.map((f) => f.id);
-  const [row] = rowsOf<{
+export async function recordBatches(
+  tx: Tx,
+  attempts: { batch: ClaimedBatch; outcome: BatchOutcome }[],
+): Promise<RecordedCounts[]> {
+  const firsts = new Set<string>();
+  const once = attempts.map(({ batch }) => !firsts.has(batch.deliveryId) && !!firsts.add(batch.deliveryId));
+  const sent = attempts.flatMap(({ batch, outcome: o }, ord) =>
+    once[ord]
+      ? [
+          {
+            ord,
+            delivery_id: batch.deliveryId,
+            outcome: o.outcome,
+            status: o.status,
+            duration_ms: o.durationMs,
+            error: o.error,
+          },
+        ]
+      : [],
+  );
+  const failed = attempts.flatMap(({ batch, outcome: o }, ord) =>
+    once[ord] ? o.failed.map((f) => ({ delivery_id: batch.deliveryId, id: f.id, retry_at: f.retryAt })) : [],
+  );
+  const rows = rowsOf<{
+    delivery_id: string;
     recorded: boolean;
     delivered: number;
     failed: number;
@@ -258,83 +281,116 @@ export async function recordBatch(tx: Tx, batch: ClaimedBatch, o: BatchOutcome):
     turned: boolean | null;
   }>(
     await tx.execute(sql`
-      with d as (
-        update subscription_deliveries
-        set finished_at = now(), outcome = ${o.outcome}, status = ${o.status}, duration_ms = ${o.durationMs},
-          error_class = ${o.error?.class ?? null}, error_message = ${o.error?.message ?? null}
-        where id = ${batch.deliveryId}::uuid and finished_at is null
-        returning subscription_id
+      with o as (
+        select * from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb)
+          as o(ord int, delivery_id uuid, outcome text, status int, duration_ms int, error jsonb)
+      ), f as (
+        select * from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(delivery_id uuid, id uuid, retry_at timestamptz)
+      ), d as (
+        update subscription_deliveries sd
+        set finished_at = now(), outcome = o.outcome, status = o.status, duration_ms = o.duration_ms,
+          error_class = o.error->>'class', error_message = o.error->>'message'
+        from o where sd.id = o.delivery_id and sd.finished_at is null
+        returning sd.id, sd.subscription_id, o.ord, o.outcome, o.error
       ), gone as (
         delete from subscription_messages m using d
-        where ${ok} and m.subscription_id = d.subscription_id and m.delivery_id = ${batch.deliveryId}::uuid
-          and not (m.message_id = any(${`{${(failedIds ?? []).join(',')}}`}::uuid[]))
-        returning 1
+        where d.outcome in ('delivered', 'partial') and m.subscription_id = d.subscription_id and m.delivery_id = d.id
+          and not exists (select 1 from f where f.delivery_id = d.id and f.id = m.message_id)
+        returning m.delivery_id
       ), retried as (
         update subscription_messages m
-        set attempts = m.attempts + 1, delivery_id = null, last_error = ${o.error ? JSON.stringify(o.error) : null}::jsonb,
+        set attempts = m.attempts + 1, delivery_id = null, last_error = d.error,
           state = case when m.attempts + 1 >= s.retry_max_attempts then 'dead' else 'pending' end,
           dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() else m.dead_lettered_at end,
           available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at else f.retry_at end
-        from d join subscriptions s on s.id = d.subscription_id
-          cross join jsonb_to_recordset(${JSON.stringify(o.failed.map((f) => ({ id: f.id, retry_at: f.retryAt })))}::jsonb) as f(id uuid, retry_at timestamptz)
-        where ${o.outcome === 'failed' || o.outcome === 'partial'} and m.subscription_id = d.subscription_id
-          and m.delivery_id = ${batch.deliveryId}::uuid and m.message_id = f.id
-        returning m.state
+        from d join subscriptions s on s.id = d.subscription_id join f on f.delivery_id = d.id
+        where d.outcome in ('failed', 'partial') and m.subscription_id = d.subscription_id
+          and m.delivery_id = d.id and m.message_id = f.id
+        returning d.id as delivery_id, m.state
       ), held as (
         update subscription_messages m set delivery_id = null, available_at = now()
         from d
-        where ${o.outcome === 'paused'} and m.subscription_id = d.subscription_id
-          and m.delivery_id = ${batch.deliveryId}::uuid
+        where d.outcome = 'paused' and m.subscription_id = d.subscription_id and m.delivery_id = d.id
         returning 1
+      ), runs as (
+        -- Per subscription: whether any attempt succeeded, the failures after the last success, the last error.
+        select d.subscription_id, bool_or(d.outcome in ('delivered', 'partial')) as any_ok,
+          bool_and(d.outcome = 'delivered') as all_delivered,
+          count(*) filter (where d.outcome = 'failed' and d.ord > coalesce(ok.last_ok, -1))::int as fails,
+          (array_agg(d.error order by d.ord desc) filter (where d.error is not null))[1] as last_error
+        from d left join lateral (
+          select max(k.ord) as last_ok from d k
+          where k.subscription_id = d.subscription_id and k.outcome in ('delivered', 'partial')
+        ) ok on true
+        group by d.subscription_id
+      ), next as (
+        select r.*, case when r.any_ok then r.fails else s.consecutive_failures + r.fails end as in_a_row
+        from runs r join subscriptions s on s.id = r.subscription_id
       ), status as (
         update subscriptions s
-        set last_success_at = case when ${ok} then now() else s.last_success_at end,
-          last_error = coalesce(${o.error ? JSON.stringify(o.error) : null}::jsonb, s.last_error),
-          consecutive_failures = case when ${ok} then 0 when ${o.outcome === 'failed'} then s.consecutive_failures + 1
-            else s.consecutive_failures end,
-          health = case when ${ok} then 'healthy'
-            when ${o.outcome === 'failed'} and s.consecutive_failures + 1 >= 3 then 'failing' else s.health end,
+        set last_success_at = case when n.any_ok then now() else s.last_success_at end,
+          last_error = coalesce(n.last_error, s.last_error),
+          consecutive_failures = n.in_a_row,
+          health = case when n.fails > 0 and n.in_a_row >= 3 then 'failing' when n.any_ok then 'healthy' else s.health end,
           health_turn_xid = case
-            when ${ok} and s.health <> 'healthy' then txid_current()
-            when ${o.outcome === 'failed'} and s.consecutive_failures + 1 >= 3 and s.health <> 'failing' then txid_current()
-            else s.health_turn_xid end
-        from d where s.id = d.subscription_id
+            when s.health <> case when n.fails > 0 and n.in_a_row >= 3 then 'failing' when n.any_ok then 'healthy' else s.health end
+            then txid_current() else s.health_turn_xid end
+        from next n where s.id = n.subscription_id
           -- A success of a healthy subscription changes only lastSuccessAt: written once a second at most, so the
           -- records of a busy subscription do not queue on its row (nor make its claims skip it, locked).
-          and not (${o.outcome === 'delivered'} and s.health = 'healthy' and s.consecutive_failures = 0
+          and not (n.all_delivered and s.health = 'healthy' and s.consecutive_failures = 0
                    and coalesce(s.last_success_at > now() - interval '1 second', false))
-        returning s.health, s.health_turn_xid = txid_current() as turned
+        returning s.id, s.health, s.health_turn_xid = txid_current() as turned
       ), counted as (
-        select (select count(*) from gone)::int as delivered, (select count(*) from retried)::int as failed,
-          (select count(*) from retried where state = 'dead')::int as dead
+        select d.id, d.subscription_id, coalesce(g.n, 0) as delivered, coalesce(r.n, 0) as failed,
+          coalesce(r.dead, 0) as dead
+        from d
+        left join (select delivery_id, count(*)::int as n from gone group by delivery_id) g on g.delivery_id = d.id
+        left join (select delivery_id, count(*)::int as n, count(*) filter (where state = 'dead')::int as dead
+                   from retried group by delivery_id) r on r.delivery_id = d.id
       ), minute as (
         insert into subscription_minutes (subscription_id, minute, delivered, failed, dead_lettered)
-        select d.subscription_id, date_trunc('minute', now()), c.delivered, c.failed, c.dead
-        from d, counted c where c.delivered + c.failed > 0
+        select c.subscription_id, date_trunc('minute', now()), sum(c.delivered), sum(c.failed), sum(c.dead)
+        from counted c group by c.subscription_id having sum(c.delivered) + sum(c.failed) > 0
         on conflict (subscription_id, minute) do update
         set delivered = subscription_minutes.delivered + excluded.delivered,
           failed = subscription_minutes.failed + excluded.failed,
           dead_lettered = subscription_minutes.dead_lettered + excluded.dead_lettered
       )
-      select exists (select 1 from d) as recorded, c.delivered, c.failed, c.dead, st.health, st.turned
-      from counted c left join status st on true`),
+      select o.delivery_id, c.id is not null as recorded, coalesce(c.delivered, 0) as delivered,
+        coalesce(c.failed, 0) as failed, coalesce(c.dead, 0) as dead, st.health, st.turned
+      from o left join counted c on c.id = o.delivery_id left join status st on st.id = c.subscription_id`),
   );
-  // A 410 pauses the subscription; the row lock makes this the one record that did, for its audit event.
-  const paused =
-    row.recorded &&
-    o.outcome === 'paused' &&
-    rowsOf(
-      await tx.execute(sql`update subscriptions set state = 'paused', updated_at = greatest(now(), updated_at + interval '1 millisecond')
-        where id = ${batch.subscriptionId}::uuid and state <> 'paused' returning id`),
-    ).length > 0;
-  return {
-    recorded: row.recorded,
-    delivered: row.delivered,
-    failed: row.failed,
-    deadLettered: row.dead,
-    turned: row.turned ? (row.health as 'failing' | 'healthy') : null,
-    paused,
-  };
+  const byDelivery = new Map(rows.map((r) => [r.delivery_id, r]));
+  // A subscription's turn is announced once, with the last of its attempts here.
+  const lastOf = new Map<string, number>();
+  attempts.forEach(({ batch }, i) => {
+    if (once[i] && byDelivery.get(batch.deliveryId)?.recorded) lastOf.set(batch.subscriptionId, i);
+  });
+  const counts: RecordedCounts[] = [];
+  for (const [i, { batch, outcome: o }] of attempts.entries()) {
+    const row = once[i] ? byDelivery.get(batch.deliveryId) : undefined;
+    if (!row?.recorded) {
+      counts.push({ recorded: false, delivered: 0, failed: 0, deadLettered: 0, turned: null, paused: false });
+      continue;
+    }
+    // A 410 pauses the subscription; the row lock makes this the one record that did, for its audit event.
+    const paused =
+      o.outcome === 'paused' &&
+      rowsOf(
+        await tx.execute(sql`update subscriptions set state = 'paused', updated_at = greatest(now(), updated_at + interval '1 millisecond')
+          where id = ${batch.subscriptionId}::uuid and state <> 'paused' returning id`),
+      ).length > 0;
+    counts.push({
+      recorded: true,
+      delivered: row.delivered,
+      failed: row.failed,
+      deadLettered: row.dead,
+      turned: row.turned && lastOf.get(batch.subscriptionId) === i ? (row.health as 'failing' | 'healthy') : null,
+      paused,
+    });
+  }
+  return counts;
 }
 
 /** Gives back a delivery not recorded (shutdown, or a secret this instance cannot open): no attempt counted. */

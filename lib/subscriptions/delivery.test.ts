@@ -14,7 +14,7 @@ import {
   newTestProject,
   onBothDatabases,
 } from '../../server/testing/test-database';
-import { batchOutcome, recordDelivery, subscriptionDelivery } from './delivery';
+import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDelivery } from './delivery';
 import { claimBatches, type ClaimedBatch } from './delivery-service';
 import { expireMessages } from './expiry-service';
 import { subscriptionSecretContext } from './secret';
@@ -207,6 +207,46 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
       .where(eq(t.webhookDeliveries.organizationId, sub.organizationId))
       .orderBy(t.webhookDeliveries.createdAt);
     expect(events.map((e) => e.type)).toEqual(['subscription.failing', 'subscription.recovered']);
+  });
+
+  it('attempts recorded together move each subscription as one after the other would, in one statement', async () => {
+    const first = await subscriptionWithBacklog(6, { batchSize: 1, maxConcurrency: 6, retryMaxAttempts: 10 });
+    const second = await subscriptionWithBacklog(2, { batchSize: 1, maxConcurrency: 2, retryMaxAttempts: 1 });
+    const claimed = await claimBatches(100);
+    const of = (id: string) => claimed.filter((b) => b.subscriptionId === id);
+    const [a, b] = [of(first.sub.id), of(second.sub.id)];
+    expect([a.length, b.length]).toEqual([6, 2]);
+    const at = new Date();
+    // The first fails twice, succeeds, then fails three times: failing, at its last attempt only.
+    const outcomes = [500, 500, 200, 500, 500, 500].map((status) => (status === 200 ? ok() : failedWith(status)));
+    const counts = await recordDeliveries([
+      ...a.map((batch, i) => ({ batch, result: outcomes[i], at })),
+      { batch: b[0], result: failedWith(503), at },
+      { batch: b[1], result: ok(), at },
+      { batch: a[0], result: ok(), at },
+    ]);
+    expect(counts.map((c) => [c.recorded, c.delivered, c.failed, c.deadLettered, c.turned])).toEqual([
+      [true, 0, 1, 0, null],
+      [true, 0, 1, 0, null],
+      [true, 1, 0, 0, null],
+      [true, 0, 1, 0, null],
+      [true, 0, 1, 0, null],
+      [true, 0, 1, 0, 'failing'],
+      [true, 0, 1, 1, null],
+      [true, 1, 0, 0, null],
+      // The same delivery twice: the second record changes nothing.
+      [false, 0, 0, 0, null],
+    ]);
+    const rows = await first.db.select().from(t.subscriptions).where(eq(t.subscriptions.id, first.sub.id));
+    expect(rows[0]).toMatchObject({ health: 'failing', consecutiveFailures: 3, lastSuccessAt: expect.any(Date) });
+    const others = await first.db.select().from(t.subscriptions).where(eq(t.subscriptions.id, second.sub.id));
+    expect(others[0]).toMatchObject({ health: 'healthy', consecutiveFailures: 0 });
+    const minutes = await first.db
+      .select()
+      .from(t.subscriptionMinutes)
+      .where(eq(t.subscriptionMinutes.subscriptionId, first.sub.id));
+    expect(minutes.map((m) => [m.delivered, m.failed, m.deadLettered])).toEqual([[1, 5, 0]]);
+    expect((await messageRows(second.sub.id)).map((m) => m.state)).toEqual(['dead']);
   });
 
   it("retention expires what waited longer than the queue's retention, counted; a redriven message counts from its redrive", async () => {

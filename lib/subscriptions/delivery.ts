@@ -14,7 +14,7 @@ import { membersHolding, notifyUsers } from '../notifications/service';
 import { enqueueWebhookEvents } from '../webhooks/enqueue';
 import {
   claimBatches,
-  recordBatch,
+  recordBatches,
   releaseBatch,
   type BatchOutcome,
   type ClaimedBatch,
@@ -148,19 +148,16 @@ export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at
 type Finished = { batch: ClaimedBatch; result: SendResult; at: Date };
 
 /**
- * Records attempts in one transaction, one statement each (with what each announces), and counts them: a commit,
- * and its wait for the log, is paid once for all of them.
+ * Records attempts in one transaction, in one statement (and what they announce), and counts them: a round trip
+ * and a commit, with its wait for the log, are paid once for all of them.
  */
-async function recordDeliveries(finished: Finished[]): Promise<RecordedCounts[]> {
+export async function recordDeliveries(finished: Finished[]): Promise<RecordedCounts[]> {
   const db = await getDb();
   const recorded = await db.transaction(async (tx) => {
-    const all: RecordedCounts[] = [];
-    for (const { batch, result, at } of finished) {
-      const outcome = batchOutcome(batch, result, at);
-      const counts = await recordBatch(tx, batch, outcome);
-      if (counts.recorded) await announce(tx, batch, outcome, counts, at);
-      all.push(counts);
-    }
+    const attempts = finished.map(({ batch, result, at }) => ({ batch, outcome: batchOutcome(batch, result, at) }));
+    const all = await recordBatches(tx, attempts);
+    for (const [i, counts] of all.entries())
+      if (counts.recorded) await announce(tx, attempts[i].batch, attempts[i].outcome, counts, finished[i].at);
     return all;
   });
   recorded.forEach((counts, i) => {
