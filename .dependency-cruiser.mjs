@@ -34,6 +34,11 @@ const platformOrder = PLATFORM_ORDER.slice(0, -1).map((folder, i) => ({
   to: { path: `^lib/(${PLATFORM_ORDER.slice(i + 1).join('|')})/` },
 }));
 
+// The pipeline's steps (a key's own refusals are in authenticate.ts; key-refusals.ts only words a permission's 403,
+// which a door's `refusal` builds on). Unit tests stand outside (options.exclude).
+const PIPELINE_STEPS =
+  '^lib/pipeline/(authenticate|organization-refusals|needs|request-input|body-format|tenant)\\.ts$';
+
 const BROWSER = '^components/|^app/.*/_components/|^lib/[^/]+/(queries|keys)\\.ts$|^lib/console/';
 const SERVER =
   '^lib/(db|pipeline|jobs|observability|crypto)/|^lib/[^/]+/[a-z-]*service\\.ts$|^lib/http/(request|rate-limit|idempotency|body|authenticate)\\.ts$|^lib/auth/(service|session|next-auth|epoch|cache|last-used|password)\\.ts$|^server/|^app/v1/|(^|/)node_modules/(server-only|pg|@electric-sql/pglite|drizzle-orm|pino|prom-client|nodemailer)/';
@@ -78,6 +83,14 @@ const config = {
       severity: 'error',
       from: { path: BROWSER },
       to: { path: SERVER, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'pipeline-steps-stay-in-the-pipeline',
+      comment:
+        "The steps of the request pipeline (credential, key refusals, the organization's refusals, needs, reading and validating the input) are run by lib/pipeline/pipeline.ts alone: a feature takes a door (route, openRoute, pipeline) and never assembles its own order of checks",
+      severity: 'error',
+      from: { pathNot: '^lib/pipeline/' },
+      to: { path: PIPELINE_STEPS, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-folder-cycles',

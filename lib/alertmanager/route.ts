@@ -3,18 +3,11 @@ import { auditSource } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
 import type { Principal } from '../auth/principal';
 import type { Permission } from '../permissions';
-import { hasPermission } from '../auth/service';
-import { admitCaller, headerCredential } from '../pipeline/authenticate';
-import { checkOrganizationRefusals } from '../pipeline/hooks';
-import { admitKeyRequest } from '../pipeline/key-refusals';
-import { checkNeeds } from '../pipeline/needs';
-import { MAX_BODY_BYTES, readBody } from '../http/body';
-import { ApiError, notFound, type Issue } from '../errors';
-import { parseJsonBody } from '../http/json-body';
+import { authorizationHeader } from '../pipeline/credentials';
+import { ApiError, type Issue } from '../errors';
 import type { Operation } from '../pipeline/operation';
+import type { Door, Passed } from '../pipeline/pipeline';
 import { answerError, serve, type Protocol, type RequestLabel } from '../http/request';
-import { resolveTenant } from '../pipeline/route';
-import { validateInput } from '../http/validate';
 import type { SilenceScope } from '../silences/service';
 import { alertmanagerRefusal, whyOperationNeeds } from './refusals';
 
@@ -72,54 +65,44 @@ export const serveAlertmanager = (run: (requestId: string) => Promise<Response>,
 export const alertmanagerError = (err: unknown, requestId: string) => answerError(alertmanager, err, requestId);
 
 /**
- * The checks of a /v1 route in the same order (413 → 401 → 429 → 404 tenant → 403 the organization's second-factor
- * policy → 403 permission → 400 body), with the credential read from `Authorization` only: this family takes no
- * cookie, so it has no origin to check.
+ * The family's door into the pipeline (lib/pipeline/pipeline.ts), which runs its checks as on /v1: the credential
+ * from `Authorization` only (this family takes no cookie, so it has no origin to check), Alertmanager's error
+ * format, and refusals that name what is missing, the fix, and why when a command needs it unasked.
  */
-export async function runAlertmanagerOperation(
-  op: AmOperation,
-  handler: AmHandler,
-  req: NextRequest,
-  rawParams: Record<string, string>,
-  requestId: string,
-): Promise<Response> {
-  const bodyText = await readBody(req, op.maxBodyBytes ?? MAX_BODY_BYTES);
-  const { principal, retryAfter } = await admitCaller(req, headerCredential);
-  admitKeyRequest(principal, req.headers);
-  if (retryAfter !== null)
-    throw new ApiError('too_many_requests', undefined, { headers: { 'retry-after': String(retryAfter) } });
-
-  const params = op.params ? op.params.safeParse(rawParams) : { success: true as const, data: rawParams };
-  if (!params.success) throw notFound(op.path.includes('{silenceID}') ? 'silence not found' : 'not found');
-  const tenant = await resolveTenant(op, principal, rawParams);
-  if (!tenant?.project) throw notFound('project not found');
-  const scope = { organizationId: tenant.organizationId, projectId: tenant.project.id };
-  // The organization's own refusals (its second-factor policy), as on every /v1 route of the organization.
-  await checkOrganizationRefusals(principal, scope.organizationId);
-
-  const can = (permission: Permission) => hasPermission(principal, permission, scope);
-  // Each refusal names what is missing and the fix, and why when the operation is one a command makes unasked.
-  const refusal = (permission: Permission, why = whyOperationNeeds(op)) =>
-    alertmanagerRefusal(principal, permission, scope, why);
-  const authorize = async (permission: Permission, why?: string) => {
-    if (!(await can(permission))) throw await refusal(permission, why);
+export function alertmanagerDoor(op: AmOperation): Door<Principal> {
+  return {
+    protocol: alertmanager,
+    credential: authorizationHeader,
+    operation: op,
+    paramMissing: op.path.includes('{silenceID}') ? 'silence not found' : 'not found',
+    refusal: (principal, permission, scope) =>
+      alertmanagerRefusal(principal, permission, projectScope(scope), whyOperationNeeds(op)),
+    validateQuery: false,
   };
-  await checkNeeds(op, principal, params.data as Record<string, string>, can, (p) => refusal(p));
+}
 
-  let body: unknown;
-  if (op.body && !op.rawBody) {
-    const parsed = validateInput(op.body, parseJsonBody(bodyText, op.body));
-    if (!parsed.success) throw new ApiError('invalid_request', undefined, { issues: parsed.issues });
-    body = parsed.data;
-  }
-  return handler({
+/** The family's operations are all project-scoped (operations.ts), so the pipeline's tenant names a project. */
+function projectScope(where: { organizationId: string; projectId: string | null }): SilenceScope {
+  if (!where.projectId) throw new Error('Alertmanager operations are project-scoped');
+  return { organizationId: where.organizationId, projectId: where.projectId };
+}
+
+/** What the family's handlers get once the pipeline passed a request. */
+export function alertmanagerContext(op: AmOperation, passed: Passed<Principal>, req: NextRequest): AmContext {
+  const { caller: principal, tenant, requestId } = passed;
+  if (!tenant) throw new Error('Alertmanager operations are project-scoped');
+  const scope = projectScope({ organizationId: tenant.organizationId, projectId: tenant.project?.id ?? null });
+  return {
     req,
-    params: params.data as Record<string, string>,
-    body,
-    bodyText: bodyText ?? '',
+    params: passed.params as Record<string, string>,
+    body: passed.body,
+    bodyText: passed.raw.text ?? '',
     principal,
     scope,
-    authorize,
+    authorize: async (permission, why) => {
+      if (!(await passed.can(permission)))
+        throw await alertmanagerRefusal(principal, permission, scope, why ?? whyOperationNeeds(op));
+    },
     audit: auditSource({ principal, req, requestId }),
-  });
+  };
 }

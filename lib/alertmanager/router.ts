@@ -3,13 +3,14 @@ import { allowHeader } from '../pipeline/methods';
 import { ApiError, notFound } from '../errors';
 import { ALERTMANAGER_HANDLERS } from './handlers';
 import { alertmanagerOperations } from './operations';
-import { runAlertmanagerOperation, serveAlertmanager, type AmOperation } from './route';
+import { admitRequest } from '../pipeline/pipeline';
+import { alertmanagerContext, alertmanagerDoor, serveAlertmanager, type AmOperation } from './route';
 
 /** An operation's path template as a pattern: `{name}` is one path segment, captured by name. */
 const patternOf = (op: AmOperation) =>
   new RegExp(`^${op.path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)').replaceAll('/', '\\/')}$`);
 
-const ROUTES = alertmanagerOperations.map((op) => ({ op, pattern: patternOf(op) }));
+const ROUTES = alertmanagerOperations.map((op) => ({ op, pattern: patternOf(op), door: alertmanagerDoor(op) }));
 
 function safeDecode(segment: string): string | null {
   try {
@@ -25,9 +26,9 @@ function safeDecode(segment: string): string | null {
  */
 export function alertmanagerRequest(req: NextRequest): Promise<Response> {
   const pathname = req.nextUrl.pathname;
-  const matching = ROUTES.flatMap(({ op, pattern }) => {
+  const matching = ROUTES.flatMap(({ op, pattern, door }) => {
     const groups = pattern.exec(pathname)?.groups;
-    return groups ? [{ op, groups }] : [];
+    return groups ? [{ op, door, groups }] : [];
   });
   // The log line and the metrics name the request by its method and path template (never the path, whose ids
   // are unbounded), or by the family's name for a path it does not have.
@@ -47,6 +48,8 @@ export function alertmanagerRequest(req: NextRequest): Promise<Response> {
     }
     const handler = ALERTMANAGER_HANDLERS.get(found.op);
     if (!handler) throw new Error(`${found.op.method} ${found.op.path} has no handler`);
-    return runAlertmanagerOperation(found.op, handler, req, params, requestId);
+    // The checks are the pipeline's, in its order; only the dispatch above is the family's.
+    const passed = await admitRequest(found.door, req, params, requestId);
+    return handler(alertmanagerContext(found.op, passed, req));
   }, label);
 }

@@ -1,13 +1,13 @@
 import type { NextRequest } from 'next/server';
-import { readBody } from '../http/body';
 import { ApiError, notFound } from '../errors';
 import { decodeForm } from '../http/form';
-import { anonymousLimiter } from '../http/rate-limit';
-import { serve, type Protocol } from '../http/request';
+import type { Protocol } from '../http/request';
 import { auditContext } from '../audit/source';
 import type { AuditContext } from '../db/audit-types';
+import { clientAddressOnly } from '../pipeline/credentials';
+import { pipeline } from '../pipeline/pipeline';
+import type { RawBody } from '../pipeline/request-input';
 import { OAuthError } from './service';
-import { clientAddress } from '../http/public-origin';
 
 const FORM_LIMIT_BYTES = 8 * 1024;
 
@@ -31,6 +31,8 @@ const oauthProtocol: Protocol = {
       return oauthJson({ error: 'invalid_request', error_description: err.message }, 400);
     if (err instanceof ApiError && err.code === 'payload_too_large')
       return oauthJson({ error: 'invalid_request', error_description: err.message }, 413);
+    if (err instanceof ApiError && err.code === 'too_many_requests')
+      return oauthJson({ error: 'too_many_requests', error_description: err.message }, 429, err.headers);
     return null;
   },
   failure: (failure, requestId) =>
@@ -42,42 +44,38 @@ const oauthProtocol: Protocol = {
         ),
 };
 
+/** The 400 step of an OAuth request: a form-encoded body, every parameter storable text. */
+function oauthForm(req: NextRequest, raw: RawBody): URLSearchParams {
+  const type = req.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
+  }
+  const { params: form, issues } = decodeForm(raw.text ?? '');
+  if (issues.length > 0) throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
+  return form;
+}
+
 /**
- * The OAuth endpoints (outside /v1): form-encoded requests, answered in RFC 6749's format and
- * rate-limited per client address because they take no credential.
+ * The OAuth endpoints (outside /v1): the pipeline with no credential, rate-limited per client address, form-encoded
+ * requests answered in RFC 6749's format.
  */
 export function oauthEndpoint(
   name: string,
   handler: (form: URLSearchParams, context: AuditContext) => Promise<{ body: unknown; status?: number }>,
 ) {
-  const protocol = { ...oauthProtocol, name: `oauth ${name}` };
-  return (req: NextRequest): Promise<Response> =>
-    serve(
-      protocol,
-      async (requestId) => {
-        const retryAfter = await anonymousLimiter.consume(`oauth:${clientAddress(req.headers)}`);
-        if (retryAfter !== null) {
-          return oauthJson(
-            {
-              error: 'too_many_requests',
-              error_description: 'Too many requests; retry after the time in Retry-After.',
-            },
-            429,
-            { 'retry-after': String(retryAfter) },
-          );
-        }
-        const type = req.headers.get('content-type') ?? '';
-        if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-          throw new OAuthError('invalid_request', 'The request body must be application/x-www-form-urlencoded.');
-        }
-        const { params: form, issues } = decodeForm((await readBody(req, FORM_LIMIT_BYTES)) ?? '');
-        if (issues.length > 0)
-          throw new OAuthError('invalid_request', `Parameter "${issues[0].path}": ${issues[0].message}`);
-        const { body, status } = await handler(form, auditContext(req, requestId));
-        return oauthJson(body, status ?? 200);
-      },
-      { method: req.method, route: req.nextUrl.pathname },
-    );
+  return pipeline(
+    {
+      protocol: { ...oauthProtocol, name: `oauth ${name}` },
+      credential: clientAddressOnly('oauth'),
+      operation: { maxBodyBytes: FORM_LIMIT_BYTES },
+      input: oauthForm,
+    },
+    (req) => ({ method: req.method, route: req.nextUrl.pathname }),
+    async ({ requestId, input }, req) => {
+      const { body, status } = await handler(input as URLSearchParams, auditContext(req, requestId));
+      return oauthJson(body, status ?? 200);
+    },
+  );
 }
 
 export const deviceCodeGone = () =>

@@ -1,6 +1,7 @@
 import { getToken } from 'next-auth/jwt';
 import type { NextRequest } from 'next/server';
 import { KEY_PREFIX } from '../auth/api-key-format';
+import { keyAllowsAddress } from '../auth/key-scope';
 import { sessionClaims } from '../auth/next-auth';
 import { authCacheGeneration } from '../auth/cache';
 import { applyAuthEpoch, validateAuthCaches, type EpochCheck } from '../auth/epoch';
@@ -112,4 +113,21 @@ export async function authenticationFailure(headers: Headers): Promise<ApiError>
   return new ApiError('too_many_requests', 'Too many failed authentication attempts from this address.', {
     headers: { 'retry-after': String(retryAfter) },
   });
+}
+
+/**
+ * Right after authentication, before anything else is read: a key used from outside its `allowedIps` (403
+ * `ip_not_allowed`), then a key that breaks its organization's key policy (403 `key_policy_violation`). Both
+ * come from the cached lookup of the key, so neither costs a query.
+ */
+export function admitKeyRequest(principal: Principal, headers: Headers): void {
+  const scope = principal.keyScope;
+  if (!scope) return;
+  if (!keyAllowsAddress(scope, clientAddress(headers)))
+    throw new ApiError('ip_not_allowed', `This API key is not allowed from ${clientAddress(headers)}.`);
+  if (scope.policyViolations.length > 0)
+    throw new ApiError(
+      'key_policy_violation',
+      `This API key breaks the organization's key policy (${scope.policyViolations.join(', ')}); it is kept, and works again if the policy allows it.`,
+    );
 }

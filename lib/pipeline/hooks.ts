@@ -1,4 +1,4 @@
-import { ApiError, type ErrorCode } from '../errors';
+import type { ErrorCode } from '../errors';
 import type { Principal } from '../auth/principal';
 
 /**
@@ -27,10 +27,4 @@ export function pipelineHooks(): PipelineHooks {
   const hooks = slot.__svcPipelineHooks;
   if (!hooks) throw new Error('The pipeline hooks are not registered (server/hooks.ts runs at start-up).');
   return hooks;
-}
-
-/** The organization's own refusal of the caller (`refusalInOrganization`) as the error to answer, on every route of an organization. */
-export async function checkOrganizationRefusals(principal: Principal, organizationId: string): Promise<void> {
-  const refusal = await pipelineHooks().refusalInOrganization(principal, organizationId);
-  if (refusal) throw new ApiError(refusal);
 }

@@ -1,13 +1,12 @@
 import { templateOf } from '../observability/metrics';
 import type { NextRequest } from 'next/server';
-import { readBody } from '../http/body';
 import { ApiError } from '../errors';
-import { serve, type Protocol } from '../http/request';
-import { authenticationFailure } from '../pipeline/authenticate';
+import type { Protocol } from '../http/request';
+import { doorBearerToken } from '../pipeline/credentials';
+import { pipeline, type Door } from '../pipeline/pipeline';
 import { decodeForm } from '../http/form';
 import { depthIssue } from '../http/json-body';
 import { inputIssues } from '../http/text';
-import { apiLimiter } from '../http/rate-limit';
 import { ScimError } from './resource';
 import { organizationForScimToken } from './service';
 import { publicOrigin } from '../http/public-origin';
@@ -15,6 +14,7 @@ import { auditContext, identityProviderActor } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
 
 const SCIM_MAX_BODY = 256 * 1024;
+const SCIM_TOKEN_REQUIRED = 'A valid SCIM bearer token is required.';
 
 export type ScimContext = {
   req: NextRequest;
@@ -39,6 +39,7 @@ const scimProtocol: Protocol = {
   known: (err) => {
     if (err instanceof ScimError) return scimError(err);
     if (err instanceof ApiError && err.code === 'payload_too_large') return scimError(new ScimError(413, err.message));
+    if (err instanceof ApiError && err.code === 'unauthenticated') return scimError(new ScimError(401, err.message));
     if (err instanceof ApiError && err.code === 'invalid_request')
       return scimError(new ScimError(400, err.message, 'invalidSyntax'));
     if (err instanceof ApiError && err.code === 'too_many_requests') {
@@ -62,57 +63,53 @@ function scimError(error: ScimError): Response {
   return res;
 }
 
-/** SCIM routes: a per-organization bearer token, SCIM's own error format, and the request id on every answer. */
+type ScimToken = NonNullable<Awaited<ReturnType<typeof organizationForScimToken>>>;
+
+/** SCIM's door: its per-organization bearer token, which also names the tenant, and SCIM's error format. */
+const scimDoor: Door<ScimToken> = {
+  protocol: scimProtocol,
+  credential: doorBearerToken(organizationForScimToken, (token) => `scim:${token.tokenId}`, SCIM_TOKEN_REQUIRED),
+  operation: { maxBodyBytes: SCIM_MAX_BODY },
+  tooManyRequests: 'Too many requests; retry later.',
+  tenant: (token) => ({ organizationId: token.organizationId, project: null }),
+  input: (req) => {
+    const query = decodeForm(req.nextUrl.search).issues[0];
+    if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
+  },
+};
+
+/** SCIM routes: the pipeline through SCIM's door; the handler parses the body when it needs one. */
 export function scimRoute(handler: (ctx: ScimContext) => Promise<Response>) {
-  return async (req: NextRequest, next: { params: Promise<Record<string, string>> }): Promise<Response> => {
-    const res = await serve(
-      scimProtocol,
-      async (requestId) => {
-        const text = await readBody(req, SCIM_MAX_BODY);
-        const match = /^Bearer ([\x21-\x7e]+)$/i.exec(req.headers.get('authorization')?.trim() ?? '');
-        const scope = match ? await organizationForScimToken(match[1]) : null;
-        if (!scope) {
-          const failure = await authenticationFailure(req.headers);
-          if (failure.code === 'too_many_requests') throw failure;
-          throw new ScimError(401, 'A valid SCIM bearer token is required.');
+  return pipeline(
+    scimDoor,
+    (req) => ({ method: req.method, route: templateOf(req.nextUrl.pathname) }),
+    ({ requestId, caller: token, params, raw }, req) => {
+      const text = raw.text;
+      const body = () => {
+        if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
         }
-        const retryAfter = await apiLimiter.consume(`scim:${scope.tokenId}`);
-        if (retryAfter !== null) {
-          const res = scimError(new ScimError(429, 'Too many requests; retry later.'));
-          res.headers.set('retry-after', String(retryAfter));
-          return res;
-        }
-        const query = decodeForm(req.nextUrl.search).issues[0];
-        if (query) throw new ScimError(400, `Query parameter "${query.path}": ${query.message}`, 'invalidValue');
-        const body = () => {
-          if (text === null) throw new ScimError(400, 'A JSON request body is required.', 'invalidSyntax');
-          let value: unknown;
-          try {
-            value = JSON.parse(text);
-          } catch {
-            throw new ScimError(400, 'The request body is not valid JSON.', 'invalidSyntax');
-          }
-          const tooDeep = depthIssue(text);
-          if (tooDeep) throw new ScimError(400, tooDeep.message, 'invalidSyntax');
-          const issue = inputIssues(value)[0];
-          if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
-          return value;
-        };
-        return handler({
-          req,
-          organizationId: scope.organizationId,
-          audit: {
-            actor: identityProviderActor({ id: scope.tokenId, prefix: scope.prefix }),
-            context: auditContext(req, requestId),
-          },
-          baseUrl: publicOrigin(req),
-          params: next?.params ? await next.params : {},
-          body,
-        });
-      },
-      { method: req.method, route: templateOf(req.nextUrl.pathname) },
-    );
-    res.headers.set('cache-control', 'no-store');
-    return res;
-  };
+        const tooDeep = depthIssue(text);
+        if (tooDeep) throw new ScimError(400, tooDeep.message, 'invalidSyntax');
+        const issue = inputIssues(value)[0];
+        if (issue) throw new ScimError(400, `At "${issue.path}": ${issue.message}`, 'invalidValue');
+        return value;
+      };
+      return handler({
+        req,
+        organizationId: token.organizationId,
+        audit: {
+          actor: identityProviderActor({ id: token.tokenId, prefix: token.prefix }),
+          context: auditContext(req, requestId),
+        },
+        baseUrl: publicOrigin(req),
+        params: params as Record<string, string>,
+        body,
+      });
+    },
+  );
 }
