@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test, type Demo } from '../fixtures';
 import { switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
-import { signInAs } from '../support/console';
+import { press, rotateSigningSecret, signInAs } from '../support/console';
 import { E2E } from '../support/env';
 import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
 import { queueName, queueNamed, queuesPath } from '../support/queues';
@@ -20,12 +20,6 @@ test.beforeAll(async () => {
   receiver = await startQueueReceiver(E2E.port + 85);
 });
 test.afterAll(() => receiver.close());
-
-/** Focuses a control and presses a key on it, as someone on a keyboard would after tabbing there. */
-async function press(page: Page, target: Locator, key = 'Enter') {
-  await target.focus();
-  await page.keyboard.press(key);
-}
 
 /** Replaces a focused field's text, by keyboard. */
 async function retype(page: Page, field: Locator, text: string) {
@@ -260,17 +254,7 @@ for (const width of [1280, 320] as const) {
     await expect(chart).toHaveAccessibleName(new RegExp(`: ${width === 1280 ? 2 : 3} delivered, `));
 
     // Rotate the secret: shown once, focus back on the button.
-    const rotate = page.getByRole('button', { name: 'Rotate secret' });
-    await press(page, rotate);
-    await press(page, page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }));
-    const rotated = page.getByRole('dialog', { name: 'The new signing secret' });
-    const next = await rotated.getByLabel('Signing secret').inputValue();
-    expect(next).toMatch(/^whsec_/);
-    expect(next).not.toBe(secret);
-    await press(page, rotated.getByRole('button', { name: 'Copy' }));
-    await expect(rotated.getByText('Copied to the clipboard.')).toBeVisible();
-    await press(page, rotated.getByRole('button', { name: 'Done' }));
-    await expect(rotate).toBeFocused();
+    await rotateSigningSecret(page, secret);
 
     // Pause and resume, each confirmed and announced.
     await press(page, page.getByRole('button', { name: 'Pause', exact: true }));
