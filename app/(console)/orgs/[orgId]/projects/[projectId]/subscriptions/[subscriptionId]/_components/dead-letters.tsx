@@ -15,6 +15,7 @@ import type { DeadLetter } from '@/lib/subscriptions/activity-schema';
 import { useDeadLetters, useDiscardDeadLetter, useRedriveDeadLetters } from '@/lib/subscriptions/queries';
 import { count } from '../../../queues/_components/queue-words';
 import { errorInWords } from '../../_components/error-words';
+import type { SubscriptionAddress } from './subscription-address';
 
 const cell = 'px-4 py-3 align-top text-sm text-slate-800';
 const PREVIEW = 120;
@@ -37,10 +38,7 @@ export function DeadLetters({
   subscriptionId,
   total,
   canRedrive,
-}: {
-  orgId: string;
-  projectId: string;
-  subscriptionId: string;
+}: SubscriptionAddress & {
   /** The backlog's dead-lettered count, from the server (the list may hold only its first page). */
   total: number | undefined;
   canRedrive: boolean;
