@@ -96,6 +96,11 @@ for (const width of [1280, 320] as const) {
     await expect(create).toBeHidden();
     await expect(page.getByText(`Created the queue ${name}.`)).toBeVisible();
     await expect(newQueue).toBeFocused();
+    // The toast links to the new queue's page, and Back returns to the list.
+    await page.getByRole('link', { name: 'Open the queue' }).click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/projects/${demo.production}/queues/[0-9a-f-]{36}$`));
+    await page.goBack();
     const row = page.getByTestId(`queue-${name}`);
     await expect(row.getByRole('cell').nth(0)).toHaveText('0');
     await expect(row.getByRole('cell').nth(2)).toHaveText('None waiting');
@@ -134,6 +139,11 @@ for (const width of [1280, 320] as const) {
     receiver.verifyWith(secret);
     const [sub] = (await listSubs(bob, demo.acme, demo.production)).filter((s: Sub) => s.queueId === queueId);
     expect(JSON.stringify(sub)).not.toContain(secret.slice(6));
+    // The toast links to the new subscription's page.
+    await page.getByRole('link', { name: 'Open the subscription' }).click();
+    await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/subscriptions/${sub.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Subscription ${sub.slug}` })).toBeVisible();
+    await page.goBack();
     const subRow = page.getByTestId(`subscription-${sub.slug}`);
     await expect(subRow).toContainText('Healthy');
     await expect(subRow.locator('td[data-label="In flight"]')).toHaveText('0 of 100');

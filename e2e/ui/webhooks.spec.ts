@@ -74,6 +74,12 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await expect(page.getByText(secret)).toHaveCount(0);
   const listed = await (await (await as('ada')).get(hooksPath(demo.acme))).text();
   expect(listed).not.toContain(secret.slice(6));
+  // The toast links to the new webhook's page, and Back returns to the list.
+  await page.getByRole('link', { name: 'Open the webhook' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhook' })).toBeVisible();
+  await expect(page.getByText(url, { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${demo.acme}/webhooks/[0-9a-f-]{36}$`));
+  await page.goBack();
 
   const row = page.getByRole('row', { name: new RegExp(url) });
   await expect(row).toContainText('silence.*');

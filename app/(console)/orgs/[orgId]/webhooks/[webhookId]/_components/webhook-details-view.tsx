@@ -139,7 +139,7 @@ export function WebhookDetailsView({ orgId, webhookId }: { orgId: string; webhoo
           webhook={hook}
           save={async (values) => {
             await update.mutateAsync(values);
-            return 'Saved the webhook.';
+            return { message: 'Saved the webhook.' };
           }}
         />
       )}

@@ -11,6 +11,7 @@ import { Select } from '@/components/ui/select';
 import { useCreateQueue } from '@/lib/queues/queries';
 import { createQueueBody, RETENTION_SECONDS } from '@/lib/queues/schema';
 import { retentionWords } from './queue-words';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 // The route's own body, the retention always chosen (from the choices below; the default is the API's).
 const formSchema = createQueueBody.required();
@@ -45,6 +46,7 @@ export function NewQueueDialog({
   const onSubmit = handleSubmit(async (values) => {
     const outcome = await runMutation(() => create.mutateAsync(values), {
       success: (queue) => `Created the queue ${queue.name}.`,
+      next: (queue) => openPlace(consolePlace(orgId, { type: 'queue', id: queue.id, projectId })),
       failure: 'Could not create the queue',
       placeIssues: (error) =>
         !placeCodeOnField(setError, error, { queue_name_taken: 'name' }) && placeServerIssues(setError, error, FIELDS),

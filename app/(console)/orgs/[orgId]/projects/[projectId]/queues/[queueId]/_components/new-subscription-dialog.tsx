@@ -24,6 +24,7 @@ import {
   updateSubscriptionBody,
   type CreatedSubscription,
 } from '@/lib/subscriptions/schema';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 // The create's own rules, except the URL: whether a loopback target is admitted is the server's setting
 // (WEBHOOK_ALLOW_LOOPBACK), so the server's guard judges it and its issue lands on the field.
@@ -98,6 +99,7 @@ export function NewSubscriptionDialog({
         }),
       {
         success: (created) => `Created the subscription ${created.slug}. Copy its signing secret now.`,
+        next: (created) => openPlace(consolePlace(orgId, { type: 'subscription', id: created.id, projectId })),
         failure: 'Could not create the subscription',
         placeIssues: (error) => placeServerIssues(setError, error, FIELDS),
       },
