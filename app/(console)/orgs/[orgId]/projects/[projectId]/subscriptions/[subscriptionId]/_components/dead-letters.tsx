@@ -8,7 +8,7 @@ import { LoadMore } from '@/components/console/load-more';
 import { useZone } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/states';
 import { dayAndSecond, exactTime } from '@/lib/format/time';
 import type { DeadLetter } from '@/lib/subscriptions/activity-schema';
@@ -169,14 +169,11 @@ export function DeadLetters({
               </td>
               <ActionsCell>
                 {canRedrive && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Discard message ${letter.messageId}`}
+                  <RowAction
+                    label="Discard"
+                    name={`Discard message ${letter.messageId}`}
                     onClick={() => setToDiscard(letter)}
-                  >
-                    Discard
-                  </Button>
+                  />
                 )}
               </ActionsCell>
             </tr>
