@@ -58,8 +58,8 @@ test('an entry links to what it names: a queue to its page, a silence to its dia
     await page.setViewportSize({ width, height: 800 });
     await page.goto(`/orgs/${demo.acme}/audit`);
     const table = page.getByRole('table', { name: 'Audit events, newest first' });
-    // The name is the link's text; its accessible name also says where it goes.
-    const toQueue = table.getByRole('link', { name: `${name} (open the queue)` });
+    // The slug is the link's text; its accessible name also says where it goes.
+    const toQueue = table.getByRole('link', { name: `${queue.slug} (open the queue)` });
     await expect(toQueue).toBeVisible();
     const box = (await toQueue.boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(24);
