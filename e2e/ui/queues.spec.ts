@@ -97,6 +97,7 @@ for (const width of [1280, 320] as const) {
     await expect(page.getByText(`Created the queue ${name}.`)).toBeVisible();
     await expect(newQueue).toBeFocused();
     // The toast links to the new queue's page, and Back returns to the list.
+    await page.screenshot({ path: `test-results/screens/toast-link-${width}.png` });
     await page.getByRole('link', { name: 'Open the queue' }).click();
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/projects/${demo.production}/queues/[0-9a-f-]{36}$`));
