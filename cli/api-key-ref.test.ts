@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keySearchText, resolveApiKey, type ApiKey } from './api-key-ref';
 import { parseExpiresInDays } from './commands/api-keys';
+import { FRESH_API_KEY } from '../e2e/support/fresh-api-key';
 
 const key = (id: string, name: string, prefix: string): ApiKey => ({
   id,
@@ -10,15 +11,7 @@ const key = (id: string, name: string, prefix: string): ApiKey => ({
   owner: { type: 'user', id: 'u', name: 'Ada' },
   createdAt: '2025-01-01T00:00:00.000Z',
   expiresAt: null,
-  lastUsedAt: null,
-  expired: false,
-  expiringSoon: false,
-  rolledAt: null,
-  stopsAt: null,
-  permissions: null,
-  projectIds: null,
-  allowedIps: null,
-  policyViolations: [],
+  ...FRESH_API_KEY,
 });
 
 const a = key('11111111-1111-4111-8111-111111111111', 'deploy', 'svc_Ab12');

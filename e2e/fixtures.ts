@@ -142,7 +142,13 @@ export async function loadDemo(): Promise<Demo> {
   return demoCache;
 }
 
-type TestFixtures = { demo: Demo; fixtures: Fixtures; as: (user: DemoUser) => Promise<APIRequestContext> };
+type TestFixtures = {
+  demo: Demo;
+  fixtures: Fixtures;
+  as: (user: DemoUser) => Promise<APIRequestContext>;
+  /** Bob's session: the demo's member with BasicAccess, and the editors' policies on Production only. */
+  bob: APIRequestContext;
+};
 
 export const test = base.extend<TestFixtures>({
   demo: async ({}, use) => use(await loadDemo()),
@@ -156,6 +162,7 @@ export const test = base.extend<TestFixtures>({
     });
     await Promise.all(opened.map((c) => c.dispose()));
   },
+  bob: async ({ as }, use) => use(await as('bob')),
 });
 
 export { expect };

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { RowAction } from '@/components/ui/data-table';
 import type { Binding } from './roles-editor';
 import { whenOpened } from '@/components/ui/opened-once';
 
@@ -32,17 +32,14 @@ export function useChangeRoles<T extends { name: string; policies: Binding[] }>(
   const [rolesOf, setRolesOf] = useState<T | null>(null);
   const [open, setOpen] = useState(false);
   const button = (row: T) => (
-    <Button
-      variant="ghost"
-      size="sm"
-      aria-label={`Change roles of ${row.name}`}
+    <RowAction
+      label="Change roles"
+      name={`Change roles of ${row.name}`}
       onClick={() => {
         setRolesOf(row);
         setOpen(true);
       }}
-    >
-      Change roles
-    </Button>
+    />
   );
   const dialog = rolesOf && (
     <RolesDialog

@@ -9,6 +9,7 @@ import { placeCodeOnField, placeServerIssues } from './form-issues';
 import { CheckboxField, TextField } from '@/components/ui/field';
 import { useCreateProject, useUpdateProject } from '@/lib/orgs/queries';
 import { createProjectBody, type Project } from '@/lib/orgs/schema';
+import { consolePlace, openPlace } from './console-place';
 
 // The route's own body (a rename sends its name under the same rule); the form always has the checkbox's value.
 const formSchema = createProjectBody.required();
@@ -53,6 +54,7 @@ export function ProjectDialog({
       {
         success: (saved) =>
           project ? `Renamed ${project.name} to ${saved.name}.` : `Created the project ${saved.name}.`,
+        next: (saved) => (project ? null : openPlace(consolePlace(orgId, { type: 'project', id: saved.id }))),
         failure: project ? `Could not rename ${project.name}` : 'Could not create the project',
         placeIssues: (error) =>
           !placeCodeOnField(form.setError, error, { project_name_taken: 'name' }) &&

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Button, type ButtonProps } from './button';
 
 /**
  * The console's list table. At any width the page itself never scrolls sideways: a table wider than the
@@ -65,5 +66,21 @@ export function ActionsCell({ children }: { children?: ReactNode }) {
     <td data-actions="" className={`${stickyEnd} whitespace-nowrap bg-white px-4 py-3 text-right align-top`}>
       <div className="flex justify-end gap-2">{children}</div>
     </td>
+  );
+}
+
+/**
+ * One of a row's actions, in its `ActionsCell`: a small ghost button showing a verb (`label`), named for its row
+ * (`name`, which starts with the label, so speech input can say what it sees).
+ */
+export function RowAction({
+  label,
+  name,
+  ...props
+}: Omit<ButtonProps, 'children' | 'variant' | 'size' | 'aria-label'> & { label: string; name: string }) {
+  return (
+    <Button variant="ghost" size="sm" aria-label={name} {...props}>
+      {label}
+    </Button>
   );
 }

@@ -1,5 +1,6 @@
 import { displayPrefix, isWellFormedApiKey } from '../../lib/auth/api-key-format';
 import { bearer, expect, expectError, test } from '../fixtures';
+import { FRESH_API_KEY } from '../support/fresh-api-key';
 import { createKey, DAY_MS, keyIdentities, listKeys, oauthTokens, statusWithKey } from '../support/api-keys';
 
 const keysOf = (orgId: string) => `/v1/organizations/${orgId}/api-keys`;
@@ -19,15 +20,7 @@ test.describe('create', () => {
       owner: { type: 'user', id: demo.users.bob, name: 'Bob Builder' },
       createdAt: expect.any(String),
       expiresAt: expect.any(String),
-      lastUsedAt: null,
-      expired: false,
-      expiringSoon: false,
-      rolledAt: null,
-      stopsAt: null,
-      permissions: null,
-      projectIds: null,
-      allowedIps: null,
-      policyViolations: [],
+      ...FRESH_API_KEY,
     });
     expect(apiKey.prefix).toMatch(/^svc_[0-9A-Za-z]{4}$/);
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, loadDemo, sessionFor, test, type Demo } from '../fixtures';
 import { bodySlots, dotted, expectedIssuePath, parameterSlots, sentPaths, type Mutation } from '../support/bad-input';
-import { buildTargets, send, type Target } from '../support/bad-input-targets';
+import { buildTargets, JSON_BODY_TARGET_KEYS, send, type Target } from '../support/bad-input-targets';
 import { SchemaReader, type OpenApiDocument } from '../support/openapi-schema';
 import { FUZZ, outsideV1Cases } from '../support/bad-input-outside';
 import { ONBOARDING_TARGET_KEYS } from '../support/bad-input-targets-onboarding';
@@ -103,32 +103,15 @@ const TARGET_KEYS = [
   'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
   'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters',
   'GET /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/deliveries',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive',
   'GET /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
   'GET /v1/organizations/{orgId}/projects/{projectId}/obs/alerts',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
   'GET /v1/organizations/{orgId}/audit-events',
   'GET /v1/organizations/{orgId}/audit-events/export',
-  'POST /v1/organizations/{orgId}/api-keys',
-  'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
-  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
-  'POST /v1/organizations/{orgId}/scim-tokens',
-  'POST /v1/secret-scanning/reports',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
   'DELETE /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
-  'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
-  'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
-  'PATCH /v1/organizations/{orgId}',
-  'POST /v1/me/totp/confirm',
-  'POST /v1/me/sudo',
   'GET /v1/organizations/{orgId}/webhooks',
   'GET /v1/organizations/{orgId}/webhooks/{webhookId}/deliveries',
-  'POST /v1/organizations/{orgId}/webhooks',
-  'PATCH /v1/organizations/{orgId}/webhooks/{webhookId}',
   'GET /v1/me/notifications',
-  'POST /v1/me/notifications/read',
-  'PATCH /v1/me/notification-preferences',
+  ...JSON_BODY_TARGET_KEYS,
   ...ONBOARDING_TARGET_KEYS,
   ...QUEUE_TARGET_KEYS,
 ];

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { APIRequestContext, APIResponse } from '@playwright/test';
 import { expect, loadDemo, sessionFor, test, type Demo } from '../fixtures';
-import { buildTargets, scimToken, type Target } from '../support/bad-input-targets';
+import { buildTargets, JSON_BODY_TARGET_KEYS, scimToken, type Target } from '../support/bad-input-targets';
 import { FUZZ } from '../support/bad-input-outside';
 import { ONBOARDING_TARGET_KEYS } from '../support/bad-input-targets-onboarding';
+import { QUEUE_TARGET_KEYS } from '../support/bad-input-targets-queues';
 import { pathsOf, type Path } from '../support/openapi-schema';
 import { userIdOf } from '../support/api-keys';
 import { MAX_JSON_DEPTH, TOO_DEEP_MESSAGE } from '../../lib/http/json-body';
@@ -103,29 +104,11 @@ function refusedPublish(valid: unknown) {
   const { messages } = valid as { messages: object[] };
   return { messages: [...messages, { body: 'never published', delaySeconds: MAX_DELAY_SECONDS + 1 }] };
 }
+const notGet = (key: string) => !key.startsWith('GET ');
 const DEEP_KEYS = [
-  'POST /v1/organizations/{orgId}/api-keys',
-  'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
-  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
-  'POST /v1/organizations/{orgId}/scim-tokens',
-  'POST /v1/secret-scanning/reports',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
-  'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive',
-  'POST /v1/organizations/{orgId}/projects/{projectId}/queues',
-  'PATCH /v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}',
-  PUBLISH,
-  'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
-  'PATCH /v1/organizations/{orgId}',
-  'POST /v1/organizations/{orgId}/webhooks',
-  'PATCH /v1/organizations/{orgId}/webhooks/{webhookId}',
-  'POST /v1/me/sudo',
-  'POST /v1/me/totp/confirm',
-  'POST /v1/me/notifications/read',
-  'PATCH /v1/me/notification-preferences',
-  ...ONBOARDING_TARGET_KEYS.filter((k) => !k.startsWith('GET ')),
+  ...JSON_BODY_TARGET_KEYS,
+  ...QUEUE_TARGET_KEYS.filter(notGet),
+  ...ONBOARDING_TARGET_KEYS.filter(notGet),
 ];
 
 test('every /v1 operation with a JSON body is covered', async ({ request }) => {

@@ -7,11 +7,10 @@ const SILENCES = ['obs.silences.get', 'obs.silences.list', 'obs.silences.create'
 
 test.describe('the Alertmanager API honours key restrictions', () => {
   test('a key restricted to Production and obs.silences.* drives amtool there, and gets 403 elsewhere', async ({
-    as,
+    bob,
     demo,
     request,
   }) => {
-    const bob = await as('bob');
     const base = alertmanagerBase(demo.acme, demo.production);
     const silencesOnly = await createKey(bob, demo.acme, {
       name: unique('amtool restricted'),
@@ -72,11 +71,10 @@ test.describe('the Alertmanager API honours key restrictions', () => {
   });
 
   test('amtool silence update reads first: an update-only key is told it needs obs.silences.get too', async ({
-    as,
+    bob,
     demo,
     request,
   }) => {
-    const bob = await as('bob');
     const base = alertmanagerBase(demo.acme, demo.production);
     const key = (permissions: string[]) =>
       createKey(bob, demo.acme, {

@@ -3,6 +3,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect, expectError, loadDemo, readFixtures, sessionFor, test, type Demo } from '../fixtures';
 import { eventsAfter, newestSeq } from '../support/audit';
 import { loadDemoSubs, subPath, subsPath, type DemoSubs } from '../support/subscriptions';
+import { SEEDED_DELIVERY } from '../support/seeded-delivery';
 import type { DeadLetterFixture } from '../support/subscriptions-seed';
 
 // The fixture (e2e/support/subscriptions-seed.ts) is a paused workflow subscription in Acme/Staging with three dead
@@ -81,12 +82,7 @@ test('activity: the backlog split as defined and exactly 60 minutes; deliveries 
       {
         id: expect.any(String),
         startedAt: expect.stringMatching(ISO_MS),
-        messages: 3,
-        outcome: 'failed',
-        status: 500,
-        durationMs: 250,
-        errorClass: 'http',
-        errorMessage: 'Target answered 500',
+        ...SEEDED_DELIVERY,
       },
     ],
     nextCursor: null,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
+import { DEFAULT_RETRY_POLICY, DEFAULTS } from '../../lib/subscriptions/schema';
 import { bearer, expect, expectError, loadDemo, sessionFor, test, type Demo } from '../fixtures';
 import { eventsAfter, newestSeq } from '../support/audit';
 import { staleSessionLike } from '../support/second-factor';
@@ -47,10 +48,11 @@ test('bob creates a subscription: 201 with defaults, a healthy status and its se
       projectId: demo.production,
       queueId: subs.https.queueId,
       state: 'active',
-      batchSize: 10,
-      maxConcurrency: 10,
-      target: { ...target, timeoutSeconds: 30 },
-      retryPolicy: { maxAttempts: 5, minBackoffSeconds: 10, maxBackoffSeconds: 600 },
+      // The schema's defaults, as the OpenAPI document states them (their values are pinned by the service's test).
+      batchSize: DEFAULTS.batchSize,
+      maxConcurrency: DEFAULTS.maxConcurrency,
+      target: { ...target, timeoutSeconds: DEFAULTS.timeoutSeconds },
+      retryPolicy: DEFAULT_RETRY_POLICY,
       status: { health: 'healthy', lastError: null, lastSuccessAt: null },
     });
     expect(created.slug).toMatch(/^qsb_[a-z0-9]{12}$/);

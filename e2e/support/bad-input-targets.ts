@@ -10,6 +10,28 @@ import { onboardingTargets } from './bad-input-targets-onboarding';
 import { queueTargets } from './bad-input-targets-queues';
 
 /** One operation of the OpenAPI document with a request that would succeed, and what "unchanged" compares. */
+/** The operations here whose request is a JSON body: each is fuzzed field by field and nested past the depth limit. */
+export const JSON_BODY_TARGET_KEYS = [
+  'POST /v1/organizations/{orgId}/api-keys',
+  'POST /v1/organizations/{orgId}/api-keys/{keyId}/roll',
+  'PATCH /v1/organizations/{orgId}/api-keys/{keyId}',
+  'POST /v1/organizations/{orgId}/scim-tokens',
+  'POST /v1/secret-scanning/reports',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/obs/silences/preview',
+  'PATCH /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions',
+  'POST /v1/organizations/{orgId}/projects/{projectId}/subscriptions/{subscriptionId}/dead-letters/redrive',
+  'PATCH /v1/organizations/{orgId}/projects/{projectId}/obs/silences/{silenceId}',
+  'PATCH /v1/organizations/{orgId}',
+  'POST /v1/organizations/{orgId}/webhooks',
+  'PATCH /v1/organizations/{orgId}/webhooks/{webhookId}',
+  'POST /v1/me/sudo',
+  'POST /v1/me/totp/confirm',
+  'POST /v1/me/notifications/read',
+  'PATCH /v1/me/notification-preferences',
+];
+
 export type Target = {
   key: string;
   url: string;

@@ -117,3 +117,28 @@ export async function expectEmailWrapsWhole(element: Locator, email: string): Pr
   expect(lines).toContain(email.slice(email.indexOf('@') + 1, email.indexOf('.', email.indexOf('@'))));
   lines.slice(0, -1).forEach((line, i) => expect(/[@-]$/.test(line) || lines[i + 1].startsWith('.'), line).toBe(true));
 }
+
+/** Focuses a control and presses a key on it, as someone on a keyboard would after tabbing there. */
+export async function press(page: Page, target: Locator, key = 'Enter'): Promise<void> {
+  await target.focus();
+  await page.keyboard.press(key);
+}
+
+/**
+ * Rotate secret on a webhook's or a subscription's page (components/console/rotate-secret-button), by keyboard: it
+ * asks first, shows a new `whsec_` secret once, copies it, and focus goes back to the button.
+ */
+export async function rotateSigningSecret(page: Page, previous: string): Promise<void> {
+  const rotate = page.getByRole('button', { name: 'Rotate secret' });
+  await press(page, rotate);
+  await press(page, page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }));
+  const rotated = page.getByRole('dialog', { name: 'The new signing secret' });
+  const next = await rotated.getByLabel('Signing secret').inputValue();
+  expect(next).toMatch(/^whsec_/);
+  expect(next).not.toBe(previous);
+  await press(page, rotated.getByRole('button', { name: 'Copy' }));
+  // Copying is asynchronous: Done before it settles would ask "Close anyway?".
+  await expect(rotated.getByText('Copied to the clipboard.')).toBeVisible();
+  await press(page, rotated.getByRole('button', { name: 'Done' }));
+  await expect(rotate).toBeFocused();
+}

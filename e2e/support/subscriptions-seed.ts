@@ -4,6 +4,7 @@ import type { Db } from '../../lib/db/client';
 import * as t from '../../lib/db/schema';
 import { queueValues, subscriptionValues } from '../../server/demo/seed';
 import { insertTestMessages } from '../../server/testing/queue-messages';
+import { SEEDED_DELIVERY } from './seeded-delivery';
 
 /** What no API makes on demand: a subscription with dead letters, a backlog and a delivery, for its tests alone. */
 export type DeadLetterFixture = { subscriptionId: string; queueId: string; deadLetterIds: string[] };
@@ -73,13 +74,8 @@ export async function seedDeadLetterFixture(db: Db): Promise<DeadLetterFixture> 
     subscriptionId: sub.id,
     startedAt: new Date(now - MINUTE),
     leaseUntil: new Date(now - MINUTE + 30_000),
-    finishedAt: new Date(now - MINUTE + 250),
-    messages: 3,
-    outcome: 'failed',
-    status: 500,
-    durationMs: 250,
-    errorClass: 'http',
-    errorMessage: 'Target answered 500',
+    finishedAt: new Date(now - MINUTE + SEEDED_DELIVERY.durationMs),
+    ...SEEDED_DELIVERY,
   });
   return { subscriptionId: sub.id, queueId: queue.id, deadLetterIds: messages.slice(0, 3).map((m) => m.id) };
 }

@@ -2,6 +2,8 @@ import { expect, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
 import { auditPath } from '../support/audit';
 import { choose, signInAs } from '../support/console';
+import { createQueue, queueName } from '../support/queues';
+import { productionSilences } from '../support/silences';
 
 test('ada filters the log to api_key.*, opens a revocation and sees who, when and why', async ({ page, demo, as }) => {
   const bob = await as('bob');
@@ -31,6 +33,46 @@ test('ada filters the log to api_key.*, opens a revocation and sees who, when an
     'href',
     `${auditPath(demo.acme)}/export?action=api_key.*&format=csv`,
   );
+});
+
+test('an entry links to what it names: a queue to its page, a silence to its dialog, at 1280 and 360 px', async ({
+  page,
+  demo,
+  as,
+}) => {
+  const ada = await as('ada');
+  const name = queueName('audited');
+  const queue = await createQueue(ada, demo.acme, demo.production, { name });
+  const made = await ada.post(productionSilences(demo), {
+    data: {
+      comment: `audited ${name}`,
+      matchers: [{ label: 'service', op: '=', value: name }],
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+  });
+  expect(made.status()).toBe(201);
+  const silence = (await made.json()) as { id: string; slug: string };
+
+  await signInAs(page, 'ada@acme.test');
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/orgs/${demo.acme}/audit`);
+    const table = page.getByRole('table', { name: 'Audit events, newest first' });
+    // The slug is the link's text; its accessible name also says where it goes.
+    const toQueue = table.getByRole('link', { name: `${queue.slug} (open the queue)` });
+    await expect(toQueue).toBeVisible();
+    const box = (await toQueue.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(24);
+    await page.screenshot({ path: `test-results/screens/audit-links-${width}.png` });
+    await toQueue.click();
+    await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/queues/${queue.id}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+    await page.goBack();
+    await table.getByRole('link', { name: `${silence.slug} (open the silence)` }).click();
+    await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/silences?open=${silence.id}`);
+    await expect(page.getByRole('dialog', { name: 'Edit silence' }).locator('code').first()).toHaveText(silence.id);
+  }
 });
 
 test('cy sees no audit log in the navigation and the API refuses her', async ({ page, demo, as }) => {

@@ -160,7 +160,7 @@ test('ada makes a bot with roles and changes them, by keyboard', async ({ page, 
   await press(page, form.getByRole('button', { name: 'Create bot' }));
   await expect(page.getByText(/Created the bot ci-bot\./)).toBeVisible();
   // The toast says where its keys are made, with the way there.
-  await expect(page.getByRole('button', { name: 'Open API keys' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Open API keys' })).toHaveAttribute('href', `/orgs/${org.id}/api-keys`);
   await expect(newBot).toBeFocused();
   await press(page, page.getByRole('button', { name: 'Change roles of ci-bot' }));
   const roles = page.getByRole('dialog', { name: 'Change roles of ci-bot' });

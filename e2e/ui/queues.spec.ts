@@ -2,7 +2,7 @@ import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test, type Demo } from '../fixtures';
 import { switchScheme } from '../support/alerts-ui';
 import { expectAccessible } from '../support/axe';
-import { signInAs } from '../support/console';
+import { press, rotateSigningSecret, signInAs } from '../support/console';
 import { E2E } from '../support/env';
 import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
 import { queueName, queueNamed, queuesPath } from '../support/queues';
@@ -20,12 +20,6 @@ test.beforeAll(async () => {
   receiver = await startQueueReceiver(E2E.port + 85);
 });
 test.afterAll(() => receiver.close());
-
-/** Focuses a control and presses a key on it, as someone on a keyboard would after tabbing there. */
-async function press(page: Page, target: Locator, key = 'Enter') {
-  await target.focus();
-  await page.keyboard.press(key);
-}
 
 /** Replaces a focused field's text, by keyboard. */
 async function retype(page: Page, field: Locator, text: string) {
@@ -102,6 +96,12 @@ for (const width of [1280, 320] as const) {
     await expect(create).toBeHidden();
     await expect(page.getByText(`Created the queue ${name}.`)).toBeVisible();
     await expect(newQueue).toBeFocused();
+    // The toast links to the new queue's page, and Back returns to the list.
+    await page.screenshot({ path: `test-results/screens/toast-link-${width}.png` });
+    await page.getByRole('link', { name: 'Open the queue' }).click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/projects/${demo.production}/queues/[0-9a-f-]{36}$`));
+    await page.goBack();
     const row = page.getByTestId(`queue-${name}`);
     await expect(row.getByRole('cell').nth(0)).toHaveText('0');
     await expect(row.getByRole('cell').nth(2)).toHaveText('None waiting');
@@ -140,6 +140,11 @@ for (const width of [1280, 320] as const) {
     receiver.verifyWith(secret);
     const [sub] = (await listSubs(bob, demo.acme, demo.production)).filter((s: Sub) => s.queueId === queueId);
     expect(JSON.stringify(sub)).not.toContain(secret.slice(6));
+    // The toast links to the new subscription's page.
+    await page.getByRole('link', { name: 'Open the subscription' }).click();
+    await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/subscriptions/${sub.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Subscription ${sub.slug}` })).toBeVisible();
+    await page.goBack();
     const subRow = page.getByTestId(`subscription-${sub.slug}`);
     await expect(subRow).toContainText('Healthy');
     await expect(subRow.locator('td[data-label="In flight"]')).toHaveText('0 of 100');
@@ -260,17 +265,7 @@ for (const width of [1280, 320] as const) {
     await expect(chart).toHaveAccessibleName(new RegExp(`: ${width === 1280 ? 2 : 3} delivered, `));
 
     // Rotate the secret: shown once, focus back on the button.
-    const rotate = page.getByRole('button', { name: 'Rotate secret' });
-    await press(page, rotate);
-    await press(page, page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }));
-    const rotated = page.getByRole('dialog', { name: 'The new signing secret' });
-    const next = await rotated.getByLabel('Signing secret').inputValue();
-    expect(next).toMatch(/^whsec_/);
-    expect(next).not.toBe(secret);
-    await press(page, rotated.getByRole('button', { name: 'Copy' }));
-    await expect(rotated.getByText('Copied to the clipboard.')).toBeVisible();
-    await press(page, rotated.getByRole('button', { name: 'Done' }));
-    await expect(rotate).toBeFocused();
+    await rotateSigningSecret(page, secret);
 
     // Pause and resume, each confirmed and announced.
     await press(page, page.getByRole('button', { name: 'Pause', exact: true }));

@@ -6,10 +6,9 @@ import { productionSilences } from '../support/silences';
 
 test('bob finds one key by a part of its name or its prefix; the search stays in the URL', async ({
   page,
-  as,
+  bob,
   demo,
 }) => {
-  const bob = await as('bob');
   const mark = crypto.randomUUID().slice(0, 8);
   const { apiKey } = await createKey(bob, demo.acme, { name: `Needle ${mark} deploys` });
   await createKey(bob, demo.acme, { name: `haystack ${mark.slice(0, 4)}` });
@@ -41,10 +40,9 @@ test('bob finds one key by a part of its name or its prefix; the search stays in
 
 test('bob finds a silence by a matcher value, in the active tab, and the search stays in the URL', async ({
   page,
-  as,
+  bob,
   demo,
 }) => {
-  const bob = await as('bob');
   const mark = crypto.randomUUID().slice(0, 8);
   const res = await bob.post(productionSilences(demo), {
     data: {
@@ -227,12 +225,11 @@ test.describe('a search of one or two characters that the first stretch of keys 
 
 test('a silence search of two characters that the first stretch does not answer searches on by itself', async ({
   page,
-  as,
+  bob,
   demo,
 }) => {
   // Two letters no other silence holds (a Greek then a Cyrillic one), in a new active silence's comment.
   const needle = letterOf(0x3b1, 25) + letterOf(0x430, 32);
-  const bob = await as('bob');
   const made = await bob.post(productionSilences(demo), {
     data: {
       comment: `Short search ${needle}`,

@@ -65,6 +65,11 @@ for (const { width, colorScheme } of LAYOUTS) {
     await expect(newProject).toBeFocused();
     const made = (await projectsOf(ada, orgId)).find((p) => p.name === 'Payments');
     expect(made?.alertingEnabled).toBe(true);
+    // The toast links to the new project, whose first page is its subscriptions.
+    await page.getByRole('link', { name: 'Open the project' }).click();
+    await expect(page).toHaveURL(`/orgs/${orgId}/projects/${made!.id}/subscriptions`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
+    await page.goBack();
 
     // Rename it; focus comes back to its Rename button.
     const rename = page.getByRole('button', { name: 'Rename Payments' });

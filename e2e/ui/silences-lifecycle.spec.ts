@@ -55,9 +55,11 @@ test('bob silences a new incident keyboard-only, sees it active, expires it and 
   const row = page.locator(`tr[data-silence-id="${created.id}"]`);
   await expect(row).toContainText(comment);
 
-  await tabTo(page, row.getByRole('button', { name: /Edit/ }));
-  await page.keyboard.press('Enter');
+  // The create's toast links to the new silence: its dialog, on this page.
+  await page.getByRole('link', { name: 'Open the silence' }).click();
+  await expect(page).toHaveURL(new RegExp(`/silences\\?open=${created.id}$`));
   const editor = page.getByRole('dialog', { name: 'Edit silence' });
+  await expect(editor.locator('code').first()).toHaveText(created.id);
   await tabTo(page, editor.getByRole('button', { name: 'Expire now' }));
   await page.keyboard.press('Enter');
   const confirm = page.getByRole('alertdialog', { name: 'Expire this silence now?' });

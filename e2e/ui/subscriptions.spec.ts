@@ -1,4 +1,5 @@
-import type { Page, Request } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page, Request } from '@playwright/test';
 import { expect, loadDemo, test } from '../fixtures';
 import { readListsInBrowser, refuseWithIssues, signInAs } from '../support/console';
 import { baseURL } from '../support/env';
@@ -23,6 +24,7 @@ function recordPatches(page: Page): Request[] {
 }
 
 const row = (page: Page, slug: string) => page.getByTestId(`subscription-${slug}`);
+const slug = (table: Locator) => table.getByRole('link', { name: subs.https.slug, exact: true });
 
 test('bob edits batch size and target URL of the https subscription; only those are sent, and they stay saved', async ({
   page,
@@ -63,6 +65,31 @@ test('bob edits batch size and target URL of the https subscription; only those 
     await expect(row(page, subs.https.slug)).toContainText('https://hooks.example.com/v3/orders');
   } finally {
     await restoreSub(subs.https);
+  }
+});
+
+test('every link and button of the table is a target of at least 24 by 24 px, at 1280 and 360 px', async ({ page }) => {
+  await signInAs(page, 'bob');
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(pagePath);
+    const table = page.getByRole('table', { name: 'Subscriptions of this project' });
+    await expect(table.getByRole('button', { name: `Edit ${subs.https.slug}` })).toBeVisible();
+    const targets = await table.locator('a, button').all();
+    expect(targets.length).toBeGreaterThan(2);
+    for (const target of targets) {
+      const box = (await target.boundingBox())!;
+      const what = `${await target.textContent()} at ${width} px`;
+      expect(box.width, what).toBeGreaterThanOrEqual(24);
+      expect(box.height, what).toBeGreaterThanOrEqual(24);
+    }
+    // The padding overlaps the line under it instead of pushing it down: the row keeps its height.
+    const link = (await slug(table).boundingBox())!;
+    const queueLine = (await slug(table).locator('xpath=following-sibling::p[1]').boundingBox())!;
+    expect(queueLine.y - (link.y + link.height)).toBeLessThanOrEqual(0.5);
+    const { violations } = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
+    expect(violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
+    await page.screenshot({ path: `test-results/screens/subscriptions-targets-${width}.png`, fullPage: true });
   }
 });
 

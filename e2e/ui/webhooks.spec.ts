@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { expectAccessible } from '../support/axe';
 import { createKey } from '../support/api-keys';
-import { signInAs } from '../support/console';
+import { press, rotateSigningSecret, signInAs } from '../support/console';
 import { E2E } from '../support/env';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { hooksPath } from '../support/webhooks';
@@ -18,12 +18,6 @@ test.beforeAll(async () => {
   receiver = await startReceiver(E2E.port + 46);
 });
 test.afterAll(async () => receiver.close());
-
-/** Focuses a control and presses a key on it, as someone on a keyboard would after tabbing there. */
-async function press(page: Page, locator: ReturnType<Page['getByRole']>, key = 'Enter') {
-  await locator.focus();
-  await page.keyboard.press(key);
-}
 
 async function noSidewaysScroll(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -80,6 +74,12 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await expect(page.getByText(secret)).toHaveCount(0);
   const listed = await (await (await as('ada')).get(hooksPath(demo.acme))).text();
   expect(listed).not.toContain(secret.slice(6));
+  // The toast links to the new webhook's page, and Back returns to the list.
+  await page.getByRole('link', { name: 'Open the webhook' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhook' })).toBeVisible();
+  await expect(page.getByText(url, { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/orgs/${demo.acme}/webhooks/[0-9a-f-]{36}$`));
+  await page.goBack();
 
   const row = page.getByRole('row', { name: new RegExp(url) });
   await expect(row).toContainText('silence.*');
@@ -128,17 +128,7 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   await expect(page.getByRole('button', { name: 'Edit' })).toBeFocused();
 
   // Rotate: a new secret, shown once in the same reveal dialog.
-  await press(page, page.getByRole('button', { name: 'Rotate secret' }));
-  await press(page, page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }));
-  const rotated = page.getByRole('dialog', { name: 'The new signing secret' });
-  const next = await rotated.getByLabel('Signing secret').inputValue();
-  expect(next).toMatch(/^whsec_/);
-  expect(next).not.toBe(secret);
-  await press(page, rotated.getByRole('button', { name: 'Copy' }));
-  // Copying is asynchronous: Done before it settles would ask "Close anyway?".
-  await expect(rotated.getByText('Copied to the clipboard.')).toBeVisible();
-  await press(page, rotated.getByRole('button', { name: 'Done' }));
-  await expect(page.getByRole('button', { name: 'Rotate secret' })).toBeFocused();
+  await rotateSigningSecret(page, secret);
 
   // At 320 px the page reflows: no sideways scroll, and each attempt is a card whose status is on screen.
   await page.setViewportSize({ width: 320, height: 640 });

@@ -11,18 +11,8 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { organizations, projects, silences } from './schema';
+import { inProject, silences } from './schema';
 import { ts } from './columns';
-
-/** The organization and project a row of alert data belongs to (fresh column builders for each table). */
-const inProject = () => ({
-  organizationId: uuid('organization_id')
-    .notNull()
-    .references(() => organizations.id),
-  projectId: uuid('project_id')
-    .notNull()
-    .references(() => projects.id),
-});
 
 /**
  * An alert a project received (Alertmanager's model): one row per fingerprint of its labels, kept after it resolves

@@ -12,19 +12,14 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { id, ts } from './columns';
-import { organizations, projects, subscriptions, type DeliveryError } from './schema';
+import { inProject, subscriptions, type DeliveryError } from './schema';
 
 /** A project's queue: what publishers send to and subscriptions read from. */
 export const queues = pgTable(
   'queues',
   {
     id: id(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id),
+    ...inProject(),
     name: text('name').notNull(),
     slug: text('slug').notNull().unique(),
     retentionSeconds: integer('retention_seconds').notNull(),

@@ -37,10 +37,11 @@ export const organizations = pgTable('organizations', {
 });
 
 /** The organization a row belongs to: every tenant table's first column after its id. */
-export const organizationRef = () =>
-  uuid('organization_id')
+export function organizationRef() {
+  return uuid('organization_id')
     .notNull()
     .references(() => organizations.id);
+}
 
 export const projects = pgTable(
   'projects',
@@ -53,6 +54,19 @@ export const projects = pgTable(
   },
   (t) => [index('projects_org_idx').on(t.organizationId, t.createdAt, t.id)],
 );
+
+/**
+ * The organization and project a project-scoped row belongs to (fresh column builders for each table). Declared as
+ * functions, so that queue-schema.ts, which this file imports, can call them while this file is still loading.
+ */
+export function inProject() {
+  return {
+    organizationId: organizationRef(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+  };
+}
 
 export const users = pgTable('users', {
   id: id(),
@@ -225,10 +239,7 @@ export const subscriptions = pgTable(
   'subscriptions',
   {
     id: id(),
-    organizationId: organizationRef(),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id),
+    ...inProject(),
     queueId: uuid('queue_id')
       .notNull()
       .references(() => queues.id),
@@ -273,10 +284,7 @@ export const silences = pgTable(
   'silences',
   {
     id: id(),
-    organizationId: organizationRef(),
-    projectId: uuid('project_id')
-      .notNull()
-      .references(() => projects.id),
+    ...inProject(),
     slug: text('slug').notNull().unique(),
     comment: text('comment').notNull(),
     matchers: jsonb('matchers').$type<StoredMatcher[]>().notNull(),

@@ -20,7 +20,7 @@ import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
 import { useBots } from '@/lib/bots/queries';
 import { useProjects } from '@/lib/orgs/queries';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { whenOpened } from '@/components/ui/opened-once';
 
 // The dialogs (their forms, zod, the usage chart's recharts) load when each first opens, not with the key list; the
@@ -183,41 +183,25 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
                   <TimeAgo iso={key.lastUsedAt} />
                 </td>
                 <ActionsCell>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Access of ${key.name}`}
+                  <RowAction
+                    label="Access"
+                    name={`Access of ${key.name}`}
                     onClick={(e) => ((rowOpener.current = e.currentTarget), setAccessOf(key))}
-                  >
-                    Access
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Usage of ${key.name}`}
+                  />
+                  <RowAction
+                    label="Usage"
+                    name={`Usage of ${key.name}`}
                     onClick={(e) => ((rowOpener.current = e.currentTarget), setUsageOf(key))}
-                  >
-                    Usage
-                  </Button>
+                  />
                   {!key.expired && !key.rolledAt && (key.owner.type === 'bot' ? canCreateForBots : own) && (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Roll ${key.name}`}
+                    <RowAction
+                      label="Roll"
+                      name={`Roll ${key.name}`}
                       onClick={(e) => ((rowOpener.current = e.currentTarget), setToRoll(key))}
-                    >
-                      Roll
-                    </Button>
+                    />
                   )}
                   {(own || canRevokeOthers) && (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={() => setToRevoke(key)}
-                    >
-                      Revoke
-                    </Button>
+                    <RowAction label="Revoke" name={`Revoke ${key.name}`} onClick={() => setToRevoke(key)} />
                   )}
                 </ActionsCell>
               </tr>

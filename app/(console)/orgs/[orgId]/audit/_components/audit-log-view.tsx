@@ -11,7 +11,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { AUDIT_ACTIONS, actionNoun } from '@/lib/audit-actions';
 import { auditQuery, useAuditEvents, type AuditFilter } from '@/lib/audit/queries';
 import type { AuditEvent } from '@/lib/db/audit-types';
-import { EventDetails } from './event-details';
+import { EventDetails, TargetName, targetPlace } from './event-details';
 import { VerifyWholeLog } from './verify-whole-log';
 
 const ANY = 'any';
@@ -29,7 +29,15 @@ const RANGES = [
   { value: '30d', label: 'Last 30 days', ms: 30 * 86_400_000 },
 ];
 /** Events after which their target no longer exists (the console then shows no link). */
-const ENDINGS = new Set(['api_key.revoked', 'bot.deleted', 'member.removed', 'member.left']);
+const ENDINGS = new Set([
+  'api_key.revoked',
+  'bot.deleted',
+  'member.removed',
+  'member.left',
+  'queue.deleted',
+  'subscription.deleted',
+  'webhook.deleted',
+]);
 
 export function AuditLogView({ orgId }: { orgId: string }) {
   const permissions = usePermissions(orgId);
@@ -184,7 +192,14 @@ function EventRow(props: { orgId: string; event: AuditEvent; gone: boolean; open
           {event.actor.name}
           {event.actor.credential && <span className="ml-1 font-mono text-xs">{event.actor.credential}</span>}
         </td>
-        <td className="max-w-xs truncate px-4 py-3 text-slate-700">{event.target.name}</td>
+        <td className="max-w-xs truncate px-4 py-3 text-slate-700">
+          <TargetName
+            event={event}
+            place={targetPlace(props.orgId, event, props.gone)}
+            // Padded to a 24 px target; the row keeps its height.
+            className="-my-0.5 block truncate py-0.5 font-medium text-indigo-700 hover:underline"
+          />
+        </td>
       </tr>
       {open && (
         <tr id={detailsId}>

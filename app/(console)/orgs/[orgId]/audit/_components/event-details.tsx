@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { consolePlace, type ConsolePlace } from '@/components/console/console-place';
 import type { AuditEvent } from '@/lib/db/audit-types';
 
 const VIA: Record<string, string> = {
@@ -9,23 +10,27 @@ const VIA: Record<string, string> = {
 };
 
 /** The page a target lives on, while it still exists (`gone`: a later event ended it). */
-export function targetHref(orgId: string, event: AuditEvent, gone: boolean): string | null {
-  if (gone) return null;
-  const project = event.projectId;
-  switch (event.target.type) {
-    case 'api_key':
-      return `/orgs/${orgId}/api-keys`;
-    case 'bot':
-      return `/orgs/${orgId}/bots`;
-    case 'user':
-      return `/orgs/${orgId}/members`;
-    case 'subscription':
-      return project ? `/orgs/${orgId}/projects/${project}/subscriptions` : null;
-    case 'silence':
-      return project ? `/orgs/${orgId}/projects/${project}/silences` : null;
-    default:
-      return null;
-  }
+export function targetPlace(orgId: string, event: AuditEvent, gone: boolean): ConsolePlace | null {
+  return gone ? null : consolePlace(orgId, { ...event.target, projectId: event.projectId });
+}
+
+/** The target's name as a link to its page, named for where it goes; only its name where it has none. */
+export function TargetName({
+  event,
+  place,
+  className,
+}: {
+  event: AuditEvent;
+  place: ConsolePlace | null;
+  className: string;
+}) {
+  if (!place) return <>{event.target.name}</>;
+  return (
+    <Link href={place.href} className={className}>
+      {event.target.name}
+      <span className="sr-only"> (open {place.name})</span>
+    </Link>
+  );
 }
 
 function Value({ value }: { value: unknown }) {
@@ -36,7 +41,7 @@ function Value({ value }: { value: unknown }) {
 
 /** Everything an event says, for its expanded row: before and after of each change, who, from where. */
 export function EventDetails({ orgId, event, gone }: { orgId: string; event: AuditEvent; gone: boolean }) {
-  const href = targetHref(orgId, event, gone);
+  const place = targetPlace(orgId, event, gone);
   const { actor, context } = event;
   return (
     <div className="space-y-4 text-sm">
@@ -90,15 +95,12 @@ export function EventDetails({ orgId, event, gone }: { orgId: string; event: Aud
         <dd className="text-slate-900">{event.reason ?? 'No reason recorded'}</dd>
         <dt className="font-medium text-slate-600">Target</dt>
         <dd className="text-slate-900">
-          {href ? (
-            <Link href={href} className="font-medium text-indigo-700 underline hover:text-indigo-600">
-              {event.target.name}
-            </Link>
-          ) : (
-            <>
-              {event.target.name} {gone && <span className="text-slate-500">(no longer exists)</span>}
-            </>
-          )}
+          <TargetName
+            event={event}
+            place={place}
+            className="font-medium text-indigo-700 underline hover:text-indigo-600"
+          />
+          {gone && <span className="text-slate-500"> (no longer exists)</span>}
         </dd>
         <dt className="font-medium text-slate-600">From</dt>
         <dd className="break-all text-slate-900">

@@ -8,7 +8,7 @@ import { EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useBots, useDeleteBot, useSetBotPolicies } from '@/lib/bots/queries';
 import type { Bot } from '@/lib/bots/schema';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
@@ -74,11 +74,7 @@ export function BotsView({ orgId }: { orgId: string }) {
               </td>
               <ActionsCell>
                 {canCreate && roles.button(bot)}
-                {canDelete && (
-                  <Button variant="ghost" size="sm" aria-label={`Delete ${bot.name}`} onClick={() => setToDelete(bot)}>
-                    Delete
-                  </Button>
-                )}
+                {canDelete && <RowAction label="Delete" name={`Delete ${bot.name}`} onClick={() => setToDelete(bot)} />}
               </ActionsCell>
             </tr>
           ))}

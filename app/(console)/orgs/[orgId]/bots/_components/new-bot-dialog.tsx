@@ -1,7 +1,6 @@
 'use client';
 
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { runMutation } from '@/components/console/feedback';
@@ -25,7 +24,6 @@ export function NewBotDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const router = useRouter();
   const create = useCreateBot(orgId);
   const roles = useRolesIssues();
   const form = useForm<FormValues>({ resolver: zodResolver(createBotBody), defaultValues: DEFAULTS });
@@ -36,7 +34,7 @@ export function NewBotDialog({
     roles.clear();
     const outcome = await runMutation(() => create.mutateAsync(values), {
       success: (bot) => `Created the bot ${bot.name}. Make its API keys on the API keys page, with it as their owner.`,
-      next: () => ({ label: 'Open API keys', onClick: () => router.push(`/orgs/${orgId}/api-keys`) }),
+      next: () => ({ label: 'Open API keys', href: `/orgs/${orgId}/api-keys` }),
       failure: 'Could not create the bot',
       placeIssues: (error) => {
         if (placeCodeOnField(form.setError, error, { bot_name_taken: 'name' })) return false;

@@ -19,7 +19,7 @@ import {
 } from '@/lib/members/queries';
 import type { Member } from '@/lib/members/schema';
 import { useOrganizations } from '@/lib/orgs/queries';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
@@ -138,9 +138,7 @@ export function MembersView({ orgId }: { orgId: string }) {
                   <ActionsCell>
                     {canUpdate && roles.button(m)}
                     {canRemove && m.userId !== me.id && (
-                      <Button variant="ghost" size="sm" aria-label={`Remove ${m.name}`} onClick={() => setToRemove(m)}>
-                        Remove
-                      </Button>
+                      <RowAction label="Remove" name={`Remove ${m.name}`} onClick={() => setToRemove(m)} />
                     )}
                   </ActionsCell>
                 </tr>

@@ -6,10 +6,9 @@ import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { PolicyBindings } from '@/components/console/policy-bindings';
 import { LocalDate } from '@/components/console/time';
-import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmailText } from '@/components/ui/email-text';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import {
   useInvitations,
   useResendInvitation,
@@ -79,23 +78,17 @@ export function PendingInvitations({
                 <LocalDate iso={inv.expiresAt} />
               </td>
               <ActionsCell>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Resend the invitation to ${inv.email}`}
+                <RowAction
+                  label="Resend"
+                  name={`Resend the invitation to ${inv.email}`}
                   disabled={resend.isPending && resend.variables === inv.id}
                   onClick={(e) => void resendTo(inv, e.currentTarget)}
-                >
-                  Resend
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Revoke the invitation to ${inv.email}`}
+                />
+                <RowAction
+                  label="Revoke"
+                  name={`Revoke the invitation to ${inv.email}`}
                   onClick={() => setToRevoke(inv)}
-                >
-                  Revoke
-                </Button>
+                />
               </ActionsCell>
             </tr>
           ))}

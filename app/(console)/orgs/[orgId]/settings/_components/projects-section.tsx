@@ -6,7 +6,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { Button } from '@/components/ui/button';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/states';
 import { useProjects, useUpdateProject } from '@/lib/orgs/queries';
 import type { Project } from '@/lib/orgs/schema';
@@ -95,17 +95,14 @@ export function ProjectsSection({
                 </td>
                 <ActionsCell>
                   {canUpdate && (
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      aria-label={`Rename ${p.name}`}
+                    <RowAction
+                      label="Rename"
+                      name={`Rename ${p.name}`}
                       onClick={() => {
                         setRenaming(p);
                         setRenameOpen(true);
                       }}
-                    >
-                      Rename
-                    </Button>
+                    />
                   )}
                 </ActionsCell>
               </tr>

@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { runMutation } from '@/components/console/feedback';
+import { runMutation, type ToastLink } from '@/components/console/feedback';
 import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { placeServerIssues } from '@/components/console/form-issues';
 import { CheckboxField, FieldError, TextField } from '@/components/ui/field';
@@ -36,7 +36,8 @@ export function WebhookFormDialog({
   onOpenChange: (open: boolean) => void;
   webhook?: Webhook;
   /** Sends only what the form changed; resolves with the toast's text. */
-  save: (values: Partial<FormValues>) => Promise<string>;
+  /** Saves; answers the toast's text and, after an add, its link to the new webhook. */
+  save: (values: Partial<FormValues>) => Promise<{ message: string; link?: ToastLink | null }>;
 }) {
   const editing = !!webhook;
   const defaults: FormValues = {
@@ -59,7 +60,8 @@ export function WebhookFormDialog({
       : { url: values.url, events: values.events, ...(values.description ? { description: values.description } : {}) };
     if (editing && Object.keys(changed).length === 0) return dialog.close();
     const outcome = await runMutation(() => save(changed), {
-      success: (text) => text,
+      success: (saved) => saved.message,
+      next: (saved) => saved.link,
       failure: editing ? 'Could not save the webhook' : 'Could not add the webhook',
       placeIssues: (error) => {
         const reauth = reauthenticationMessage(error, editing ? 'change this webhook' : 'add a webhook');

@@ -13,6 +13,7 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useCreateWebhook, useWebhooks } from '@/lib/webhooks/queries';
 import type { Webhook } from '@/lib/webhooks/schema';
 import { WebhookFormDialog } from './webhook-form-dialog';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 export function EventChips({ events }: { events: string[] }) {
   return (
@@ -119,7 +120,10 @@ export function WebhooksView({ orgId }: { orgId: string }) {
             ...(values.description ? { description: values.description } : {}),
           });
           setSecret(created.secret);
-          return `Added the webhook for ${created.webhook.url}. Copy its signing secret now.`;
+          return {
+            message: `Added the webhook for ${created.webhook.url}. Copy its signing secret now.`,
+            link: openPlace(consolePlace(orgId, { type: 'webhook', id: created.webhook.id })),
+          };
         }}
       />
       <SecretRevealDialog

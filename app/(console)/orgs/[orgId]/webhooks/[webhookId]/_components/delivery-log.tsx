@@ -4,8 +4,7 @@ import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { exactTime } from '@/lib/format/time';
-import { Button } from '@/components/ui/button';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { Badge, EmptyState } from '@/components/ui/states';
 import { useRedeliver, useWebhookAttempts } from '@/lib/webhooks/queries';
 import type { WebhookAttempt } from '@/lib/webhooks/schema';
@@ -79,19 +78,16 @@ export function DeliveryLog({ orgId, webhookId }: { orgId: string; webhookId: st
                 {a.error ?? ''}
               </td>
               <ActionsCell>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Redeliver ${a.eventType} ${a.messageId}, attempt ${a.attempt}`}
+                <RowAction
+                  label="Redeliver"
+                  name={`Redeliver ${a.eventType} ${a.messageId}, attempt ${a.attempt}`}
                   onClick={() =>
                     void runMutation(() => redeliver.mutateAsync(a.id), {
                       success: `Queued ${a.eventType} again; it goes out within seconds.`,
                       failure: 'Could not redeliver',
                     })
                   }
-                >
-                  Redeliver
-                </Button>
+                />
               </ActionsCell>
             </tr>
           ))}

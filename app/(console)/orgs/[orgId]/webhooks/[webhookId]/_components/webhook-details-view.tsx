@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { runMutation } from '@/components/console/feedback';
-import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
+import { RotateSecretButton } from '@/components/console/rotate-secret-button';
 import { exactTime } from '@/lib/format/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -19,7 +19,6 @@ import {
   useWebhook,
 } from '@/lib/webhooks/queries';
 import { EventChips, WebhookState } from '../../_components/webhooks-view';
-import { reauthenticationMessage } from '@/components/console/reauthentication';
 import { WebhookFormDialog } from '../../_components/webhook-form-dialog';
 import { DeliveryLog } from './delivery-log';
 
@@ -34,11 +33,8 @@ export function WebhookDetailsView({ orgId, webhookId }: { orgId: string; webhoo
   const sendTest = useSendTestEvent(orgId, webhookId);
   const remove = useDeleteWebhook(orgId);
   const [editing, setEditing] = useState(false);
-  const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [secret, setSecret] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const rotateButton = useRef<HTMLButtonElement>(null);
 
   const back = (
     <Link href={`/orgs/${orgId}/webhooks`} className="text-sm font-semibold text-indigo-700 hover:underline">
@@ -86,9 +82,11 @@ export function WebhookDetailsView({ orgId, webhookId }: { orgId: string; webhoo
                 >
                   Send test event
                 </Button>
-                <Button ref={rotateButton} variant="secondary" onClick={() => setRotating(true)}>
-                  Rotate secret
-                </Button>
+                <RotateSecretButton
+                  rotate={async () => (await rotate(webhookId)).secret}
+                  success="Rotated the signing secret. Copy the new one now."
+                  onRefusal={setRefusal}
+                />
                 <Button variant="danger" onClick={() => setDeleting(true)}>
                   Delete
                 </Button>
@@ -141,41 +139,10 @@ export function WebhookDetailsView({ orgId, webhookId }: { orgId: string; webhoo
           webhook={hook}
           save={async (values) => {
             await update.mutateAsync(values);
-            return 'Saved the webhook.';
+            return { message: 'Saved the webhook.' };
           }}
         />
       )}
-      <ConfirmDialog
-        open={rotating}
-        onOpenChange={setRotating}
-        tone="primary"
-        title="Rotate the signing secret?"
-        description={
-          <p>A new secret signs every delivery from now on. The current one keeps signing beside it for 24 hours.</p>
-        }
-        confirmLabel="Rotate secret"
-        onConfirm={async () => {
-          setRefusal(null);
-          const outcome = await runMutation(() => rotate(webhookId), {
-            success: 'Rotated the signing secret. Copy the new one now.',
-            failure: 'Could not rotate the secret',
-            placeIssues: (error) => {
-              const reauth = reauthenticationMessage(error, 'rotate the signing secret');
-              if (reauth) setRefusal(reauth);
-              return !reauth;
-            },
-          });
-          if (outcome.ok) setSecret(outcome.data.secret);
-          return true;
-        }}
-      />
-      <SecretRevealDialog
-        title="The new signing secret"
-        label="Signing secret"
-        secret={secret}
-        onClose={() => setSecret(null)}
-        returnFocus={() => rotateButton.current}
-      />
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}

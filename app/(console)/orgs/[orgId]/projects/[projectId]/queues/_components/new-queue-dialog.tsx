@@ -3,15 +3,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { placeCodeOnField, placeServerIssues } from '@/components/console/form-issues';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { FieldError, TextField } from '@/components/ui/field';
 import { Select } from '@/components/ui/select';
 import { useCreateQueue } from '@/lib/queues/queries';
 import { createQueueBody, RETENTION_SECONDS } from '@/lib/queues/schema';
 import { retentionWords } from './queue-words';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 // The route's own body, the retention always chosen (from the choices below; the default is the API's).
 const formSchema = createQueueBody.required();
@@ -35,82 +35,68 @@ export function NewQueueDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const create = useCreateQueue(orgId, projectId);
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({
+  const form = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: { name: '', retentionSeconds: RETENTION_SECONDS.default },
   });
-  const close = () => {
-    reset();
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const { register, control, handleSubmit, setError } = form;
+  const { errors, isSubmitting } = form.formState;
+  const dialog = useFormDialog(form, { open, onOpenChange });
 
   const onSubmit = handleSubmit(async (values) => {
     const outcome = await runMutation(() => create.mutateAsync(values), {
       success: (queue) => `Created the queue ${queue.name}.`,
+      next: (queue) => openPlace(consolePlace(orgId, { type: 'queue', id: queue.id, projectId })),
       failure: 'Could not create the queue',
       placeIssues: (error) =>
         !placeCodeOnField(setError, error, { queue_name_taken: 'name' }) && placeServerIssues(setError, error, FIELDS),
     });
-    if (outcome.ok) close();
+    if (outcome.ok) dialog.close();
   });
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title="New queue"
       description="Publishers send messages to a queue; its subscriptions deliver them."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel="Create queue"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id="queue-name"
-          label="Name"
-          hint="Lowercase letters, digits and hyphens, starting with a letter; unique in this project."
-          error={errors.name?.message}
-          autoFocus
-          autoComplete="off"
-          spellCheck={false}
-          {...register('name')}
-        />
-        <Controller
-          control={control}
-          name="retentionSeconds"
-          render={({ field }) => (
-            <div className="space-y-1 pb-2">
-              <Select
-                id="queue-retention"
-                label="Retention"
-                value={String(field.value)}
-                options={RETENTIONS.map((s) => ({
-                  value: String(s),
-                  label: `${retentionWords(s)}${s === RETENTION_SECONDS.default ? ' (default)' : ''}`,
-                }))}
-                onValueChange={(v) => field.onChange(Number(v))}
-                invalid={!!errors.retentionSeconds}
-                describedBy="queue-retention-hint queue-retention-error"
-              />
-              <p id="queue-retention-hint" className="text-xs text-slate-500">
-                How long a message waits for a subscription that has not taken it; then it expires.
-              </p>
-              <FieldError id="queue-retention-error" message={errors.retentionSeconds?.message} />
-            </div>
-          )}
-        />
-        <FormFooter
-          onCancel={guard.requestClose}
-          pending={isSubmitting}
-          submitLabel="Create queue"
-          prompt={guard.prompt}
-        />
-      </form>
-    </Dialog>
+      <TextField
+        id="queue-name"
+        label="Name"
+        hint="Lowercase letters, digits and hyphens, starting with a letter; unique in this project."
+        error={errors.name?.message}
+        autoFocus
+        autoComplete="off"
+        spellCheck={false}
+        {...register('name')}
+      />
+      <Controller
+        control={control}
+        name="retentionSeconds"
+        render={({ field }) => (
+          <div className="space-y-1 pb-2">
+            <Select
+              id="queue-retention"
+              label="Retention"
+              value={String(field.value)}
+              options={RETENTIONS.map((s) => ({
+                value: String(s),
+                label: `${retentionWords(s)}${s === RETENTION_SECONDS.default ? ' (default)' : ''}`,
+              }))}
+              onValueChange={(v) => field.onChange(Number(v))}
+              invalid={!!errors.retentionSeconds}
+              describedBy="queue-retention-hint queue-retention-error"
+            />
+            <p id="queue-retention-hint" className="text-xs text-slate-500">
+              How long a message waits for a subscription that has not taken it; then it expires.
+            </p>
+            <FieldError id="queue-retention-error" message={errors.retentionSeconds?.message} />
+          </div>
+        )}
+      />
+    </FormDialog>
   );
 }

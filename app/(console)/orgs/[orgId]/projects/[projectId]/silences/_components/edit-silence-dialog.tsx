@@ -35,6 +35,7 @@ import { endAfter, EndDuration, type Duration } from './end-duration';
 import { ExpireSilenceButton } from './expire-silence-button';
 import { localTime } from '@/lib/format/time';
 import { TimeField } from './time-field';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 /** What the dialog shows: an existing silence, or a new one (blank, or recreated from an expired one). */
 export type SilenceDialogTarget =
@@ -165,6 +166,7 @@ export function SilenceDialog({
       const key = keyFor(JSON.stringify(body));
       const outcome = await runMutation(() => create.mutateAsync({ body, idempotencyKey: key }), {
         success: (created) => `Created silence ${created.slug}: it is ${created.state}.`,
+        next: (created) => openPlace(consolePlace(orgId, { type: 'silence', id: created.id, projectId })),
         failure: 'Not created: your entries are kept, and creating again retries the same request',
         placeIssues,
       });

@@ -165,6 +165,12 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
   const [opened, setOpened] = useState<SilenceDialogTarget | null>(() =>
     openParam ? { kind: 'edit', silenceId: openParam } : null,
   );
+  // A link to `?open=` from this page itself (a new silence's toast) opens that silence as well.
+  const [shownParam, setShownParam] = useState(openParam);
+  if (openParam !== shownParam) {
+    setShownParam(openParam);
+    if (openParam) setOpened({ kind: 'edit', silenceId: openParam });
+  }
   const [tab, setTab] = useState<SilenceState>('active');
   const recreate = (from: Silence) => setOpened({ kind: 'new', from });
 

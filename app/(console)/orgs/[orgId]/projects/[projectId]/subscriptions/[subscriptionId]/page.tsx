@@ -3,15 +3,12 @@ import type { Subscription } from '@/lib/subscriptions/schema';
 import { Prefetched } from '@/server/console/prefetched';
 import { serverRead } from '@/server/console/prefetch';
 import { activityRead, deadLettersRead, deliveriesRead, queueRead, subscriptionRead } from '../../queues/_server/reads';
+import type { SubscriptionAddress } from './_components/subscription-address';
 import { SubscriptionView } from './_components/subscription-view';
 
 export const metadata: Metadata = { title: 'Subscription' };
 
-export default async function Page({
-  params,
-}: {
-  params: Promise<{ orgId: string; projectId: string; subscriptionId: string }>;
-}) {
+export default async function Page({ params }: { params: Promise<SubscriptionAddress> }) {
   const { orgId, projectId, subscriptionId } = await params;
   const project = { orgId, projectId };
   // Its status, backlog, last hour, deliveries, dead letters and queue come with the page; the browser then

@@ -9,6 +9,8 @@ import { TimeAgo } from '@/components/console/time';
 import { HealthBadge, StateBadge, TargetSummary, shortId } from './display';
 
 const cell = 'px-4 py-3 align-top text-sm text-slate-800';
+// A link in small text, padded to a 24 px target (WCAG 2.5.8) while its line keeps the text's height.
+const smallLink = '-my-1 inline-flex min-h-6 min-w-6 items-center py-1';
 
 /** One row per subscription, linking to its page and its queue's; the action opens its edit dialog. */
 export function SubscriptionsTable({
@@ -47,7 +49,7 @@ export function SubscriptionsTable({
           <td data-label="Subscription" className={cell}>
             <Link
               href={`/orgs/${orgId}/projects/${projectId}/subscriptions/${sub.id}`}
-              className="whitespace-nowrap font-mono text-xs font-semibold text-indigo-700 hover:underline"
+              className={`${smallLink} whitespace-nowrap font-mono text-xs font-semibold text-indigo-700 hover:underline`}
             >
               {sub.slug}
             </Link>
@@ -55,7 +57,7 @@ export function SubscriptionsTable({
               Queue{' '}
               <Link
                 href={`/orgs/${orgId}/projects/${projectId}/queues/${sub.queueId}`}
-                className="font-medium text-indigo-700 hover:underline"
+                className={`${smallLink} font-medium text-indigo-700 hover:underline`}
               >
                 {queueNames.get(sub.queueId) ?? (
                   <span className="font-mono" title={sub.queueId}>

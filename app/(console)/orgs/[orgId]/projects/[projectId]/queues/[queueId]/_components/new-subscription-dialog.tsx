@@ -3,10 +3,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { placeServerIssues } from '@/components/console/form-issues';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { TextField } from '@/components/ui/field';
 import type { Queue } from '@/lib/queues/schema';
 import { useCreateSubscription } from '@/lib/subscriptions/queries';
@@ -25,6 +24,7 @@ import {
   updateSubscriptionBody,
   type CreatedSubscription,
 } from '@/lib/subscriptions/schema';
+import { consolePlace, openPlace } from '@/components/console/console-place';
 
 // The create's own rules, except the URL: whether a loopback target is admitted is the server's setting
 // (WEBHOOK_ALLOW_LOOPBACK), so the server's guard judges it and its issue lands on the field.
@@ -79,18 +79,10 @@ export function NewSubscriptionDialog({
   onCreated: (created: CreatedSubscription) => void;
 }) {
   const create = useCreateSubscription(orgId, projectId);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULT_VALUES });
-  const close = () => {
-    reset();
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULT_VALUES });
+  const { register, handleSubmit, reset, setError } = form;
+  const { errors, isSubmitting } = form.formState;
+  const dialog = useFormDialog(form, { open, onOpenChange });
   const errorOf = (name: (typeof FIELDS)[number]) =>
     name.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], errors) as
       { message?: string } | undefined;
@@ -107,6 +99,7 @@ export function NewSubscriptionDialog({
         }),
       {
         success: (created) => `Created the subscription ${created.slug}. Copy its signing secret now.`,
+        next: (created) => openPlace(consolePlace(orgId, { type: 'subscription', id: created.id, projectId })),
         failure: 'Could not create the subscription',
         placeIssues: (error) => placeServerIssues(setError, error, FIELDS),
       },
@@ -132,73 +125,67 @@ export function NewSubscriptionDialog({
   );
 
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title={`New subscription to ${queue.name}`}
       description="Every message published to the queue from now on is delivered to this target, signed, in batches."
+      onSubmit={onSubmit}
+      pending={isSubmitting}
+      submitLabel="Create subscription"
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-2">
-        <TextField
-          id="new-subscription-target-url"
-          label="Target URL"
-          hint="An https:// address on the public internet; it receives each batch as a POST."
-          error={errorOf('target.url')?.message}
-          type="url"
-          autoFocus
-          spellCheck={false}
-          autoComplete="off"
-          {...register('target.url')}
-        />
+      <TextField
+        id="new-subscription-target-url"
+        label="Target URL"
+        hint="An https:// address on the public internet; it receives each batch as a POST."
+        error={errorOf('target.url')?.message}
+        type="url"
+        autoFocus
+        spellCheck={false}
+        autoComplete="off"
+        {...register('target.url')}
+      />
+      <div className="grid gap-x-4 sm:grid-cols-3">
+        {numberField(
+          'target.timeoutSeconds',
+          'Timeout (seconds)',
+          TIMEOUT_SECONDS,
+          `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}.`,
+        )}
+        {numberField('batchSize', 'Batch size', BATCH_SIZE, `Messages per delivery, up to ${BATCH_SIZE.max}.`)}
+        {numberField(
+          'maxConcurrency',
+          'Max concurrency',
+          MAX_CONCURRENCY,
+          `Deliveries at once, up to ${MAX_CONCURRENCY.max}.`,
+        )}
+      </div>
+      <fieldset className="pb-2">
+        <legend className="mb-1 text-sm font-medium text-slate-800">Retry policy</legend>
+        <p className="mb-2 text-xs text-slate-500">
+          A failed message waits twice as long after each attempt, from the minimum to the maximum backoff; after the
+          last attempt it becomes a dead letter.
+        </p>
         <div className="grid gap-x-4 sm:grid-cols-3">
           {numberField(
-            'target.timeoutSeconds',
-            'Timeout (seconds)',
-            TIMEOUT_SECONDS,
-            `${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}.`,
+            'retryPolicy.maxAttempts',
+            'Max attempts',
+            MAX_ATTEMPTS,
+            `${MAX_ATTEMPTS.min} to ${MAX_ATTEMPTS.max}.`,
           )}
-          {numberField('batchSize', 'Batch size', BATCH_SIZE, `Messages per delivery, up to ${BATCH_SIZE.max}.`)}
           {numberField(
-            'maxConcurrency',
-            'Max concurrency',
-            MAX_CONCURRENCY,
-            `Deliveries at once, up to ${MAX_CONCURRENCY.max}.`,
+            'retryPolicy.minBackoffSeconds',
+            'Min backoff (seconds)',
+            MIN_BACKOFF_SECONDS,
+            `${MIN_BACKOFF_SECONDS.min} to ${MIN_BACKOFF_SECONDS.max}.`,
+          )}
+          {numberField(
+            'retryPolicy.maxBackoffSeconds',
+            'Max backoff (seconds)',
+            MAX_BACKOFF_SECONDS,
+            `${MAX_BACKOFF_SECONDS.min} to ${MAX_BACKOFF_SECONDS.max}.`,
           )}
         </div>
-        <fieldset className="pb-2">
-          <legend className="mb-1 text-sm font-medium text-slate-800">Retry policy</legend>
-          <p className="mb-2 text-xs text-slate-500">
-            A failed message waits twice as long after each attempt, from the minimum to the maximum backoff; after the
-            last attempt it becomes a dead letter.
-          </p>
-          <div className="grid gap-x-4 sm:grid-cols-3">
-            {numberField(
-              'retryPolicy.maxAttempts',
-              'Max attempts',
-              MAX_ATTEMPTS,
-              `${MAX_ATTEMPTS.min} to ${MAX_ATTEMPTS.max}.`,
-            )}
-            {numberField(
-              'retryPolicy.minBackoffSeconds',
-              'Min backoff (seconds)',
-              MIN_BACKOFF_SECONDS,
-              `${MIN_BACKOFF_SECONDS.min} to ${MIN_BACKOFF_SECONDS.max}.`,
-            )}
-            {numberField(
-              'retryPolicy.maxBackoffSeconds',
-              'Max backoff (seconds)',
-              MAX_BACKOFF_SECONDS,
-              `${MAX_BACKOFF_SECONDS.min} to ${MAX_BACKOFF_SECONDS.max}.`,
-            )}
-          </div>
-        </fieldset>
-        <FormFooter
-          onCancel={guard.requestClose}
-          pending={isSubmitting}
-          submitLabel="Create subscription"
-          prompt={guard.prompt}
-        />
-      </form>
-    </Dialog>
+      </fieldset>
+    </FormDialog>
   );
 }

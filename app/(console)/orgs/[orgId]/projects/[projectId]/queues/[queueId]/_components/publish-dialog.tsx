@@ -4,10 +4,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef } from 'react';
 import { useFieldArray, useForm, type FieldPath, type UseFormSetError } from 'react-hook-form';
 import { z } from 'zod';
-import { useDiscardGuard } from '@/components/console/discard-guard';
 import { runMutation } from '@/components/console/feedback';
+import { FormDialog, useFormDialog } from '@/components/console/form-dialog';
 import { Button } from '@/components/ui/button';
-import { Dialog, FormFooter } from '@/components/ui/dialog';
 import { describedBy, Field, FieldError, Input } from '@/components/ui/field';
 import { ApiRequestError } from '@/lib/api-client';
 import { usePublishMessages } from '@/lib/queues/queries';
@@ -73,28 +72,17 @@ export function PublishDialog({
   onPublished: () => void;
 }) {
   const publish = usePublishMessages(orgId, projectId, queue.id);
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    getValues,
-    formState: { errors, isSubmitting, isDirty },
-  } = useForm<FormValues>({
+  const form = useForm<FormValues>({
     resolver: zodResolver(formSchema),
     defaultValues: { body: EXAMPLE, attributes: [] },
     mode: 'onChange',
   });
+  const { register, control, handleSubmit, setError, getValues } = form;
+  const { errors, isSubmitting } = form.formState;
   const { fields, append, remove } = useFieldArray({ control, name: 'attributes' });
   // One Idempotency-Key per submission: the same request sent again (after a lost answer) reuses it.
   const attempt = useRef<{ key: string; request: string } | null>(null);
-  const close = () => {
-    reset();
-    attempt.current = null;
-    onOpenChange(false);
-  };
-  const guard = useDiscardGuard(isDirty, close);
+  const dialog = useFormDialog(form, { open, onOpenChange, onClose: () => (attempt.current = null) });
 
   // After a row is added focus goes to its name; after one is removed, to the Remove now in its place, else Add.
   const rows = useRef<HTMLUListElement>(null);
@@ -129,15 +117,14 @@ export function PublishDialog({
     });
     if (!outcome.ok) return;
     onPublished();
-    close();
+    dialog.close();
   };
 
   const bodyError = errors.body?.message;
   const attributesError = errors.attributes?.root?.message ?? errors.attributes?.message;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => (next ? onOpenChange(true) : guard.requestClose())}
+    <FormDialog
+      {...dialog.props}
       title={`Publish to ${queue.name}`}
       description={
         subscriptions === 0
@@ -146,103 +133,103 @@ export function PublishDialog({
             ? 'One message, delivered to its subscription.'
             : `One message, delivered to each of its ${subscriptions} subscriptions.`
       }
+      onSubmit={(event) => void handleSubmit(send)(event)}
+      pending={isSubmitting}
+      submitLabel="Publish"
     >
-      <form onSubmit={(event) => void handleSubmit(send)(event)} noValidate className="space-y-3">
-        <Field
-          id="message-body"
-          label="Body (JSON)"
-          hint="Any JSON value: an object, an array, a string, a number, true, false or null. At most 128 KiB."
-          error={bodyError}
-        >
-          <textarea
-            {...describedBy('message-body', { hint: true, error: bodyError })}
-            rows={8}
-            autoFocus
-            spellCheck={false}
-            autoComplete="off"
-            className={`block w-full rounded-md border-0 px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-inset focus:ring-2 focus:ring-inset ${
-              bodyError ? 'ring-red-400 focus:ring-red-600' : 'ring-slate-300 focus:ring-indigo-600'
-            }`}
-            {...register('body')}
-          />
-        </Field>
-        <fieldset className="space-y-2 pb-2" aria-describedby="attributes-hint attributes-error">
-          <legend className="text-sm font-medium text-slate-800">Attributes</legend>
-          <p id="attributes-hint" className="text-xs text-slate-500">
-            Optional name/value strings delivered with the message, at most {MAX_ATTRIBUTES}.
-          </p>
-          <ul ref={rows} className="space-y-2">
-            {fields.map((field, index) => {
-              const id = `attribute-${index}`;
-              const rowErrors = errors.attributes?.[index];
-              return (
-                // On a phone, name and value side by side and Remove under them; from 640 px all three in a row.
-                <li
-                  key={field.id}
-                  className="grid grid-cols-2 items-start gap-x-2 sm:grid-cols-[1fr_1fr_auto]"
-                  data-testid={id}
+      <Field
+        id="message-body"
+        label="Body (JSON)"
+        hint="Any JSON value: an object, an array, a string, a number, true, false or null. At most 128 KiB."
+        error={bodyError}
+      >
+        <textarea
+          {...describedBy('message-body', { hint: true, error: bodyError })}
+          rows={8}
+          autoFocus
+          spellCheck={false}
+          autoComplete="off"
+          className={`block w-full rounded-md border-0 px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-inset focus:ring-2 focus:ring-inset ${
+            bodyError ? 'ring-red-400 focus:ring-red-600' : 'ring-slate-300 focus:ring-indigo-600'
+          }`}
+          {...register('body')}
+        />
+      </Field>
+      <fieldset className="space-y-2 pb-2" aria-describedby="attributes-hint attributes-error">
+        <legend className="text-sm font-medium text-slate-800">Attributes</legend>
+        <p id="attributes-hint" className="text-xs text-slate-500">
+          Optional name/value strings delivered with the message, at most {MAX_ATTRIBUTES}.
+        </p>
+        <ul ref={rows} className="space-y-2">
+          {fields.map((field, index) => {
+            const id = `attribute-${index}`;
+            const rowErrors = errors.attributes?.[index];
+            return (
+              // On a phone, name and value side by side and Remove under them; from 640 px all three in a row.
+              <li
+                key={field.id}
+                className="grid grid-cols-2 items-start gap-x-2 sm:grid-cols-[1fr_1fr_auto]"
+                data-testid={id}
+              >
+                <div className="min-w-0 space-y-1">
+                  <label htmlFor={`${id}-name`} className="block text-xs font-medium text-slate-700">
+                    Name {index + 1}
+                  </label>
+                  <Input
+                    id={`${id}-name`}
+                    invalid={!!rowErrors?.name}
+                    aria-describedby={`${id}-name-error`}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    {...register(`attributes.${index}.name`)}
+                  />
+                  <FieldError compact id={`${id}-name-error`} message={rowErrors?.name?.message} />
+                </div>
+                <div className="min-w-0 space-y-1">
+                  <label htmlFor={`${id}-value`} className="block text-xs font-medium text-slate-700">
+                    Value {index + 1}
+                  </label>
+                  <Input
+                    id={`${id}-value`}
+                    invalid={!!rowErrors?.value}
+                    aria-describedby={`${id}-value-error`}
+                    autoComplete="off"
+                    {...register(`attributes.${index}.value`)}
+                  />
+                  <FieldError compact id={`${id}-value-error`} message={rowErrors?.value?.message} />
+                </div>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="col-span-2 justify-self-start sm:col-span-1 sm:mt-5"
+                  data-remove-attribute=""
+                  aria-label={`Remove attribute ${index + 1}`}
+                  onClick={() => {
+                    focusAfter.current = { kind: 'removed', index };
+                    remove(index);
+                  }}
                 >
-                  <div className="min-w-0 space-y-1">
-                    <label htmlFor={`${id}-name`} className="block text-xs font-medium text-slate-700">
-                      Name {index + 1}
-                    </label>
-                    <Input
-                      id={`${id}-name`}
-                      invalid={!!rowErrors?.name}
-                      aria-describedby={`${id}-name-error`}
-                      autoComplete="off"
-                      spellCheck={false}
-                      className="font-mono"
-                      {...register(`attributes.${index}.name`)}
-                    />
-                    <FieldError compact id={`${id}-name-error`} message={rowErrors?.name?.message} />
-                  </div>
-                  <div className="min-w-0 space-y-1">
-                    <label htmlFor={`${id}-value`} className="block text-xs font-medium text-slate-700">
-                      Value {index + 1}
-                    </label>
-                    <Input
-                      id={`${id}-value`}
-                      invalid={!!rowErrors?.value}
-                      aria-describedby={`${id}-value-error`}
-                      autoComplete="off"
-                      {...register(`attributes.${index}.value`)}
-                    />
-                    <FieldError compact id={`${id}-value-error`} message={rowErrors?.value?.message} />
-                  </div>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    className="col-span-2 justify-self-start sm:col-span-1 sm:mt-5"
-                    data-remove-attribute=""
-                    aria-label={`Remove attribute ${index + 1}`}
-                    onClick={() => {
-                      focusAfter.current = { kind: 'removed', index };
-                      remove(index);
-                    }}
-                  >
-                    Remove
-                  </Button>
-                </li>
-              );
-            })}
-          </ul>
-          <FieldError id="attributes-error" message={attributesError} />
-          <Button
-            ref={addButton}
-            variant="secondary"
-            size="sm"
-            disabled={fields.length >= MAX_ATTRIBUTES}
-            onClick={() => {
-              focusAfter.current = { kind: 'added' };
-              append({ name: '', value: '' });
-            }}
-          >
-            Add attribute
-          </Button>
-        </fieldset>
-        <FormFooter onCancel={guard.requestClose} pending={isSubmitting} submitLabel="Publish" prompt={guard.prompt} />
-      </form>
-    </Dialog>
+                  Remove
+                </Button>
+              </li>
+            );
+          })}
+        </ul>
+        <FieldError id="attributes-error" message={attributesError} />
+        <Button
+          ref={addButton}
+          variant="secondary"
+          size="sm"
+          disabled={fields.length >= MAX_ATTRIBUTES}
+          onClick={() => {
+            focusAfter.current = { kind: 'added' };
+            append({ name: '', value: '' });
+          }}
+        >
+          Add attribute
+        </Button>
+      </fieldset>
+    </FormDialog>
   );
 }

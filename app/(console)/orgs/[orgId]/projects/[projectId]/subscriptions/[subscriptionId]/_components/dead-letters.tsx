@@ -8,13 +8,14 @@ import { LoadMore } from '@/components/console/load-more';
 import { useZone } from '@/components/console/time';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { ActionsCell, DataTable } from '@/components/ui/data-table';
+import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/states';
 import { dayAndSecond, exactTime } from '@/lib/format/time';
 import type { DeadLetter } from '@/lib/subscriptions/activity-schema';
 import { useDeadLetters, useDiscardDeadLetter, useRedriveDeadLetters } from '@/lib/subscriptions/queries';
 import { count } from '../../../queues/_components/queue-words';
 import { errorInWords } from '../../_components/error-words';
+import type { SubscriptionAddress } from './subscription-address';
 
 const cell = 'px-4 py-3 align-top text-sm text-slate-800';
 const PREVIEW = 120;
@@ -37,10 +38,7 @@ export function DeadLetters({
   subscriptionId,
   total,
   canRedrive,
-}: {
-  orgId: string;
-  projectId: string;
-  subscriptionId: string;
+}: SubscriptionAddress & {
   /** The backlog's dead-lettered count, from the server (the list may hold only its first page). */
   total: number | undefined;
   canRedrive: boolean;
@@ -171,14 +169,11 @@ export function DeadLetters({
               </td>
               <ActionsCell>
                 {canRedrive && (
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    aria-label={`Discard message ${letter.messageId}`}
+                  <RowAction
+                    label="Discard"
+                    name={`Discard message ${letter.messageId}`}
                     onClick={() => setToDiscard(letter)}
-                  >
-                    Discard
-                  </Button>
+                  />
                 )}
               </ActionsCell>
             </tr>

@@ -9,6 +9,7 @@ import { dayAndSecond, exactTime } from '@/lib/format/time';
 import type { SubscriptionDelivery } from '@/lib/subscriptions/activity-schema';
 import { useSubscriptionDeliveries } from '@/lib/subscriptions/queries';
 import { errorInWords, statusText } from '../../_components/error-words';
+import type { SubscriptionAddress } from './subscription-address';
 
 const OUTCOMES: Record<string, { label: string; tone: 'green' | 'red' | 'amber' | 'indigo' | 'slate' }> = {
   delivered: { label: 'Delivered', tone: 'green' },
@@ -63,15 +64,7 @@ function Row({ d }: { d: SubscriptionDelivery }) {
 }
 
 /** Every request sent to the target in the last 24 hours, newest first; it refreshes while the page is visible. */
-export function RecentDeliveries({
-  orgId,
-  projectId,
-  subscriptionId,
-}: {
-  orgId: string;
-  projectId: string;
-  subscriptionId: string;
-}) {
+export function RecentDeliveries({ orgId, projectId, subscriptionId }: SubscriptionAddress) {
   const deliveries = useSubscriptionDeliveries(orgId, projectId, subscriptionId);
   return (
     <section aria-labelledby="deliveries-title" className="mt-8">

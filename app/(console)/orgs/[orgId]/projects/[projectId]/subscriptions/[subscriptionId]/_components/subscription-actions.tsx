@@ -2,10 +2,9 @@
 
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { runMutation } from '@/components/console/feedback';
-import { reauthenticationMessage } from '@/components/console/reauthentication';
-import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
+import { RotateSecretButton } from '@/components/console/rotate-secret-button';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import {
@@ -49,11 +48,7 @@ export function SubscriptionActions({
   const remove = useDeleteSubscription(orgId, projectId);
   const [editing, setEditing] = useState(false);
   const [toggling, setToggling] = useState(false);
-  const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  // The one place the new secret exists in the console: this state, dropped when the reveal closes.
-  const [secret, setSecret] = useState<string | null>(null);
-  const rotateButton = useRef<HTMLButtonElement>(null);
   const pausing = sub.state === 'active';
 
   return (
@@ -67,9 +62,12 @@ export function SubscriptionActions({
         </Button>
       )}
       {canEdit && (
-        <Button ref={rotateButton} variant="secondary" onClick={() => (onRefusal(null), setRotating(true))}>
-          Rotate secret
-        </Button>
+        <RotateSecretButton
+          rotate={async () => (await rotate(sub.id)).signingSecret}
+          success={`Rotated the signing secret of ${sub.slug}. Copy the new one now.`}
+          revealDescription="Your receiver checks each delivery's signature with it. Copy it now: it will never be shown again."
+          onRefusal={onRefusal}
+        />
       )}
       {canDelete && (
         <Button variant="danger" onClick={() => setDeleting(true)}>
@@ -109,37 +107,6 @@ export function SubscriptionActions({
           );
           return outcome.ok;
         }}
-      />
-      <ConfirmDialog
-        open={rotating}
-        onOpenChange={setRotating}
-        tone="primary"
-        title="Rotate the signing secret?"
-        description={
-          <p>A new secret signs every delivery from now on. The current one keeps signing beside it for 24 hours.</p>
-        }
-        confirmLabel="Rotate secret"
-        onConfirm={async () => {
-          const outcome = await runMutation(() => rotate(sub.id), {
-            success: `Rotated the signing secret of ${sub.slug}. Copy the new one now.`,
-            failure: 'Could not rotate the secret',
-            placeIssues: (error) => {
-              const reauth = reauthenticationMessage(error, 'rotate the signing secret');
-              if (reauth) onRefusal(reauth);
-              return !reauth;
-            },
-          });
-          if (outcome.ok) setSecret(outcome.data.signingSecret);
-          return true;
-        }}
-      />
-      <SecretRevealDialog
-        title="The new signing secret"
-        label="Signing secret"
-        description="Your receiver checks each delivery's signature with it. Copy it now: it will never be shown again."
-        secret={secret}
-        onClose={() => setSecret(null)}
-        returnFocus={() => rotateButton.current}
       />
       <ConfirmDialog
         open={deleting}

@@ -15,20 +15,13 @@ import { RecentDeliveries } from './recent-deliveries';
 import { Settings } from './settings-panel';
 import { BacklogFigures, StatusPanel } from './status-panels';
 import { SubscriptionActions } from './subscription-actions';
+import type { SubscriptionAddress } from './subscription-address';
 
 /**
  * One subscription as it works: status, backlog and the last hour (refreshed every few seconds while visible),
  * deliveries and dead letters; Edit, Pause or Resume, Rotate secret and Delete.
  */
-export function SubscriptionView({
-  orgId,
-  projectId,
-  subscriptionId,
-}: {
-  orgId: string;
-  projectId: string;
-  subscriptionId: string;
-}) {
+export function SubscriptionView({ orgId, projectId, subscriptionId }: SubscriptionAddress) {
   const subscription = useSubscription(orgId, projectId, subscriptionId);
   const activity = useSubscriptionActivity(orgId, projectId, subscriptionId);
   const sub = subscription.data;

@@ -1,7 +1,13 @@
 'use client';
 
+import Link from 'next/link';
 import { toast } from 'sonner';
 import { ApiRequestError } from '@/lib/api-client';
+
+/** A link on a success toast: where the new thing is, or where to go next. */
+export type ToastLink = { label: string; href: string };
+
+let toastCount = 0;
 
 export type Outcome<T> = { ok: true; data: T } | { ok: false; error: unknown };
 
@@ -16,14 +22,24 @@ export async function runMutation<T>(
     success: string | ((data: T) => string);
     failure: string;
     placeIssues?: (error: unknown) => boolean;
-    /** What to do next, as a button on the success toast (a link to where that is done). */
-    next?: (data: T) => { label: string; onClick: () => void };
+    /** Where the new thing is (or what to do next), as a link on the success toast. */
+    next?: (data: T) => ToastLink | null | undefined;
   },
 ): Promise<Outcome<T>> {
   try {
     const data = await work();
+    const link = messages.next?.(data);
+    const id = `outcome-${++toastCount}`;
     toast.success(typeof messages.success === 'function' ? messages.success(data) : messages.success, {
-      action: messages.next?.(data),
+      id,
+      // Time to reach its link by keyboard; sonner's default is 4 s.
+      duration: link ? 10_000 : undefined,
+      // A real link (sonner's action is a button): it can open in a new tab, and its name says where it goes.
+      action: link ? (
+        <Link href={link.href} data-button="" data-action="" onClick={() => toast.dismiss(id)}>
+          {link.label}
+        </Link>
+      ) : undefined,
     });
     return { ok: true, data };
   } catch (error) {
