@@ -63,6 +63,22 @@ const config = {
     },
     ...platformOrder,
     {
+      name: 'silences-below-alerts',
+      comment:
+        'Silences sit below alerts: a silence write asks lib/alerts to relink and notify through the hook it registers (lib/silences/muting-service.ts), never by import',
+      severity: 'error',
+      from: { path: '^lib/silences/' },
+      to: { path: '^lib/(alerts|alertmanager)/' },
+    },
+    {
+      name: 'alerts-below-the-alertmanager-door',
+      comment:
+        'lib/alertmanager is the door (the Alertmanager API: its bodies, its handlers) above lib/alerts, which owns receiving, storing, muting, listing and notifying; the domain never imports its door',
+      severity: 'error',
+      from: { path: '^lib/alerts/' },
+      to: { path: '^lib/alertmanager/' },
+    },
+    {
       name: 'features-never-import-the-app',
       comment: 'A feature never imports a page, a route file, a component or the server wiring',
       severity: 'error',

@@ -2,8 +2,8 @@ import { lte, sql } from 'drizzle-orm';
 import { deleteInBatches } from '../db/batched-delete';
 import * as t from '../db/schema';
 import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
-import { followTheClock } from '../silences/muting-service';
 import { alertRetentionSeconds } from './limits';
+import { followTheClock } from './muting-service';
 
 // Alerts resolve and silences end by the clock: each silence's `mutedAlerts` follows within this (PRODUCT.md: 10 s).
 const MUTING_EVERY_MS = 10_000;

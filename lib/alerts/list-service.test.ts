@@ -1,13 +1,12 @@
 import { expect, it } from 'vitest';
 import type { Matcher } from '../silences/matchers';
-import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
+import { registerHooks } from '../../server/hooks';
+import { createTestSilence, receivedAlert } from '../../server/testing/alerts';
 import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
-import { createSilence } from '../silences/lifecycle-service';
 import { listAlerts } from './list-service';
 import { storeAlerts } from './service';
 
-const source = TEST_SOURCE;
-const principal = testPrincipal();
+registerHooks();
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
@@ -27,16 +26,10 @@ await onBothDatabases('the alerts list', 'alerts-list', () => {
     );
     alerts.push(received({ alertname: 'Disk', instance: 'host-old' }, 12, at(-100), at(-1)));
     await storeAlerts(scope, alerts, at(-0.5));
-    const silence = await createSilence({
-      scope,
-      principal,
-      source,
-      now: NOW,
-      body: {
-        comment: 'one host',
-        matchers: [{ label: 'instance', op: '=', value: 'host-3' }],
-        endsAt: at(30).toISOString(),
-      },
+    const silence = await createTestSilence(scope, NOW, {
+      comment: 'one host',
+      matchers: [{ label: 'instance', op: '=', value: 'host-3' }],
+      endsAt: at(30).toISOString(),
     });
     const hosts = (page: { items: { labels: Record<string, string> }[] }) => page.items.map((a) => a.labels.instance);
 

@@ -6,8 +6,8 @@ import { jsonRow, jsonRowsStatement } from '../db/statement';
 import { containsPattern } from '../db/search';
 import { cursorCodec, dateOf, fieldOf } from '../http/cursor';
 import { labelSetTest, type Matcher } from '../silences/matchers';
-import { alertJson, mutedAt, silencedByAt } from '../silences/notify-service';
 import { alertRetentionSeconds } from './limits';
+import { alertJson, mutedAt, silencedByAt } from './state';
 import type { Alert, AlertState } from './schema';
 import type { AlertScope } from './service';
 

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
+import { registerHooks } from '../../server/hooks';
+import { createTestSilence, receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { createSilence, expireSilence } from '../silences/lifecycle-service';
+import { expireSilence } from '../silences/lifecycle-service';
 import { getSilence } from '../silences/service';
-import { followTheClock } from '../silences/muting-service';
 import { unresolvedAlerts } from './list-service';
+import { followTheClock } from './muting-service';
 import { storeAlerts } from './service';
 
 withEmptyEmbeddedDatabase('alerts-service');
+registerHooks();
 
 const source = TEST_SOURCE;
 const principal = testPrincipal();
@@ -21,16 +23,10 @@ describe('alerts and silences kept linked on write, state read as of a time', ()
   it('a silence mutes stored and later alerts, only while active, and its count follows the clock', async () => {
     const { scope } = await newTestProject('Muting');
     await storeAlerts(scope, [received({ alertname: 'Disk', env: 'prod' }), received({ alertname: 'Cpu' }, 1)], NOW);
-    const silence = await createSilence({
-      scope,
-      principal,
-      source,
-      now: NOW,
-      body: {
-        comment: 'disk',
-        matchers: [{ label: 'alertname', op: '=~', value: 'Di.*' }],
-        endsAt: at(60).toISOString(),
-      },
+    const silence = await createTestSilence(scope, NOW, {
+      comment: 'disk',
+      matchers: [{ label: 'alertname', op: '=~', value: 'Di.*' }],
+      endsAt: at(60).toISOString(),
     });
     expect(silence.mutedAlerts).toBe(1);
     await storeAlerts(scope, [received({ alertname: 'Disk', env: 'dev' }, 0, at(10))], NOW);
@@ -56,17 +52,11 @@ describe('alerts and silences kept linked on write, state read as of a time', ()
   it('a scheduled silence is linked but mutes nothing until it starts', async () => {
     const { scope } = await newTestProject('Scheduled');
     await storeAlerts(scope, [received({ alertname: 'Net' })], NOW);
-    const silence = await createSilence({
-      scope,
-      principal,
-      source,
-      now: NOW,
-      body: {
-        comment: 'later',
-        matchers: [{ label: 'alertname', op: '=', value: 'Net' }],
-        startsAt: at(2).toISOString(),
-        endsAt: at(60).toISOString(),
-      },
+    const silence = await createTestSilence(scope, NOW, {
+      comment: 'later',
+      matchers: [{ label: 'alertname', op: '=', value: 'Net' }],
+      startsAt: at(2).toISOString(),
+      endsAt: at(60).toISOString(),
     });
     expect(silence).toMatchObject({ state: 'scheduled', mutedAlerts: 0 });
     expect((await unresolvedAlerts(scope, NOW))[0].silencedBy).toEqual([]);

@@ -2,12 +2,12 @@ import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { log } from '../observability/log';
-import { lockProjectMuting, relinkAlerts } from '../silences/muting-service';
-import { mutingSeconds } from '../silences/metrics';
-import { notifyTransitions } from '../silences/notify-service';
+import { lockProjectMuting } from '../silences/muting-service';
 import { MAX_ALERT_BYTES, maxAlertsPerProject } from './limits';
 import { mergeTimes, type AlertTimes } from './merge';
-import { alertsReceived, alertsRefused } from './metrics';
+import { alertsReceived, alertsRefused, mutingSeconds } from './metrics';
+import { relinkAlerts } from './muting-service';
+import { notifyTransitions } from './notify-service';
 import type { ReceivedAlert } from './schema';
 
 export type AlertScope = { organizationId: string; projectId: string };

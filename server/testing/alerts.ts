@@ -1,7 +1,10 @@
 import { fingerprintOf } from '../../lib/alerts/fingerprint';
 import type { ReceivedAlert } from '../../lib/alerts/schema';
+import type { AlertScope } from '../../lib/alerts/service';
 import { SYSTEM_ACTOR } from '../../lib/audit/source';
 import type { AuditSource } from '../../lib/db/audit-types';
+import { createSilence } from '../../lib/silences/lifecycle-service';
+import type { CreateSilenceBody } from '../../lib/silences/schema';
 
 /** What unit tests record their silence writes as: the system, one request id. */
 export const TEST_SOURCE: AuditSource = {
@@ -31,3 +34,10 @@ export function receivedAlert(
     ...fields,
   };
 }
+
+/**
+ * Creates a silence at `now` as unit tests write them (the system, a user no table holds). The test registers the
+ * hooks first (server/hooks.ts): a silence write reaches the alerts it mutes through them.
+ */
+export const createTestSilence = (scope: AlertScope, now: Date, body: CreateSilenceBody) =>
+  createSilence({ scope, principal: testPrincipal(), source: TEST_SOURCE, now, body });

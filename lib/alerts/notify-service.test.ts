@@ -2,19 +2,21 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
+import { registerHooks } from '../../server/hooks';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { postAlertmanagerSilence } from '../alertmanager/service';
-import { fingerprintOf } from '../alerts/fingerprint';
-import { storeAlerts } from '../alerts/service';
 import * as t from '../db/schema';
 import { sealSecret } from '../crypto/secret-box';
+import { createSilence, expireSilence } from '../silences/lifecycle-service';
 import { claimDueDeliveries } from '../webhooks/delivery-service';
 import { secretContext } from '../webhooks/service';
-import { createSilence, expireSilence } from './lifecycle-service';
+import { fingerprintOf } from './fingerprint';
 import { followTheClock } from './muting-service';
+import { storeAlerts } from './service';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 withEmptyEmbeddedDatabase('alert-notifications');
+registerHooks();
 
 const source = TEST_SOURCE;
 const principal = testPrincipal();
