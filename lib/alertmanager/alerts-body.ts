@@ -1,5 +1,6 @@
 import { fingerprintOf } from '../alerts/fingerprint';
 import type { ReceivedAlert } from '../alerts/schema';
+import type { AlertRefusal } from '../alerts/service';
 import { LABEL_PATTERN } from '../silences/matchers';
 import { parseRfc3339 } from './time';
 
@@ -15,9 +16,7 @@ export type AlertsBody =
   /** Against the schema (no labels, a bad date-time or URI): 422 `{code: 602, message}`, nothing stored. */
   | { kind: 'schema'; message: string }
   /** Each alert valid or refused on its own: the valid ones are stored, the refused named in a 400. */
-  | { kind: 'alerts'; alerts: ReceivedAlert[]; refused: RefusedAlert[] };
-
-export type RefusedAlert = { index: number; labels: Record<string, string>; reason: string };
+  | { kind: 'alerts'; alerts: ReceivedAlert[]; refused: AlertRefusal[] };
 
 const undecodable = (because: string): AlertsBody => ({
   kind: 'undecodable',
@@ -148,7 +147,7 @@ export function parseAlertsBody(text: string, now: Date): AlertsBody {
   if (problem) return { kind: 'schema', message: problem };
 
   const alerts: ReceivedAlert[] = [];
-  const refused: RefusedAlert[] = [];
+  const refused: AlertRefusal[] = [];
   for (const [index, a] of decoded.entries()) {
     const labels = Object.fromEntries(Object.entries(a.labels ?? {}).filter(([, v]) => v !== ''));
     const sentEnd = given(a.endsAt);

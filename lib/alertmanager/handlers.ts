@@ -23,7 +23,7 @@ import {
 import { alertmanagerStatus } from './status';
 import { parseAlertQuery } from './alert-query';
 import { queryAlertGroups, queryAlerts, RECEIVER } from './alerts';
-import { receiveAlerts } from './receive';
+import { postAlerts } from './receive';
 
 /** Every `filter` parameter as a matcher; the first that is not one is 400, as Alertmanager answers. */
 function filtersOf(search: URLSearchParams): Matcher[] {
@@ -65,7 +65,7 @@ export const ALERTMANAGER_HANDLERS = new Map<AmOperation, AmHandler>([
       return amJson(null);
     },
   ],
-  [amPostAlertsOp, async ({ scope, bodyText }) => receiveAlerts(scope, bodyText)],
+  [amPostAlertsOp, async ({ scope, bodyText }) => postAlerts(scope, bodyText)],
   [amAlertsOp, async ({ req, scope }) => amJson(await queryAlerts(scope, parseAlertQuery(req.nextUrl.searchParams)))],
   [
     amAlertGroupsOp,

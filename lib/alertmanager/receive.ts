@@ -1,7 +1,6 @@
-import { storeAlerts, type AlertScope } from '../alerts/service';
-import { alertsRefused } from '../alerts/metrics';
-import { recordRefusals } from '../alerts/refusals-service';
 import { recordPost } from '../alerts/posts-service';
+import { receiveAlerts } from '../alerts/receive-service';
+import type { AlertScope } from '../alerts/service';
 import { labelsText, parseAlertsBody } from './alerts-body';
 import { amJson } from './route';
 
@@ -9,16 +8,13 @@ import { amJson } from './route';
  * `POST /alerts`: Alertmanager's three answers (400 object, 422 object, or the valid alerts stored and a 400
  * string naming each refused one), with this project's limits said in the same string.
  */
-export async function receiveAlerts(scope: AlertScope, bodyText: string, now = new Date()): Promise<Response> {
+export async function postAlerts(scope: AlertScope, bodyText: string, now = new Date()): Promise<Response> {
   // Whatever its fate, a post says a sender reaches this project: its Alerts page shows when the last one came.
   await recordPost(scope, now);
   const parsed = parseAlertsBody(bodyText, now);
   if (parsed.kind === 'undecodable') return amJson({ code: 400, message: parsed.message }, 400);
   if (parsed.kind === 'schema') return amJson({ code: 602, message: parsed.message }, 422);
-  if (parsed.refused.length > 0) alertsRefused.inc({ reason: 'invalid' }, parsed.refused.length);
-  const { refused } = await storeAlerts(scope, parsed.alerts, now);
-  const all = [...parsed.refused, ...refused].sort((a, b) => a.index - b.index);
-  await recordRefusals(scope, all, now);
+  const all = await receiveAlerts(scope, parsed, now);
   // Alertmanager's 200 has no body.
   if (all.length === 0) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
   return amJson(all.map((r) => `alert ${r.index} ${labelsText(r.labels)}: ${r.reason}`).join('; '), 400);
