@@ -3,7 +3,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { outboxInsert } from './outbox-sql';
 import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
-import type { StatementValues } from '../db/statement';
+import { textAsSql, type StatementValues } from '../db/statement';
 import { eventJsonAroundSeq, GENESIS_HASH, type HashedEvent } from './chain';
 import type { AuditEventInput } from '../db/audit-types';
 import { auditEventsWritten } from '../observability/metrics';
@@ -67,22 +67,9 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
   auditEventsWritten.inc({ action: event.action });
 }
 
-/**
- * The outbox insert (lib/audit/outbox-sql.ts) as a drizzle fragment, gated on the event's insert: its text
- * marks each value by index between NULs (no SQL text holds one), and the marks become drizzle parameters.
- */
-function outboxStatement(event: { id: string; organizationId: string; action: string }): SQL {
-  const values: unknown[] = [];
-  const text = outboxInsert('recorded', event, (value, type) => {
-    values.push(value);
-    return `\u0000${values.length - 1}\u0000::${type}`;
-  });
-  const parts = text.split(/\u0000(\d+)\u0000/);
-  return sql.join(
-    parts.map((part, i) => (i % 2 === 1 ? sql`${values[Number(part)]}` : sql.raw(part))),
-    sql.raw(''),
-  );
-}
+/** The outbox insert (lib/audit/outbox-sql.ts) as a drizzle fragment, gated on the event's insert. */
+const outboxStatement = (event: { id: string; organizationId: string; action: string }): SQL =>
+  textAsSql((p) => outboxInsert('recorded', event, p));
 
 /** Several events of one transaction (a user's sign-in in each of their organizations), in lock order. */
 export async function recordAuditEvents(tx: DbOrTx, inputs: AuditEventInput[], now = new Date()): Promise<void> {

@@ -18,6 +18,24 @@ export class StatementValues {
 }
 
 /**
+ * SQL text built with placeholders (`build(p)`, where `p(value, type)` marks a value as `StatementValues.add` does)
+ * as a drizzle fragment, for text that statements run as text and statements drizzle runs share: each value becomes
+ * a drizzle parameter. The marks are an index between NULs, which no SQL text holds.
+ */
+export function textAsSql(build: (p: (value: unknown, type: string) => string) => string): SQL {
+  const values: unknown[] = [];
+  const text = build((value, type) => {
+    values.push(value);
+    return `\u0000${values.length - 1}\u0000::${type}`;
+  });
+  const parts = text.split(/\u0000(\d+)\u0000/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 1 ? sql`${values[Number(part)]}` : sql.raw(part))),
+    sql.raw(''),
+  );
+}
+
+/**
  * A row as `runStatement` returns it (columns by their SQL names, in the driver's types) in drizzle's shape
  * for `table`: the keys and types of `typeof table.$inferSelect`, through each column's own mapping.
  */
