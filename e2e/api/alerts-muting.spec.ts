@@ -1,12 +1,12 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, expectError, test, type Demo } from '../fixtures';
 import {
+  adaWithKey,
   amAlerts,
   keyContext,
   postAlerts,
   productionAlerts,
   productionAm,
-  runLabel,
   v1Alerts,
 } from '../support/alerts';
 import { inHours, productionSilences, type Silence } from '../support/silences';
@@ -34,9 +34,7 @@ test.describe('silences mute alerts, as of each request', () => {
     as,
     demo,
   }) => {
-    const ada = await as('ada');
-    const { api } = await keyContext(ada, demo);
-    const run = runLabel();
+    const { ada, api, run } = await adaWithKey(as, demo);
     // Names and labels no other test's silence matches (theirs match `alertname=~"Disk.*"`, `severity`…).
     const [disk, cpu] = [`${run}Disk`, `${run}Cpu`];
     const post = await postAlerts(api, demo, [
@@ -97,9 +95,7 @@ test.describe('silences mute alerts, as of each request', () => {
     as,
     demo,
   }) => {
-    const ada = await as('ada');
-    const { api } = await keyContext(ada, demo);
-    const run = runLabel();
+    const { ada, api, run } = await adaWithKey(as, demo);
     await postAlerts(api, demo, [{ labels: { run, alertname: 'A' } }, { labels: { run, alertname: 'B' } }]);
     const active = await createSilence(ada, demo, [
       { label: 'run', op: '=', value: run },
@@ -129,9 +125,7 @@ test.describe('silences mute alerts, as of each request', () => {
 
 test.describe('/v1 alerts and the silence preview', () => {
   test('list by state, filter and q, in keyset pages; get by fingerprint; 404s', async ({ as, demo }) => {
-    const ada = await as('ada');
-    const { api } = await keyContext(ada, demo);
-    const run = runLabel();
+    const { ada, api, run } = await adaWithKey(as, demo);
     const alerts = Array.from({ length: 7 }, (_, i) => ({
       labels: { run, alertname: `Page${i}`, team: i % 2 ? 'odd' : 'even' },
       annotations: { summary: `needle-${run}-${i}` },
@@ -183,10 +177,8 @@ test.describe('/v1 alerts and the silence preview', () => {
   });
 
   test('preview: validated as a silence, the total and the first alerts it would mute', async ({ as, demo }) => {
-    const ada = await as('ada');
+    const { ada, api, run } = await adaWithKey(as, demo);
     const bob = await as('bob');
-    const { api } = await keyContext(ada, demo);
-    const run = runLabel();
     await postAlerts(api, demo, [
       { labels: { run, alertname: 'Prev', instance: 'a' } },
       { labels: { run, alertname: 'Prev' } },

@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse } from '@playwright/test';
-import { bearer, expect, type Demo } from '../fixtures';
+import { bearer, expect, type Demo, type DemoUser } from '../fixtures';
 import { createKey } from './api-keys';
 import { unique } from './amtool';
 
@@ -19,6 +19,13 @@ export async function keyContext(
 ): Promise<{ api: APIRequestContext; key: string }> {
   const { secret } = await createKey(ctx, demo.acme, { name: unique('alerts'), expiresInDays: 1, ...restrict });
   return { api: await bearer(secret), key: secret };
+}
+
+/** Ada's session, a key of hers (`api`) and a run label of its own: where most alert tests start. */
+export async function adaWithKey(as: (user: DemoUser) => Promise<APIRequestContext>, demo: Demo) {
+  const ada = await as('ada');
+  const { api } = await keyContext(ada, demo);
+  return { ada, api, run: runLabel() };
 }
 
 /** What an alert is in both APIs. */

@@ -13,6 +13,10 @@ type Link = { fingerprint: string; silenceId: string };
 const scoped = (scope: Scope) =>
   and(eq(t.alertSilences.organizationId, scope.organizationId), eq(t.alertSilences.projectId, scope.projectId));
 
+/** The project's alerts or silences that have not ended at `now`. */
+const unendedIn = (table: typeof t.alerts | typeof t.silences, scope: Scope, now: Date) =>
+  and(eq(table.organizationId, scope.organizationId), eq(table.projectId, scope.projectId), gt(table.endsAt, now));
+
 const keyOf = (l: Link) => `${l.fingerprint} ${l.silenceId}`;
 
 /** Each silence's number of linked alerts, recounted after its links changed. */
@@ -83,13 +87,7 @@ export async function relinkAlerts(
   const live = await tx
     .select({ id: t.silences.id, matchers: t.silences.matchers })
     .from(t.silences)
-    .where(
-      and(
-        eq(t.silences.organizationId, scope.organizationId),
-        eq(t.silences.projectId, scope.projectId),
-        gt(t.silences.endsAt, now),
-      ),
-    );
+    .where(unendedIn(t.silences, scope, now));
   const tests = live.map(silenceTest);
   const wanted = alerts.flatMap((a) =>
     a.endsAt > now
@@ -141,9 +139,7 @@ export async function relinkSilence(
       .from(t.alerts)
       .where(
         and(
-          eq(t.alerts.organizationId, scope.organizationId),
-          eq(t.alerts.projectId, scope.projectId),
-          gt(t.alerts.endsAt, now),
+          unendedIn(t.alerts, scope, now),
           equal.length > 0 ? sql`${t.alerts.labels} @> ${JSON.stringify(contains)}::jsonb` : undefined,
         ),
       );
