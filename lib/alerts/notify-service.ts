@@ -14,8 +14,8 @@ export type AlertEventType = 'alert.firing' | 'alert.resolved';
 
 /**
  * Decides the webhook notifications of these alerts as of `now` and writes them to the outbox, in the caller's
- * transaction, which holds the project's muting lock (`lockProjectMuting`, lib/silences/muting-service.ts): of two instances deciding
- * for one alert, the second reads what the first committed, so each transition is sent once.
+ * transaction, which holds the project's muting lock (`lockProjectMuting`, lib/silences/muting-service.ts): of two
+ * instances deciding for one alert, the second reads what the first committed, so each transition is sent once.
  *
  * An alert is audible while it is unresolved and no active silence mutes it. Each time it becomes audible (it
  * starts firing unmuted, or the last silence muting it ends while it still fires) webhooks get `alert.firing`;

@@ -33,7 +33,7 @@ export const alerts = pgTable(
     updatedAt: ts('updated_at').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     // When webhooks were last sent `alert.firing` for this firing; null: they hold no firing of it (never sent, or
-    // `alert.resolved` sent since). lib/silences/notify-service.ts keeps it and `audible`.
+    // `alert.resolved` sent since). lib/alerts/notify-service.ts keeps it and `audible`.
     firingNotifiedAt: ts('firing_notified_at'),
     // Unresolved and muted by no active silence, as of the last decision on its notifications: a change of it to
     // true is an `alert.firing`. Kept under the project's muting lock, so each transition is decided once.
@@ -65,7 +65,7 @@ export const alerts = pgTable(
 );
 
 /**
- * Which silences that have not ended match which alerts, kept as either changes (lib/silences/muting-service.ts) so
+ * Which silences that have not ended match which alerts, kept as either changes (lib/alerts/muting-service.ts) so
  * that no read tests every alert against every silence: an alert is muted now when one linked silence is active.
  */
 export const alertSilences = pgTable(
