@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { PgDialect, QueryBuilder } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { getDb } from './client';
 import * as t from './schema';
-import { jsonRow, jsonRowsStatement } from './statement';
+import { jsonRow, jsonRowsStatement, textAsSql } from './statement';
 import { onBothDatabases } from '../../server/testing/test-database';
 
 const row = jsonRow({
@@ -54,6 +54,18 @@ describe('jsonRow', () => {
 
   it('refuses, when the statement is built, a column type it would not read back as drizzle does', () => {
     expect(() => jsonRow({ seq: t.auditEvents.seq })).toThrow('jsonRow cannot read a PgBigInt53 column');
+  });
+});
+
+describe('textAsSql', () => {
+  it('makes each marked value a parameter, in order, and keeps the text around them', () => {
+    const query = new PgDialect().sqlToQuery(
+      textAsSql((p) => `select ${p('a\u0000b', 'text')} as x, ${p(7, 'int4')} + ${p(null, 'int4')} from t`),
+    );
+    expect(query).toMatchObject({
+      sql: 'select $1::text as x, $2::int4 + $3::int4 from t',
+      params: ['a\u0000b', 7, null],
+    });
   });
 });
 
