@@ -239,6 +239,17 @@ export type RecordedCounts = {
 };
 
 /**
+ * A subscription's failures in a row and its health after the attempts of one record (`n`, a row of `runs`), from
+ * its row as locked by the update (`s`): never from the statement's snapshot, which a record committed meanwhile by
+ * another instance would have made stale.
+ */
+const IN_A_ROW = sql.raw(`n.fails + case when n.any_ok then 0 else s.consecutive_failures end`);
+const NEXT_HEALTH = sql.raw(
+  `case when n.fails > 0 and n.fails + case when n.any_ok then 0 else s.consecutive_failures end >= 3 then 'failing'
+    when n.any_ok then 'healthy' else s.health end`,
+);
+
+/**
  * Records attempts in the caller's transaction, in one statement, each while its delivery is still unrecorded (a
  * second record, or one after a release, changes nothing): delivered messages leave; failed ones count an attempt
  * and wait their backoff, or are dead-lettered at `maxAttempts` (the subscription's current policy); a 410 gives
@@ -323,19 +334,14 @@ export async function recordBatches(
           where k.subscription_id = d.subscription_id and k.outcome in ('delivered', 'partial')
         ) ok on true
         group by d.subscription_id
-      ), next as (
-        select r.*, case when r.any_ok then r.fails else s.consecutive_failures + r.fails end as in_a_row
-        from runs r join subscriptions s on s.id = r.subscription_id
       ), status as (
         update subscriptions s
         set last_success_at = case when n.any_ok then now() else s.last_success_at end,
           last_error = coalesce(n.last_error, s.last_error),
-          consecutive_failures = n.in_a_row,
-          health = case when n.fails > 0 and n.in_a_row >= 3 then 'failing' when n.any_ok then 'healthy' else s.health end,
-          health_turn_xid = case
-            when s.health <> case when n.fails > 0 and n.in_a_row >= 3 then 'failing' when n.any_ok then 'healthy' else s.health end
-            then txid_current() else s.health_turn_xid end
-        from next n where s.id = n.subscription_id
+          consecutive_failures = ${IN_A_ROW},
+          health = ${NEXT_HEALTH},
+          health_turn_xid = case when s.health <> ${NEXT_HEALTH} then txid_current() else s.health_turn_xid end
+        from runs n where s.id = n.subscription_id
           -- A success of a healthy subscription changes only lastSuccessAt: written once a second at most, so the
           -- records of a busy subscription do not queue on its row (nor make its claims skip it, locked).
           and not (n.all_delivered and s.health = 'healthy' and s.consecutive_failures = 0

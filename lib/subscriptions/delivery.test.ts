@@ -15,7 +15,7 @@ import {
   onBothDatabases,
 } from '../../server/testing/test-database';
 import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDelivery } from './delivery';
-import { claimBatches, type ClaimedBatch } from './delivery-service';
+import { claimBatches, recordBatches, type ClaimedBatch } from './delivery-service';
 import { expireMessages } from './expiry-service';
 import { subscriptionSecretContext } from './secret';
 
@@ -247,6 +247,28 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
       .where(eq(t.subscriptionMinutes.subscriptionId, first.sub.id));
     expect(minutes.map((m) => [m.delivered, m.failed, m.deadLettered])).toEqual([[1, 5, 0]]);
     expect((await messageRows(second.sub.id)).map((m) => m.state)).toEqual(['dead']);
+  });
+
+  it('two records of one subscription at once: the second counts from what the first committed', async () => {
+    const { db, sub } = await subscriptionWithBacklog(2, { batchSize: 1, maxConcurrency: 2, retryMaxAttempts: 10 });
+    const [first, second] = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
+    const failure = (batch: ClaimedBatch) => ({ batch, outcome: batchOutcome(batch, failedWith(500), new Date()) });
+    let commitFirst = () => {};
+    let firstRecorded = () => {};
+    const recorded = new Promise<void>((resolve) => (firstRecorded = resolve));
+    const held = db.transaction(async (tx) => {
+      await recordBatches(tx, [failure(first)]);
+      firstRecorded();
+      await new Promise<void>((resolve) => (commitFirst = resolve));
+    });
+    await recorded;
+    // The second starts while the first holds the subscription's row (on PostgreSQL its statement waits for it).
+    const waiting = db.transaction((tx) => recordBatches(tx, [failure(second)]));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    commitFirst();
+    await Promise.all([held, waiting]);
+    const [row] = await db.select().from(t.subscriptions).where(eq(t.subscriptions.id, sub.id));
+    expect(row.consecutiveFailures).toBe(2);
   });
 
   it("retention expires what waited longer than the queue's retention, counted; a redriven message counts from its redrive", async () => {
