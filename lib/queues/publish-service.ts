@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { runStatement } from '../db/client';
+import { Coalescer } from '../db/coalesce';
 import { allocationQuotaExceeded, notFound } from '../errors';
 import { maxBacklog } from './limits';
 import { messagesPublished } from './metrics';
@@ -57,11 +58,96 @@ const PUBLISH = `with queue as (
       over.id as over_id, over.project_id as over_project, over.pending::text as over_pending
     from (select 1) as one left join over on true`;
 
+type Row = { id: string; body: unknown; attributes: Record<string, string> | undefined; delaySeconds: number };
+type Publish = { scope: QueueScope; queueId: string; rows: Row[] };
+/** A publish's outcome in a shared statement: stored, or the error it answers. */
+type Answer = { stored: true } | { stored: false; error: Error };
+
+/** Most messages one shared statement stores: a larger batch goes as several statements, one after another. */
+const BATCH_MESSAGES = 500;
+
+/**
+ * Publishes to one queue that arrive while a publish to it is in flight share the next statement: their messages
+ * go in as one publish of them all. When they all fit under every subscription's backlog limit, all are stored
+ * together; when they would not, nothing of them is, and each then runs alone in arrival order, decided on its own
+ * as if it had come by itself. So a publish is never refused for another's sake, and under load one round trip
+ * (and, on PGlite, one crossing into its thread) serves many. Keyed by organization, project and queue: a batch
+ * shares its 404 too.
+ */
+const batches = new Coalescer<string, Answer[]>((key, callers) => {
+  const waiting = queued.get(key)!;
+  const publishes = waiting.splice(0, callers);
+  if (waiting.length === 0) queued.delete(key);
+  return publishTogether(publishes);
+});
+const queued = new Map<string, Publish[]>();
+
+async function publishTogether(publishes: Publish[]): Promise<Answer[]> {
+  if (publishes.length === 1) return [await publishAlone(publishes[0])];
+  const answers: Answer[] = [];
+  for (let from = 0; from < publishes.length;) {
+    let to = from + 1;
+    let size = publishes[from].rows.length;
+    while (to < publishes.length && size + publishes[to].rows.length <= BATCH_MESSAGES)
+      size += publishes[to++].rows.length;
+    const group = publishes.slice(from, to);
+    const rows = group.flatMap((p) => p.rows);
+    const outcome = await runPublish(group[0].scope, group[0].queueId, rows);
+    if (outcome.queues === 0) answers.push(...group.map(() => ({ stored: false as const, error: queueNotFound() })));
+    else if (!outcome.over_id) {
+      finish(group[0].queueId, rows, outcome);
+      answers.push(...group.map(() => ({ stored: true as const })));
+    } else for (const publish of group) answers.push(await publishAlone(publish));
+    from = to;
+  }
+  return answers;
+}
+
+async function publishAlone({ scope, queueId, rows }: Publish): Promise<Answer> {
+  const outcome = await runPublish(scope, queueId, rows);
+  if (outcome.queues === 0) return { stored: false, error: queueNotFound() };
+  if (outcome.over_id) return { stored: false, error: backlogExceeded(scope, rows.length, outcome) };
+  finish(queueId, rows, outcome);
+  return { stored: true };
+}
+
+async function runPublish(scope: QueueScope, queueId: string, rows: Row[]): Promise<Outcome> {
+  const values = [
+    queueId,
+    scope.organizationId,
+    scope.projectId,
+    JSON.stringify(rows),
+    rows.length,
+    maxBacklog(),
+    new Date(),
+  ];
+  const [outcome] = await runStatement<Outcome>(PUBLISH, values);
+  return outcome;
+}
+
+function finish(queueId: string, rows: Row[], outcome: Outcome): void {
+  messagesPublished.inc(outcome.stored);
+  // Paused and workflow subscriptions only keep what they receive: nothing for the delivery loop to look at now.
+  if (outcome.sends && rows.some((r) => r.delaySeconds === 0)) notifyPublished(queueId);
+}
+
+const queueNotFound = () => notFound('Queue not found.');
+
+function backlogExceeded(scope: QueueScope, count: number, outcome: Outcome): Error {
+  const limit = maxBacklog();
+  const used = Number(outcome.over_pending);
+  const subscription = `${projectResourceName({ organizationId: scope.organizationId, projectId: outcome.over_project! })}/subscriptions/${outcome.over_id}`;
+  return allocationQuotaExceeded(
+    `A subscription of this queue has ${used} undelivered messages; ${count} more would pass its limit of ${limit}. Nothing was stored.`,
+    { id: 'queue_backlog', limit, used, scope: 'resource', scopeResourceName: subscription },
+  );
+}
+
 /**
  * Publishes 1..100 messages to a queue: stored once, and pending for every subscription of the queue (any state,
  * any target) from `delaySeconds` after now. The ids are made here, so they come back in the request's order.
  * 404 for a queue outside the caller's project; 409 `quota_exceeded` when a subscription's undelivered messages
- * would pass QUEUE_MAX_BACKLOG, nothing stored.
+ * would pass QUEUE_MAX_BACKLOG, nothing stored. Concurrent publishes to one queue share a statement (`batches`).
  */
 export async function publishMessages(
   scope: QueueScope,
@@ -74,20 +160,13 @@ export async function publishMessages(
     attributes: m.attributes,
     delaySeconds: m.delaySeconds ?? 0,
   }));
-  const limit = maxBacklog();
-  const values = [queueId, scope.organizationId, scope.projectId, JSON.stringify(rows), rows.length, limit, new Date()];
-  const [outcome] = await runStatement<Outcome>(PUBLISH, values);
-  if (outcome.queues === 0) throw notFound('Queue not found.');
-  if (outcome.over_id) {
-    const used = Number(outcome.over_pending);
-    const subscription = `${projectResourceName({ organizationId: scope.organizationId, projectId: outcome.over_project! })}/subscriptions/${outcome.over_id}`;
-    throw allocationQuotaExceeded(
-      `A subscription of this queue has ${used} undelivered messages; ${rows.length} more would pass its limit of ${limit}. Nothing was stored.`,
-      { id: 'queue_backlog', limit, used, scope: 'resource', scopeResourceName: subscription },
-    );
-  }
-  messagesPublished.inc(outcome.stored);
-  // Paused and workflow subscriptions only keep what they receive: nothing for the delivery loop to look at now.
-  if (outcome.sends && rows.some((r) => r.delaySeconds === 0)) notifyPublished(queueId);
+  const key = `${scope.organizationId}/${scope.projectId}/${queueId}`;
+  // Queued and joined in one step: the batch that takes this publish is the one its place was kept in.
+  const waiting = queued.get(key) ?? [];
+  queued.set(key, waiting);
+  waiting.push({ scope, queueId, rows });
+  const { result, index } = await batches.join(key);
+  const answer = result[index];
+  if (!answer.stored) throw answer.error;
   return { messageIds: rows.map((r) => r.id) };
 }

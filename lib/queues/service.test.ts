@@ -8,6 +8,7 @@ import {
 } from '../../server/testing/test-database';
 import { SYSTEM_ACTOR } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
+import { watchStatements } from '../db/client';
 import * as t from '../db/schema';
 import { publishMessages } from './publish-service';
 import { onPublished } from './published';
@@ -145,6 +146,47 @@ await onBothDatabases('queues', 'queues-service', () => {
         ),
       );
     expect(backlogs.map((b) => b.pending)).toEqual([3, 3]);
+  });
+
+  it('publishes at once to one queue share a statement of at most 500 messages; each keeps its own ids', async () => {
+    const { scope, db } = await newTestProject('Together');
+    const queue = await insertTestQueue(scope, 'orders');
+    const other = await insertTestQueue(scope, 'events');
+    const sub = await insertTestSubscription(scope, { queueId: queue.id });
+    const statements: unknown[][] = [];
+    const stop = watchStatements((text, values) => {
+      if (text.startsWith('with queue as')) statements.push(values);
+    });
+    const sizes = [1, 2, 100, 100, 100, 100, 100, 3];
+    const published = await Promise.all([
+      ...sizes.map((n) =>
+        publishMessages(
+          scope,
+          queue.id,
+          Array.from({ length: n }, (_, i) => ({ body: { n, i } })),
+        ),
+      ),
+      publishMessages(scope, other.id, [{ body: 'elsewhere' }]),
+    ]);
+    stop();
+    // One statement for the other queue; the first 403 messages of this one in one, then the last 103.
+    expect(statements.map((v) => [v[0], v[4]])).toEqual([
+      [queue.id, 403],
+      [other.id, 1],
+      [queue.id, 103],
+    ]);
+    for (const [i, n] of sizes.entries()) {
+      const { messageIds } = published[i];
+      expect(messageIds).toHaveLength(n);
+      const stored = await db.select().from(t.queueMessages).where(inArray(t.queueMessages.id, messageIds));
+      const byId = new Map(stored.map((m) => [m.id, m.body]));
+      expect(messageIds.map((id) => byId.get(id))).toEqual(messageIds.map((_, j) => ({ n, i: j })));
+    }
+    const [backlog] = await db
+      .select()
+      .from(t.subscriptionBacklogs)
+      .where(eq(t.subscriptionBacklogs.subscriptionId, sub.id));
+    expect(backlog.pending).toBe(506);
   });
 
   it('a backlog at QUEUE_MAX_BACKLOG refuses a publish whole, naming the subscription; another queue is 404', async () => {
