@@ -35,7 +35,7 @@ test('ada filters the log to api_key.*, opens a revocation and sees who, when an
   );
 });
 
-test('an entry links to what it names: a queue to its page, a silence to its dialog, at 1280 and 360 px', async ({
+test('an entry links to what it names, inside the window: a queue to its page, a silence to its dialog, at 1280 and 360 px', async ({
   page,
   demo,
   as,
@@ -63,6 +63,10 @@ test('an entry links to what it names: a queue to its page, a silence to its dia
     await expect(toQueue).toBeVisible();
     const box = (await toQueue.boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(24);
+    // Inside the window without scrolling sideways: at 360 px each entry is a card with every column in it.
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await page.screenshot({ path: `test-results/screens/audit-links-${width}.png` });
     await toQueue.click();
     await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/queues/${queue.id}`);

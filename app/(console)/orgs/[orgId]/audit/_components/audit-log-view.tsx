@@ -142,6 +142,7 @@ export function AuditLogView({ orgId }: { orgId: string }) {
         <DataTable
           caption="Audit events, newest first"
           columns={['When', 'Action', 'Who', 'Target']}
+          stacked
           footer={
             hasNextPage && (
               <div ref={sentinel} className="border-t border-slate-100 p-3 text-center">
@@ -174,10 +175,10 @@ function EventRow(props: { orgId: string; event: AuditEvent; gone: boolean; open
   return (
     <Fragment>
       <tr className={open ? 'bg-slate-50' : undefined}>
-        <td className="whitespace-nowrap px-4 py-3 text-slate-700">
+        <td data-label="When" className="whitespace-nowrap px-4 py-3 text-slate-700">
           <RelativeTime iso={event.occurredAt} />
         </td>
-        <th scope="row" className="px-4 py-3 text-left font-medium">
+        <th scope="row" data-label="Action" className="px-4 py-3 text-left font-medium">
           <button
             type="button"
             aria-expanded={open}
@@ -188,11 +189,11 @@ function EventRow(props: { orgId: string; event: AuditEvent; gone: boolean; open
             {event.action}
           </button>
         </th>
-        <td className="px-4 py-3 text-slate-700">
+        <td data-label="Who" className="px-4 py-3 text-slate-700">
           {event.actor.name}
           {event.actor.credential && <span className="ml-1 font-mono text-xs">{event.actor.credential}</span>}
         </td>
-        <td className="max-w-xs truncate px-4 py-3 text-slate-700">
+        <td data-label="Target" className="max-w-xs truncate px-4 py-3 text-slate-700">
           <TargetName
             event={event}
             place={targetPlace(props.orgId, event, props.gone)}
