@@ -70,9 +70,9 @@ const BATCH_MESSAGES = 500;
  * Publishes to one queue that arrive while a publish to it is in flight share the next statement: their messages
  * go in as one publish of them all. When they all fit under every subscription's backlog limit, all are stored
  * together; when they would not, nothing of them is, and each then runs alone in arrival order, decided on its own
- * as if it had come by itself. So a publish is never refused for another's sake, and under load one round trip
- * (and, on PGlite, one crossing into its thread) serves many. Keyed by organization, project and queue: a batch
- * shares its 404 too.
+ * as if it had come by itself (and so when the shared statement fails). So a publish is never refused for
+ * another's sake, and under load one round trip (and, on PGlite, one crossing into its thread) serves many. Keyed
+ * by organization, project and queue: a batch shares its 404 too.
  */
 const batches = new Coalescer<string, Answer[]>((key, callers) => {
   const waiting = queued.get(key)!;
@@ -92,12 +92,15 @@ async function publishTogether(publishes: Publish[]): Promise<Answer[]> {
       size += publishes[to++].rows.length;
     const group = publishes.slice(from, to);
     const rows = group.flatMap((p) => p.rows);
-    const outcome = await runPublish(group[0].scope, group[0].queueId, rows);
-    if (outcome.queues === 0) answers.push(...group.map(() => ({ stored: false as const, error: queueNotFound() })));
-    else if (!outcome.over_id) {
+    // A failed shared statement stored nothing: each publish then runs alone and answers its own outcome.
+    const outcome = await runPublish(group[0].scope, group[0].queueId, rows).catch(() => null);
+    if (outcome?.queues === 0) answers.push(...group.map(() => ({ stored: false as const, error: queueNotFound() })));
+    else if (outcome && !outcome.over_id) {
       finish(group[0].queueId, rows, outcome);
       answers.push(...group.map(() => ({ stored: true as const })));
-    } else for (const publish of group) answers.push(await publishAlone(publish));
+    } else
+      for (const publish of group)
+        answers.push(await publishAlone(publish).catch((error: Error) => ({ stored: false as const, error })));
     from = to;
   }
   return answers;

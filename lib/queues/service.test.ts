@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import {
   insertTestQueue,
@@ -187,6 +187,48 @@ await onBothDatabases('queues', 'queues-service', () => {
       .from(t.subscriptionBacklogs)
       .where(eq(t.subscriptionBacklogs.subscriptionId, sub.id));
     expect(backlog.pending).toBe(506);
+  });
+
+  it('when a shared statement fails, each of its publishes runs alone and answers its own outcome', async () => {
+    const { scope, db } = await newTestProject('Alone');
+    const queue = await insertTestQueue(scope, 'orders');
+    await insertTestSubscription(scope, { queueId: queue.id });
+    // A real refusal of any statement that stores more than 3 of this queue's messages at once.
+    await db.execute(
+      sql.raw(`create function refuse_many() returns trigger language plpgsql as $$
+        begin
+          if (select count(*) from stored where queue_id = '${queue.id}') > 3 then raise exception 'too many'; end if;
+          return null;
+        end $$`),
+    );
+    await db.execute(
+      sql.raw(`create trigger refuse_many after insert on queue_messages referencing new table as stored
+        for each statement execute function refuse_many()`),
+    );
+    try {
+      const statements: number[] = [];
+      const stop = watchStatements((text, values) => {
+        if (text.startsWith('with queue as')) statements.push(values[4] as number);
+      });
+      const outcomes = await Promise.allSettled(
+        [2, 2, 4].map((n) =>
+          publishMessages(
+            scope,
+            queue.id,
+            Array.from({ length: n }, () => ({ body: n })),
+          ),
+        ),
+      );
+      stop();
+      // Together (8) refused; then each alone: the two of 2 stored, the one of 4 refused.
+      expect(statements).toEqual([8, 2, 2, 4]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      const stored = await db.select().from(t.queueMessages).where(eq(t.queueMessages.queueId, queue.id));
+      expect(stored).toHaveLength(4);
+    } finally {
+      await db.execute(sql.raw('drop trigger refuse_many on queue_messages'));
+      await db.execute(sql.raw('drop function refuse_many()'));
+    }
   });
 
   it('a backlog at QUEUE_MAX_BACKLOG refuses a publish whole, naming the subscription; another queue is 404', async () => {
