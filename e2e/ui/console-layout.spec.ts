@@ -52,6 +52,8 @@ for (const viewport of [
     demo,
     as,
   }) => {
+    // Every console page in turn: about 25 s on a machine running the other suites beside this one.
+    test.setTimeout(90_000);
     // A long unbroken name on the overview's expiring list must truncate, not widen its card.
     await createKey(await as('bob'), demo.acme, { name: `expiring-${'x'.repeat(60)}`, expiresInDays: 1 });
     await page.setViewportSize(viewport);
