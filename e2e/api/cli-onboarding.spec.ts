@@ -15,7 +15,8 @@ import {
 
 // The real `svc` for onboarding (issue 56), logged in as ada by approving its device code, acting in an organization
 // of its own so the demo's stays as it was. Each command: its happy path, then a refusal that changes nothing.
-test.describe.configure({ mode: 'serial' });
+// Each test runs the CLI several times, a Node process each: over 20 s beside the other suites.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
 const mail = receiveInvitations();
 const dir = newConfigDir();

@@ -5,7 +5,8 @@ import { baseURL } from '../support/env';
 import { closedUrl, login, newConfigDir, runCli, savedConfig, savedCredentials } from '../support/cli';
 
 // The real `svc` (node cli/bin/svc.mjs), logged in by approving its device code as a demo user.
-test.describe.configure({ mode: 'serial' });
+// Each test runs the CLI several times, a Node process each: over 20 s beside the other suites.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
 type ListedKey = {
   id: string;

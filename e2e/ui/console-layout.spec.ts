@@ -70,6 +70,8 @@ for (const viewport of [
 }
 
 test('at 1280×800 every list shows all its columns: no table scrolls inside its card', async ({ page, demo }) => {
+  // Every list page in turn: 22 s beside the other suites.
+  test.setTimeout(90_000);
   await signInAs(page, 'ada@acme.test');
   let tables = 0;
   for (const path of Object.values(await everyConsolePage(demo))) {
