@@ -197,6 +197,9 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     timeConnectionWaits(pool, application_name);
     // Without a listener, an idle client's network error would crash the process.
     pool.on('error', (err) => console.error('PostgreSQL pool error', err));
+    // The same for a client checked out between two statements (a transaction's JavaScript) when its session is
+    // ended: the pool listens only to idle clients. Its next statement fails with the error, and the caller says so.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return pool;
   };
   const pool = newPool('svc', Number(process.env.DATABASE_POOL_SIZE ?? 10));
