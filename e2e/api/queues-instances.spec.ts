@@ -46,7 +46,7 @@ test.describe('queue deliveries on two instances', () => {
     expect(queue.status()).toBe(201);
     const queueId = ((await queue.json()) as { id: string }).id;
     const created = await ada.post(`${base}/subscriptions`, {
-      data: { queueId, target: { kind: 'https', url: receiver.url, timeoutSeconds: 1 }, ...settings },
+      data: { queueId, target: { kind: 'https', url: receiver.freshUrl(), timeoutSeconds: 1 }, ...settings },
     });
     expect(created.status()).toBe(201);
     const sub = (await created.json()) as { id: string; signingSecret: string };

@@ -18,9 +18,17 @@ export async function startQueueReceiver(port: number) {
   let secret: string | null = null;
   let rule: (batch: Batch) => Answer = () => ({ status: 204 });
   let inFlight = 0;
+  // After `freshUrl`, only requests to that URL count: an earlier test's redelivery (its lease ran out after that
+  // test had seen every message) is answered and left out.
+  let only: string | null = null;
+  let urls = 0;
   const state = { maxInFlight: 0, batches: [] as Batch[], badSignatures: 0 };
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
+    if (only !== null && req.url !== only) {
+      req.resume().on('end', () => res.writeHead(204).end());
+      return;
+    }
     const chunks: Buffer[] = [];
     inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, inFlight);
@@ -55,6 +63,11 @@ export async function startQueueReceiver(port: number) {
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${port}/sink`,
+    /** A URL of its own for the next subscription; from now on requests to any other URL are not counted. */
+    freshUrl: () => {
+      only = `/sink/${++urls}`;
+      return `http://127.0.0.1:${port}${only}`;
+    },
     state,
     /** Each message id delivered, once per delivery that carried it. */
     messageIds: () => state.batches.flatMap((b) => b.messages.map((m) => m.id)),
