@@ -40,7 +40,7 @@ test.describe('queue deliveries', () => {
     expect(queue.status()).toBe(201);
     const queueId = ((await queue.json()) as { id: string }).id;
     const created = await ada.post(`${base}/subscriptions`, {
-      data: { queueId, target: { kind: 'https', url: receiver.url, timeoutSeconds: 5 }, ...settings },
+      data: { queueId, target: { kind: 'https', url: receiver.freshUrl(), timeoutSeconds: 5 }, ...settings },
     });
     expect(created.status()).toBe(201);
     const sub = (await created.json()) as Subscription & { signingSecret: string };
