@@ -40,6 +40,38 @@ export function analyzeChangedTables(db: Exec): Promise<string[]> {
   });
 }
 
+/** Tables whose last ANALYZE (or VACUUM) found them smaller than this many pages are looked at every few seconds. */
+const SMALL_PAGES = 64;
+
+/**
+ * A table that was small at its last ANALYZE and has grown by a tenth since, analyzed now, every
+ * SMALL_TABLES_EVERY_MS (lib/db/client.ts) rather than at the next minute's pass. A plan made while a table held a
+ * page or two scans it whole, and a plan the backend keeps (a foreign key's check, a named statement) is made
+ * again only when the table's statistics change: a queue's stored messages, empty when the database opened,
+ * had each publish's foreign-key check read every message stored so far, several times slower after ten
+ * thousand of them, until the minute's pass (docs/benchmarks.md). The look is one statement over the catalog, a
+ * few milliseconds; an ANALYZE of a small table reads all of it, about as long.
+ */
+export function analyzeGrowingSmallTables(db: Exec): Promise<string[]> {
+  return inBackground(async () => {
+    const { rows } = await db.query(`
+      select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name, c.relpages as "analyzedPages",
+        (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages, c.reltuples::float8 as rows
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and c.relpages < ${SMALL_PAGES}
+        and pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.1`);
+    const due = rows as Table[];
+    // Grown past a sample's size in those seconds (a bulk load): sampled, as the minute's pass would.
+    for (const table of due)
+      await db.exec(
+        rowsNow(table) > SAMPLED_ROWS
+          ? `begin; set local default_statistics_target = 10; analyze ${table.name}; commit`
+          : `analyze ${table.name}`,
+      );
+    return due.map((t) => t.name);
+  });
+}
+
 // For a table that held no rows at its last ANALYZE, a guess of the rows an 8 kB page holds: twice the audit
 // events' (about 30), a quarter of a table of one integer's. A wrong guess costs little either way: a narrow
 // table's full ANALYZE is quick, and a wide one's sample is all of its rows until it passes 3,000.

@@ -5,7 +5,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { QueryOptions } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import * as schema from './schema';
-import { maintainEmbeddedDatabase } from './analyze';
+import { analyzeGrowingSmallTables, maintainEmbeddedDatabase } from './analyze';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { timeConnectionWaits, timedClient } from './long-statements';
@@ -65,8 +65,9 @@ export function dataDir(): string {
 export { DataDirLockedError } from './data-dir-lock';
 export { SchemaFloorError } from './schema-floor';
 
-// How often the embedded database's tables are checked for an ANALYZE (lib/db/analyze.ts).
+// How often the embedded database's tables are checked for an ANALYZE (lib/db/analyze.ts), and its small ones.
 const ANALYZE_EVERY_MS = 60_000;
+const SMALL_TABLES_EVERY_MS = 5_000;
 
 type StatementWatcher = (text: string, params: unknown[]) => void;
 const watchers = new Set<StatementWatcher>();
@@ -133,6 +134,11 @@ async function openPglite(): Promise<Handle> {
     ANALYZE_EVERY_MS,
     () => maintainEmbeddedDatabase(thread),
     (err) => console.error('The embedded database upkeep (ANALYZE, VACUUM) failed; it runs again in a minute.', err),
+  );
+  thread.every(
+    SMALL_TABLES_EVERY_MS,
+    () => analyzeGrowingSmallTables(thread).then(() => {}),
+    (err) => console.error('The embedded database upkeep (ANALYZE of small tables) failed; it runs again soon.', err),
   );
   opened.handle = {
     db,
