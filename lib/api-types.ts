@@ -2804,7 +2804,7 @@ export interface components {
       /** Format: date-time */
       startedAt: string;
       messages: number;
-      /** @description `in_flight`, `delivered`, `partial`, `failed`, `paused` (the target answered 410) or `released` (handed back unsent); clients treat other values as unknown. */
+      /** @description `in_flight`, `delivered`, `partial`, `failed`, `paused` (the target answered 410), `released` (handed back unsent) or `abandoned` (no outcome recorded before its lease ran out: its instance stopped or lost the database; its messages went out again); clients treat other values as unknown. */
       outcome: string;
       /** @description The HTTP status the target answered; null when none came. */
       status: number | null;

@@ -66,7 +66,7 @@ export const subscriptionDelivery = z
     messages: count,
     outcome: z.string().meta({
       description:
-        '`in_flight`, `delivered`, `partial`, `failed`, `paused` (the target answered 410) or `released` (handed back unsent); clients treat other values as unknown.',
+        '`in_flight`, `delivered`, `partial`, `failed`, `paused` (the target answered 410), `released` (handed back unsent) or `abandoned` (no outcome recorded before its lease ran out: its instance stopped or lost the database; its messages went out again); clients treat other values as unknown.',
     }),
     status: z.int().nullable().meta({ description: 'The HTTP status the target answered; null when none came.' }),
     durationMs: z.int().min(0).nullable(),

@@ -94,7 +94,7 @@ await onBothDatabases('subscription activity', 'sub-activity', () => {
     expect(minutes.slice(1, 59).every((m) => m.delivered + m.failed + m.deadLettered + m.expired === 0)).toBe(true);
   });
 
-  it('deliveries: the last 24 hours, newest first, paged; an unfinished one is in_flight', async () => {
+  it('deliveries: the last 24 hours, newest first, paged; an unfinished one is in_flight, abandoned past its lease', async () => {
     const { scope, sub } = await subscription();
     const db = await getDb();
     const row = (startedAt: Date, extra: Partial<typeof t.subscriptionDeliveries.$inferInsert> = {}) => ({
@@ -105,7 +105,7 @@ await onBothDatabases('subscription activity', 'sub-activity', () => {
       messages: 3,
       ...extra,
     });
-    const [old, failed, , running] = await db
+    const [old, failed, , running, cutOff] = await db
       .insert(t.subscriptionDeliveries)
       .values([
         row(at(-DELIVERIES_KEPT_MS - 1), { outcome: 'delivered', finishedAt: NOW }),
@@ -119,6 +119,8 @@ await onBothDatabases('subscription activity', 'sub-activity', () => {
         }),
         row(at(-MINUTE), { outcome: 'delivered', status: 200, durationMs: 40, finishedAt: at(-MINUTE + 40) }),
         row(at(-1000)),
+        // Its record never came (a session ended mid-record): its lease ran out 2.5 minutes ago.
+        row(at(-3 * MINUTE), { leaseUntil: at(-3 * MINUTE + 31_000) }),
       ])
       .returning();
     const first = await listSubscriptionDeliveries(scope, sub.id, { limit: 2 }, NOW);
@@ -144,6 +146,16 @@ await onBothDatabases('subscription activity', 'sub-activity', () => {
         durationMs: 120,
         errorClass: 'http',
         errorMessage: 'Target answered 503',
+      },
+      {
+        id: cutOff.id,
+        startedAt: at(-3 * MINUTE).toISOString(),
+        messages: 3,
+        outcome: 'abandoned',
+        status: null,
+        durationMs: null,
+        errorClass: null,
+        errorMessage: null,
       },
     ]);
     expect(second.nextCursor).toBeNull();

@@ -112,8 +112,9 @@ export async function listSubscriptionDeliveries(
       id: r.id,
       startedAt: r.startedAt.toISOString(),
       messages: r.messages,
-      // No outcome yet: its request is still being sent.
-      outcome: r.outcome ?? 'in_flight',
+      // No outcome yet: its request is still being sent, or, past its lease, never will be recorded (its instance
+      // stopped or lost the database first; its messages went out again in a later delivery).
+      outcome: r.outcome ?? (r.leaseUntil > now ? 'in_flight' : 'abandoned'),
       status: r.status,
       durationMs: r.durationMs,
       errorClass: r.errorClass,

@@ -18,6 +18,7 @@ const OUTCOMES: Record<string, { label: string; tone: 'green' | 'red' | 'amber' 
   in_flight: { label: 'In flight', tone: 'indigo' },
   paused: { label: 'Paused (410)', tone: 'amber' },
   released: { label: 'Handed back', tone: 'slate' },
+  abandoned: { label: 'Abandoned', tone: 'slate' },
 };
 
 /** The outcomes the API names; any other value is shown as unknown, never as an error. */
