@@ -1,7 +1,7 @@
 import { inBackground } from './priority';
 
 type Exec = { query: (text: string) => Promise<{ rows: unknown[] }>; exec: (text: string) => Promise<unknown> };
-type Table = { name: string; analyzedPages: number; pages: number; rows: number; indexed: string | null };
+type Table = { oid: string; name: string; analyzedPages: number; pages: number; rows: number };
 
 // Past this many rows a table is analyzed from a sample of this size (statistics target 10, where the default
 // 100 samples 30,000 rows), since every request's statement queues behind an ANALYZE on the embedded database.
@@ -16,35 +16,45 @@ const SAMPLED_ROWS = 3_000;
  * had one) is analyzed, one table per statement, in the background: requests' statements go between them
  * (lib/db/priority.ts), where one ANALYZE of the whole database held the backend for as long as all the tables
  * took together, and a big table from a small sample. The size stands in for the change counters, which PGlite
- * reports only when asked and loses at every restart (vacuumDeadTables below).
+ * reports only when asked and loses at every restart (vacuumDeadTables below). With `smallerThan`, only the tables
+ * whose last ANALYZE found fewer pages than that.
  */
-export function analyzeChangedTables(db: Exec): Promise<string[]> {
+export function analyzeChangedTables(
+  db: Exec,
+  { smallerThan = Infinity }: { smallerThan?: number } = {},
+): Promise<string[]> {
   return inBackground(async () => {
     const { rows } = await db.query(`
-      select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name, c.relpages as "analyzedPages",
-        (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages, c.reltuples::float8 as rows,
-        (select string_agg(distinct quote_ident(a.attname), ', ')
-           from pg_index i join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = i.indexrelid
-           join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
-           where i.indrelid = c.oid and d.refobjid = c.oid and d.refobjsubid > 0) as indexed
+      select c.oid::text as oid, quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name,
+        c.relpages as "analyzedPages", (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages,
+        c.reltuples::float8 as rows
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema')`);
-    const due = (rows as Table[]).filter((t) => Math.abs(t.pages - t.analyzedPages) > t.analyzedPages / 10);
-    for (const table of due)
-      await db.exec(
-        rowsNow(table) > SAMPLED_ROWS
-          ? `begin; set local default_statistics_target = 10; analyze ${table.name}${table.indexed ? ` (${table.indexed})` : ''}; commit`
-          : `analyze ${table.name}`,
-      );
+    const due = (rows as Table[]).filter(
+      (t) => t.analyzedPages < smallerThan && Math.abs(t.pages - t.analyzedPages) > t.analyzedPages / 10,
+    );
+    for (const table of due) await db.exec(await analyzeStatement(db, table));
     return due.map((t) => t.name);
   });
+}
+
+/** The whole table, or past SAMPLED_ROWS a sample of the columns an index reads (its keys, expressions, predicate). */
+async function analyzeStatement(db: Exec, table: Table): Promise<string> {
+  if (rowsNow(table) <= SAMPLED_ROWS) return `analyze ${table.name}`;
+  const { rows } = await db.query(`
+    select string_agg(distinct quote_ident(a.attname), ', ') as indexed
+    from pg_index i join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = i.indexrelid
+    join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+    where i.indrelid = ${table.oid}::oid and d.refobjid = ${table.oid}::oid and d.refobjsubid > 0`);
+  const { indexed } = rows[0] as { indexed: string | null };
+  return `begin; set local default_statistics_target = 10; analyze ${table.name}${indexed ? ` (${indexed})` : ''}; commit`;
 }
 
 /** Tables whose last ANALYZE (or VACUUM) found them smaller than this many pages are looked at every few seconds. */
 const SMALL_PAGES = 64;
 
 /**
- * A table that was small at its last ANALYZE and has grown by a tenth since, analyzed now, every
+ * The tables that were small at their last ANALYZE and have changed by a tenth since, analyzed now, every
  * SMALL_TABLES_EVERY_MS (lib/db/client.ts) rather than at the next minute's pass. A plan made while a table held a
  * page or two scans it whole, and a plan the backend keeps (a foreign key's check, a named statement) is made
  * again only when the table's statistics change: a queue's stored messages, empty when the database opened,
@@ -53,23 +63,7 @@ const SMALL_PAGES = 64;
  * few milliseconds; an ANALYZE of a small table reads all of it, about as long.
  */
 export function analyzeGrowingSmallTables(db: Exec): Promise<string[]> {
-  return inBackground(async () => {
-    const { rows } = await db.query(`
-      select quote_ident(n.nspname) || '.' || quote_ident(c.relname) as name, c.relpages as "analyzedPages",
-        (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages, c.reltuples::float8 as rows
-      from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where c.relkind = 'r' and n.nspname not in ('pg_catalog', 'information_schema') and c.relpages < ${SMALL_PAGES}
-        and pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.1`);
-    const due = rows as Table[];
-    // Grown past a sample's size in those seconds (a bulk load): sampled, as the minute's pass would.
-    for (const table of due)
-      await db.exec(
-        rowsNow(table) > SAMPLED_ROWS
-          ? `begin; set local default_statistics_target = 10; analyze ${table.name}; commit`
-          : `analyze ${table.name}`,
-      );
-    return due.map((t) => t.name);
-  });
+  return analyzeChangedTables(db, { smallerThan: SMALL_PAGES });
 }
 
 // For a table that held no rows at its last ANALYZE, a guess of the rows an 8 kB page holds: twice the audit
