@@ -9,12 +9,13 @@ import { amJson } from './route';
  * string naming each refused one), with this project's limits said in the same string.
  */
 export async function postAlerts(scope: AlertScope, bodyText: string, now = new Date()): Promise<Response> {
-  // Whatever its fate, a post says a sender reaches this project: its Alerts page shows when the last one came.
-  await recordPost(scope, now);
   const parsed = parseAlertsBody(bodyText, now);
+  const all = parsed.kind === 'alerts' ? await receiveAlerts(scope, parsed, now) : [];
+  // Whatever its fate, a post says a sender reaches this project: its Alerts page shows when the last one came. It
+  // is noted after what it brought is stored, so a page that sees the time and refreshes its lists sees the alerts.
+  await recordPost(scope, now);
   if (parsed.kind === 'undecodable') return amJson({ code: 400, message: parsed.message }, 400);
   if (parsed.kind === 'schema') return amJson({ code: 602, message: parsed.message }, 422);
-  const all = await receiveAlerts(scope, parsed, now);
   // Alertmanager's 200 has no body.
   if (all.length === 0) return new Response(null, { status: 200, headers: { 'content-type': 'application/json' } });
   return amJson(all.map((r) => `alert ${r.index} ${labelsText(r.labels)}: ${r.reason}`).join('; '), 400);
