@@ -111,6 +111,15 @@ export async function expectError(
 
 let demoCache: Demo | undefined;
 
+/** The demo's Acme and its Production project, on a server of a test's own seeded with the demo (ada's session). */
+export async function acmeProduction(ada: APIRequestContext): Promise<{ acme: string; production: string }> {
+  const list = async (path: string) =>
+    ((await (await ada.get(path)).json()) as { items: { id: string; name: string }[] }).items;
+  const acme = (await list('/v1/organizations')).find((o) => o.name === 'Acme')!.id;
+  const production = (await list(`/v1/organizations/${acme}/projects`)).find((p) => p.name === 'Production')!.id;
+  return { acme, production };
+}
+
 /** Ids of the demo data, looked up through the API (never hard-coded). */
 export async function loadDemo(): Promise<Demo> {
   if (demoCache) return demoCache;

@@ -1,12 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bearer, expect, sessionFor, test } from '../fixtures';
+import { acmeProduction, bearer, expect, sessionFor, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
 import { E2E } from '../support/env';
 import { spawnServer } from '../support/spawn-server';
-
-type Listed = { items: { id: string; name: string }[] };
 
 test.describe('the unresolved-alert limit, said out loud', () => {
   test.skip(!!process.env.DATABASE_URL, 'PGlite only: a server of its own with ALERTS_MAX_PER_PROJECT=3');
@@ -17,10 +15,7 @@ test.describe('the unresolved-alert limit, said out loud', () => {
     const server = await spawnServer(E2E.port + 80, { DATA_DIR: dir, SEED_DEMO: '1', ALERTS_MAX_PER_PROJECT: '3' });
     try {
       const ada = await sessionFor('ada', server.url);
-      const orgs = (await (await ada.get('/v1/organizations')).json()) as Listed;
-      const acme = orgs.items.find((o) => o.name === 'Acme')!.id;
-      const projects = (await (await ada.get(`/v1/organizations/${acme}/projects`)).json()) as Listed;
-      const production = projects.items.find((p) => p.name === 'Production')!.id;
+      const { acme, production } = await acmeProduction(ada);
       const { secret } = await createKey(ada, acme, { name: 'alert limit', expiresInDays: 1 });
       const api = await bearer(secret, server.url);
       const alerts = `/alertmanager/${acme}/${production}/api/v2/alerts`;

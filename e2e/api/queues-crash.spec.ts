@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, sessionFor, test } from '../fixtures';
+import { acmeProduction, expect, sessionFor, test } from '../fixtures';
 import { E2E } from '../support/env';
 import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
 import { spawnServer, type Spawned } from '../support/spawn-server';
@@ -33,12 +33,8 @@ test.describe('a batch in flight when its instance is killed', () => {
       startQueueReceiver(E2E.port + 87),
     ]);
     let ada = await sessionFor('ada', server.url);
-    const orgs = (await (await ada.get('/v1/organizations')).json()) as { items: { id: string; name: string }[] };
-    const acme = orgs.items.find((o) => o.name === 'Acme')!.id;
-    const projects = (await (await ada.get(`/v1/organizations/${acme}/projects`)).json()) as {
-      items: { id: string; name: string }[];
-    };
-    const base = `/v1/organizations/${acme}/projects/${projects.items.find((p) => p.name === 'Production')!.id}`;
+    const { acme, production } = await acmeProduction(ada);
+    const base = `/v1/organizations/${acme}/projects/${production}`;
 
     const queue = await ada.post(`${base}/queues`, { data: { name: 'crash' } });
     expect(queue.status()).toBe(201);
@@ -77,8 +73,9 @@ test.describe('a batch in flight when its instance is killed', () => {
     // An attempt never recorded uses none up (docs/queues.md, "Retries"): the batch goes out as attempt 1 again.
     expect(receiver.state.batches[1].messages.map((m) => m.attempt)).toEqual([1, 1, 1]);
     expect(receiver.state.badSignatures).toBe(0);
-    await until(async () => (await deliveries()).length === 2 && (await deliveries())[0].outcome === 'delivered');
-    const [again, abandoned] = await deliveries();
+    let listed: Delivery[] = [];
+    await until(async () => (listed = await deliveries()).length === 2 && listed[0].outcome === 'delivered');
+    const [again, abandoned] = listed;
     expect(again).toMatchObject({ messages: 3, outcome: 'delivered', status: 204 });
     expect(abandoned).toMatchObject({ id: first.id, messages: 3, outcome: 'abandoned', status: null });
     await ada.dispose();
