@@ -66,6 +66,8 @@ const config = [
       'test-results*/**',
       'playwright-report/**',
       'next-env.d.ts',
+      // Redoc's bundle, copied there by scripts/vendor-redoc.mjs.
+      'public/api-reference/**',
     ],
   },
 ];

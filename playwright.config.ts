@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { baseURL, dataDir, E2E, fixturesFile, limitedDataDir, serverLog } from './e2e/support/env';
 
@@ -14,8 +14,7 @@ const serverEnv = [
   'LAST_USED_FLUSH_MS=500',
   'AUTH_FAILURE_RATE_LIMIT=1000000',
   'SUDO_WINDOW_SECONDS=86400',
-  // Webhooks and email (issue 33): receivers on 127.0.0.1, a short retry schedule, quick passes. Both servers
-  // take them: on PostgreSQL they share one database, so either may deliver what the other queued.
+  // Webhooks and email: receivers on 127.0.0.1, a short retry schedule, quick passes.
   'WEBHOOK_ALLOW_LOOPBACK=1',
   'WEBHOOK_RETRY_SCHEDULE=300ms,600ms,900ms',
   'WEBHOOK_POLL_MS=100',
@@ -23,6 +22,37 @@ const serverEnv = [
   `SMTP_URL=smtp://127.0.0.1:${E2E.port + 60}`,
   'MAIL_FROM=svc-console-e2e@localhost',
 ];
+
+// A second server with tiny limits, so rate limiting is tested without slowing the main one. The browser suite never
+// calls it: its run (scripts/test-all.sh) sets E2E_LIMITED_SERVER=off, one idle server fewer on a busy machine.
+const limitedServer: NonNullable<PlaywrightTestConfig['webServer']> =
+  process.env.E2E_LIMITED_SERVER === 'off'
+    ? []
+    : [
+        {
+          command: [
+            'bash e2e/support/serve.sh',
+            E2E.limitedPort,
+            limitedDataDir,
+            path.join(E2E.stateDir, 'fixtures-limited.json'),
+            path.join(E2E.stateDir, 'server-limited.log'),
+            ...serverEnv,
+            'RATE_LIMIT_REQUESTS=5',
+            'RATE_LIMIT_WINDOW_SECONDS=60',
+            'SIGNIN_RATE_LIMIT=3',
+            // On PostgreSQL both servers share one database; this one's counters must not see the main server's.
+            'RATE_LIMIT_STORE=memory',
+            // No background jobs within a run (a day's delay): its tests need none, and on PostgreSQL the main
+            // server delivers what either queued. An idle server's passes cost a tenth of a core on a busy machine.
+            'BACKGROUND_START_DELAY_MS=86400000',
+          ].join(' '),
+          url: `http://127.0.0.1:${E2E.limitedPort}/v1/health`,
+          timeout: 120_000,
+          reuseExistingServer: false,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      ];
 
 export default defineConfig({
   testDir: './e2e',
@@ -37,10 +67,16 @@ export default defineConfig({
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: { baseURL, trace: 'retain-on-failure' },
   projects: [
-    { name: 'api', testDir: './e2e/api' },
+    // An API test that runs the CLI or a server of its own takes ten seconds alone and three times that beside the
+    // other suites on two cores; its own waits say what they wait for.
+    { name: 'api', testDir: './e2e/api', timeout: 60_000 },
     {
       name: 'ui',
       testDir: './e2e/ui',
+      // A browser test does several page loads; in CI the API suites run beside it on two cores, some machines at
+      // half speed, where 30 s ran out for tests that take 15 s alone. Their own waits say what they wait for.
+      timeout: 90_000,
+      expect: { timeout: 15_000 },
       use: { browserName: 'chromium', launchOptions: chromium, viewport: { width: 1280, height: 800 } },
     },
   ],
@@ -64,26 +100,6 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    {
-      // A second server with tiny limits, so rate limiting is tested without slowing the main one.
-      command: [
-        'bash e2e/support/serve.sh',
-        E2E.limitedPort,
-        limitedDataDir,
-        path.join(E2E.stateDir, 'fixtures-limited.json'),
-        path.join(E2E.stateDir, 'server-limited.log'),
-        ...serverEnv,
-        'RATE_LIMIT_REQUESTS=5',
-        'RATE_LIMIT_WINDOW_SECONDS=60',
-        'SIGNIN_RATE_LIMIT=3',
-        // On PostgreSQL both servers share one database; this one's counters must not see the main server's.
-        'RATE_LIMIT_STORE=memory',
-      ].join(' '),
-      url: `http://127.0.0.1:${E2E.limitedPort}/v1/health`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-    },
+    ...limitedServer,
   ],
 });

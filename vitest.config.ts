@@ -18,6 +18,11 @@ export default defineConfig({
       'scripts/**/*.test.ts',
     ],
     environment: 'node',
+    // The settings module reads the environment once; tests change it between cases (server/testing).
+    setupFiles: ['server/testing/settings-follow-env.ts'],
+    // Two files at once, where Vitest's default on two cores is one: most files wait on a database or a child
+    // process, and each has its own (databases named by process, ports chosen by the system).
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,5 @@
 /**
- * The alerts of issue 57's cost goal, shared by bench/prepare.ts (which stores them) and bench/run.ts (which
+ * The alerts of the alert routes' cost goal, shared by bench/prepare.ts (which stores them) and bench/run.ts (which
  * resends them as Prometheus does): 10,000 unresolved alerts and 1,000 silences in one project. Labels as a
  * Prometheus fleet sends them: 25 alert names over 400 hosts, each host one service and one job; one in five critical.
  * Silences mix `=` and regex matchers, a quarter of them regex only, so muting and previews test real matchers.

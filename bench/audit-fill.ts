@@ -2,6 +2,7 @@
  * Fills Acme's audit log with `count` chained events (the hashes `recordAuditEvent` would write), in bulk,
  * before the server holds the database. usage: tsx bench/audit-fill.ts <count>
  */
+import '../scripts/settings-first';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { chainHash } from '../lib/audit/chain';

@@ -4,6 +4,7 @@
  * the same change through `updateSubscription` (the change and its audit event in one statement, see
  * `auditEventCtes`), and the silence comment likewise. Figures are per change, median of alternating rounds.
  */
+import '../scripts/settings-first';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -15,6 +15,7 @@
  * concurrent writers), BENCH_PORT (3900), BENCH_DATABASES (`pglite,postgres`), BENCH_PG_URL (the PostgreSQL server,
  * `postgres://postgres@127.0.0.1:5432`), BENCH_DB_PREFIX (`svc_bench_backup`: its databases are made and dropped).
  */
+import '../scripts/settings-first';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -294,7 +295,7 @@ try {
 const table = [
   `${AUDIT.toLocaleString('en')} audit events and ${KEYS.toLocaleString('en')} keys (+ the demo data and the writes), ` +
     `${WRITERS} concurrent silence PATCHes through HTTP, ${RUNS} backups per database, ` +
-    `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ` +
     `load average ${loadAtStart.toFixed(0)} at the start (other processes share the machine):`,
   '',
   '| database | backup (× command start-up) | writes held by the copy | file | restore (× start-up) | write p99, no backup (writes) | write p99 during backups (writes) | ratio | slowest write during |',

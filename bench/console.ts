@@ -1,5 +1,6 @@
 // `npm run bench:console`: Lighthouse (mobile preset, simulated slow 4G and CPU) on every console page,
 // signed in as ada, against `npm start` on a fresh embedded database with the demo data. Needs `npm run build`.
+import '../scripts/settings-first';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,6 +112,9 @@ async function measure(url: string, chromePort: number, cookie: string): Promise
  */
 const FLOOR = 'Floor (Next and React alone)';
 
+/** The API reference: Redoc's own script, the one page that says its own weight (docs/console.md), not 200 kB. */
+const REFERENCE = 'API reference (its own weight)';
+
 const loadBefore = os.loadavg()[0];
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-console-'));
 const server = await startConsole(port, { DATA_DIR: dataDir, DATABASE_URL: '', SEED_DEMO: '1' });
@@ -132,6 +136,7 @@ try {
     'A subscription': `/orgs/${acme}/projects/${production}/subscriptions/${subscription}`,
     Silences: `/orgs/${acme}/projects/${production}/silences`,
     'Audit log': `/orgs/${acme}/audit`,
+    [REFERENCE]: '/api-reference',
   };
   // `BENCH_CONSOLE_PAGES=API keys,Members` measures only those pages (and the floor), while working on one.
   const only = process.env.BENCH_CONSOLE_PAGES?.split(',').map((name) => name.trim());
@@ -181,7 +186,8 @@ console.log(
 const missed = rows.filter(
   (r) =>
     r.page !== FLOOR &&
-    (r.performance < GOALS.performance || r.accessibility < GOALS.accessibility || r.scriptKb > GOALS.scriptKb),
+    (r.accessibility < GOALS.accessibility ||
+      (r.page !== REFERENCE && (r.performance < GOALS.performance || r.scriptKb > GOALS.scriptKb))),
 );
 for (const r of missed) console.log(`\n${r.page} misses a goal; failing audits: ${r.failing.join(', ') || 'none'}`);
 if (floor.performance < GOALS.performance) {

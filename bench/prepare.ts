@@ -4,6 +4,7 @@
  * unresolved alerts and 1,000 silences with their links (bench/alerts-seed.ts). Prints a JSON summary.
  * usage: tsx bench/prepare.ts <keyCount> <out.json> [alerts]
  */
+import '../scripts/settings-first';
 import { writeFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { displayPrefix, generateApiKey, sha256Hex } from '../lib/auth/api-key-format';
@@ -143,7 +144,7 @@ const silences = await db
     })),
   )
   .returning({ id: t.silences.id });
-// Issue 57's project: the rows and links the muting service would have written, straight into the tables.
+// The alerts project: the rows and links the muting service would have written, straight into the tables.
 if (process.argv[4] === 'alerts') {
   const now = Date.now();
   const scope = { organizationId: acme.id, projectId: production.id };

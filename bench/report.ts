@@ -1,4 +1,4 @@
-/** The benchmark's tables: each route beside its own floor measurement, and the issue's goals with met/missed. */
+/** The benchmark's tables: each route beside its own floor measurement, and the goals with met/missed. */
 
 export type Figure = {
   name: string;
@@ -64,7 +64,7 @@ export function printRun(label: string, pairs: Pair[]): void {
   }
 }
 
-/** Every goal of the issue per database: a route measured in several rounds shows its range, met only if every round met it. */
+/** Every goal per database: a route measured in several rounds shows its range, met only if every round met it. */
 export function printGoals(results: { label: string; pairs: Pair[] }[]): void {
   const names = [...new Set(results.flatMap((r) => r.pairs.filter((p) => p.goal !== null).map((p) => p.route.name)))];
   if (names.length === 0) return;
@@ -81,7 +81,7 @@ export function printGoals(results: { label: string; pairs: Pair[] }[]): void {
     const first = results.flatMap((r) => r.pairs).find((p) => p.route.name === name)!;
     const goal = first.goal!;
     const limit = first.p99Limit ?? P99_LIMIT;
-    // A route compared with another route than the floor says which (issue 57's: the key list).
+    // A route compared with another route than the floor says which (the alert routes': the key list).
     const of = first.floor.name.startsWith(`GET /v1/health/live`) ? 'floor' : first.floor.name.replace(' (floor)', '');
     const cell = (pairs: Pair[], value: (p: Pair) => number, met: (v: number) => boolean, suffix = '') => {
       const values = pairs.filter((p) => p.route.name === name).map(value);

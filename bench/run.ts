@@ -14,11 +14,12 @@
  * with `tsx bench/profile.ts <dir>`, which then also prints each route's cost over the floor's), BENCH_ROUTES=<text>
  * (only the routes whose name contains it, and no comparison runs: to profile one route), BENCH_NODE_FLAGS (Node's
  * own flags for the servers: an A/B of a runtime setting), BENCH_SLOW_MS (50: the servers' SLOW_REQUEST_MS),
- * BENCH_ALERTS=0 (no alerts: issue 57's routes measure Production at 10,000 alerts and 1,000 silences, each page
+ * BENCH_ALERTS=0 (no alerts: the alert routes measure Production at 10,000 alerts and 1,000 silences, each page
  * and preview in turns with the key list, its goal a ratio to that page's rate), BENCH_QUEUES=0 (no delivery
  * phase: bench/queues.ts drains a backlog to a local receiver, on PGlite and from two instances on PostgreSQL,
  * against posting the same batches straight to it; BENCH_QUEUE_MESSAGES sizes it).
  */
+import '../scripts/settings-first';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -201,7 +202,7 @@ type Route = {
 };
 
 /**
- * Issue 57: at 10,000 unresolved alerts and 1,000 silences, an alerts page costs at most twice the key-list page
+ * At 10,000 unresolved alerts and 1,000 silences, an alerts page costs at most twice the key-list page
  * and a preview four times, each measured in turns with that page; a batch of 256 alerts (Prometheus's, one at a
  * time as it sends them) is timed against the usual floor.
  */
@@ -399,7 +400,7 @@ async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[]; queues
     const queues = !QUEUES
       ? null
       : await withServer(PORT, { DATA_DIR: dir, WEBHOOK_ALLOW_LOOPBACK: '1' }, (s) =>
-          measureQueueDelivery([s.base], p),
+          measureQueueDelivery([s.base], p, { appPids: [s.child.pid!] }),
         );
     return { pairs, uncounted, queues };
   });
@@ -457,7 +458,12 @@ async function benchPostgres(): Promise<{
     const queues = !QUEUES
       ? null
       : await withServer(PORT + 1, delivering, (a) =>
-          withServer(PORT + 4, delivering, (b) => measureQueueDelivery([a.base, b.base], p)),
+          withServer(PORT + 4, delivering, (b) =>
+            measureQueueDelivery([a.base, b.base], p, {
+              appPids: [a.child.pid!, b.child.pid!],
+              pg: { admin, database },
+            }),
+          ),
         );
     return { pairs, memoryStore, uncached, queues };
   } finally {

@@ -1,8 +1,8 @@
 /**
- * `npm run bench:scale`: one organization at the issue's size, seeded straight into the database (server/demo/bulk-seed.ts,
- * a correct audit chain), then each list, filter, search, the export and the verification timed in-process (the
- * services the route handlers call: what a request costs beyond the framework's floor, which `npm run bench`
- * measures). Prints a Markdown table and writes it into docs/big-organizations.md between its markers.
+ * `npm run bench:scale`: one organization at a big organization's size (the sizes below), seeded straight into the
+ * database (server/demo/bulk-seed.ts, a correct audit chain), then each list, filter, search, the export and the
+ * verification timed in-process (the services the route handlers call: what a request costs beyond the framework's
+ * floor, which `npm run bench` measures). Prints a Markdown table and writes it into docs/big-organizations.md between its markers.
  *
  * Last, the built app (run `npm run build` first) serves the console's keys and silences pages of that organization
  * and of one with 50 of each to Debian's Chromium (bench/console-pages.ts), on BENCH_SCALE_PORT (3470).
@@ -12,6 +12,7 @@
  * and its first page at least 60 each, in turns).
  * The npm script sets DATABASE_QUERY_TIMEOUT_MS=0: seeding and ANALYZE of a million rows outlast the app's 4 s.
  */
+import '../scripts/settings-first';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,7 +90,7 @@ async function timed<T>(action: () => Promise<T>): Promise<[T, number]> {
 
 /**
  * Each search as a ratio of its rate to the unfiltered first page's, the two measured in turns: a search with one
- * match must run at 0.5x or better (issue 42); the others are shown for what they cost.
+ * match must run at 0.5x or better; the others are shown for what they cost.
  */
 async function timeSearches(phase: string) {
   const [leaked] = (await listApiKeys(scope.organizationId, null, { limit: 1, q: 'leaked deploy' })).items;
@@ -346,7 +347,7 @@ if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 
 const sizes = `${KEYS.toLocaleString('en')} keys, ${SILENCES.toLocaleString('en')} silences, ${AUDIT.toLocaleString('en')} audit events`;
 const table = [
-  `${kind}, ${sizes}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}:`,
+  `${kind}, ${sizes}, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}:`,
   '',
   '| measure | figure |',
   '|---|---|',

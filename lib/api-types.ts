@@ -736,6 +736,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/organizations/{orgId}/subscription-health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Failing subscriptions and dead letters in each of an organization's projects
+     * @description One item per project that has a subscription and whose subscriptions the caller may list (`queues.subscriptions.list` there): how many fail, the dead letters they hold, and the subscription holding the most. The console's overview shows it.
+     *
+     *     Permission: `projects.get`; a restricted key must name it.
+     *
+     *     Tenant: the organization in the path; one the caller is not in is 404.
+     */
+    get: operations['failingSubscriptionsAndDeadLettersInEachOfAnOrganizationSProjects'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/organizations/{orgId}/projects/{projectId}/subscriptions': {
     parameters: {
       query?: never;
@@ -2673,6 +2697,24 @@ export interface components {
       /** @description One per message, in the request’s order. */
       messageIds: string[];
     };
+    SubscriptionHealth: {
+      items: components['schemas']['ProjectSubscriptionHealth'][];
+    };
+    ProjectSubscriptionHealth: {
+      /** Format: uuid */
+      projectId: string;
+      subscriptions: number;
+      /** @description Subscriptions whose `status.health` is `failing`. */
+      failing: number;
+      /** @description Dead letters held by all its subscriptions. */
+      deadLetters: number;
+      /** @description The subscription holding the most dead letters, where they are listed; null for none. */
+      deadLetterSubscription: {
+        /** Format: uuid */
+        id: string;
+        slug: string;
+      } | null;
+    };
     Subscription: {
       /** Format: uuid */
       id: string;
@@ -4355,6 +4397,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The API key's id; a 404 names one that is not in this organization. */
         keyId: string;
       };
       cookie?: never;
@@ -4448,6 +4491,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The API key's id; a 404 names one that is not in this organization. */
         keyId: string;
       };
       cookie?: never;
@@ -4547,6 +4591,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The API key's id; a 404 names one that is not in this organization. */
         keyId: string;
       };
       cookie?: never;
@@ -4734,6 +4779,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The API key's id; a 404 names one that is not in this organization. */
         keyId: string;
       };
       cookie?: never;
@@ -4842,6 +4888,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The API key's id; a 404 names one that is not in this organization. */
         keyId: string;
       };
       cookie?: never;
@@ -5226,6 +5273,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The member's id; a 404 names one that is not in this organization. */
         userId: string;
       };
       cookie?: never;
@@ -5429,6 +5477,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The member's id; a 404 names one that is not in this organization. */
         userId: string;
       };
       cookie?: never;
@@ -5744,6 +5793,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The bot's id; a 404 names one that is not in this organization. */
         botId: string;
       };
       cookie?: never;
@@ -5837,6 +5887,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The bot's id; a 404 names one that is not in this organization. */
         botId: string;
       };
       cookie?: never;
@@ -6244,6 +6295,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The queue's id: its uuid, or its short id (`que_` and 12 of `[a-z0-9]`). */
         queueId: string;
       };
       cookie?: never;
@@ -6340,6 +6392,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The queue's id: its uuid, or its short id (`que_` and 12 of `[a-z0-9]`). */
         queueId: string;
       };
       cookie?: never;
@@ -6443,6 +6496,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The queue's id: its uuid, or its short id (`que_` and 12 of `[a-z0-9]`). */
         queueId: string;
       };
       cookie?: never;
@@ -6553,6 +6607,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The queue's id: its uuid, or its short id (`que_` and 12 of `[a-z0-9]`). */
         queueId: string;
       };
       cookie?: never;
@@ -6612,6 +6667,100 @@ export interface operations {
       };
       /** @description Error: `quota_exceeded`, `idempotency_conflict`, `idempotency_in_progress`. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `payload_too_large`. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `too_many_requests`. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `internal_error`. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unavailable`. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  failingSubscriptionsAndDeadLettersInEachOfAnOrganizationSProjects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        orgId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Each project the caller may see. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubscriptionHealth'];
+        };
+      };
+      /** @description Error: `invalid_request`. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `unauthenticated`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `access_denied`, `forbidden_origin`, `two_factor_required`. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Error: `not_found`. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -6873,6 +7022,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -6969,6 +7119,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7063,6 +7214,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7163,6 +7315,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7259,6 +7412,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7355,6 +7509,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7451,6 +7606,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7550,6 +7706,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7652,6 +7809,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7751,6 +7909,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
       };
       cookie?: never;
@@ -7851,6 +8010,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The subscription's id: its uuid, or its short id (`qsb_` and 12 of `[a-z0-9]`). */
         subscriptionId: string;
         messageId: string;
       };
@@ -8268,6 +8428,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The silence's id: its uuid, or its short id (`sil_` and 12 of `[a-z0-9]`). */
         silenceId: string;
       };
       cookie?: never;
@@ -8368,6 +8529,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The silence's id: its uuid, or its short id (`sil_` and 12 of `[a-z0-9]`). */
         silenceId: string;
       };
       cookie?: never;
@@ -8486,6 +8648,7 @@ export interface operations {
       path: {
         orgId: string;
         projectId: string;
+        /** @description The silence's id: its uuid, or its short id (`sil_` and 12 of `[a-z0-9]`). */
         silenceId: string;
       };
       cookie?: never;
@@ -11136,6 +11299,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11231,6 +11395,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11324,6 +11489,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11423,6 +11589,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11518,6 +11685,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11614,6 +11782,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
       };
       cookie?: never;
@@ -11712,6 +11881,7 @@ export interface operations {
       header?: never;
       path: {
         orgId: string;
+        /** @description The webhook's id; a 404 names one that is not in this organization. */
         webhookId: string;
         deliveryId: string;
       };

@@ -154,6 +154,14 @@ export const invalidRequest = (issues: Issue[], message = 'The request is not va
 
 export const notFound = (what = 'Not found.') => new ApiError('not_found', what);
 
+/** What a 404 says of an id a request gave, as it gave it: `No API key 3f1c… in this organization.` */
+export const missingIdMessage = (noun: string, id: string, where: 'organization' | 'project' = 'organization') =>
+  `No ${noun} ${id} in this ${where}.`;
+
+/** The 404 that names the id it could not find (`missingIdMessage`). */
+export const idNotFound = (noun: string, id: string, where: 'organization' | 'project' = 'organization') =>
+  notFound(missingIdMessage(noun, id, where));
+
 /** 409 `quota_exceeded` for an allocation quota: how many the scope holds against its limit. */
 export const allocationQuotaExceeded = (message: string, quota: Omit<Quota, 'kind'>) =>
   new ApiError('quota_exceeded', message, { quota: { ...quota, kind: 'allocation' } });

@@ -1,5 +1,6 @@
 // npm run db:backup -- FILE: a consistent backup of the database DATABASE_URL or DATA_DIR names (DATABASE_DIRECT_URL
-// first; docs/operations.md).
+// first; docs/recover.md).
+import './settings-first';
 import path from 'node:path';
 import { backup } from '../lib/backup/commands';
 import { directDatabaseUrl } from '../lib/db/pooler';

@@ -1,4 +1,5 @@
 // npm run db:restore -- FILE: loads a backup into the empty database DATABASE_URL or DATA_DIR names.
+import './settings-first';
 import path from 'node:path';
 import { restore } from '../lib/backup/commands';
 import { directDatabaseUrl } from '../lib/db/pooler';

@@ -54,3 +54,23 @@ it('the README links every document in docs/', () => {
     .map((t) => (t.attrGet('href') ?? '').split('#')[0]);
   expect(docs.filter((d) => d !== 'README.md' && !linked.includes(d))).toEqual([]);
 });
+
+it('docs/dependencies.md says why each package of package.json is there', () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, object | undefined>;
+  const packages = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
+  const rows = readFileSync(path.join(root, 'docs/dependencies.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('| '))
+    .map((line) => line.split('|').map((cell) => cell.trim()));
+  // A row's first cell names its packages, comma-separated (`next-auth (v4)`: the name before the space); its
+  // second says why. `@types/x` counts as said when the `@types/…` row names x.
+  const named = rows.flatMap(([, first, why]) =>
+    why ? first.split(',').map((name) => name.trim().split(' ')[0]) : [],
+  );
+  const typesRow = rows.find(([, first]) => first.split(',').some((name) => name.trim() === '@types/…'))?.[2] ?? '';
+  const said = (name: string) =>
+    named.includes(name) ||
+    (name.startsWith('@types/') && new RegExp(`\\b${name.slice('@types/'.length)}\\b`).test(typesRow));
+  expect(packages.length).toBeGreaterThan(40);
+  expect(packages.filter((name) => !said(name))).toEqual([]);
+});

@@ -2,7 +2,7 @@
 // it, DATABASE_DIRECT_URL straight to PostgreSQL) under a bounded mixed load, revocations made on one instance
 // and tried on the other's next request, webhooks and queue messages delivered from either (the subscription's
 // cap measured at its receiver), and what each kind of request asks of
-// PostgreSQL (docs/operations.md "Capacity"). Exits 1 when a target is missed: any non-2xx, any revoked key
+// PostgreSQL (docs/deploy.md "Capacity"). Exits 1 when a target is missed: any non-2xx, any revoked key
 // accepted, any webhook message not delivered. Environment: PGURL_BASE (postgres://postgres@127.0.0.1:5432),
 // DRILL_PORT (5270: PgBouncer, then the two instances and the two receivers), DRILL_REQUESTS (2000); the instances
 // inherit the rest (RATE_LIMIT_REDIS_URL: the same drill with the counters in Redis).

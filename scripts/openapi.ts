@@ -1,3 +1,4 @@
+import './settings-first';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildAlertmanagerDocument } from '../lib/alertmanager/openapi';

@@ -1,6 +1,7 @@
 // `npm run user:reset-2fa -- EMAIL`: for a user locked out of every second factor. Removes their TOTP, passkeys and
 // recovery codes and ends their sessions, on whichever database the environment names (DATA_DIR or DATABASE_URL).
 // On the embedded database the server must be stopped first: only one process may open DATA_DIR.
+import './settings-first';
 import { closeDb } from '../lib/db/client';
 import { SYSTEM_ACTOR } from '../lib/audit/source';
 import { resetSecondFactors } from '../lib/second-factor/service';

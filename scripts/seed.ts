@@ -1,4 +1,5 @@
 // `npm run seed`: the demo data of PRODUCT.md on whichever database the environment names. Idempotent.
+import './settings-first';
 import { closeDb, getDb } from '../lib/db/client';
 import { seedDemoData } from '../server/demo/seed';
 

@@ -23,7 +23,7 @@ mkdirSync(dataDir, { recursive: true });
 
 // On PostgreSQL the instances share these secrets, so none is generated (lib/crypto/shared-secrets.mjs, the rule
 // lib/crypto/secret-box.ts applies to db:backup and db:restore too).
-const unshared = unsharedSecrets();
+const unshared = unsharedSecrets(Boolean(process.env.DATABASE_URL), process.env);
 if (unshared.length > 0) {
   console.error(unsharedSecretsMessage(unshared));
   process.exit(1);

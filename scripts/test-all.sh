@@ -16,7 +16,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-step() { printf '\n== %s (%d s in)\n' "$*" "$SECONDS" >&2; }
+# Each step's start is printed as it starts and again, with every suite's outcome, at the very end: a log read from
+# its tail shows where the time went and which tests failed.
+timeline=()
+step() {
+  timeline+=("$(printf '%5d s  %s' "$SECONDS" "$*")")
+  printf '\n== %s (%d s in)\n' "$*" "$SECONDS" >&2
+}
 step "format";      npx prettier --check .
 step "lint";        npx eslint --max-warnings 0 .
 step "types";       npx tsc --noEmit
@@ -28,7 +34,8 @@ step "build";       npm run build
 # The end-to-end suites, each on servers of its own (ports and a state folder apart), side by side: they mostly
 # wait on their servers, so together they take little longer than the longest alone.
 # - the API suite on the embedded database;
-# - the browser suite on the embedded database, on fresh servers, so it never sees what the API suite left behind;
+# - the browser suite on the embedded database, on a fresh server (without the rate-limited one, which only API
+#   tests call), so it never sees what the API suite left behind;
 # - with TEST_POSTGRES_URL (a database on a PostgreSQL server, which the run fills; .ci/run makes and drops one),
 #   the API suite again on that PostgreSQL.
 # Each takes npm test's arguments (files, -g, …). A --project among them runs as given instead, in one run on the
@@ -76,25 +83,52 @@ if [ -n "${TEST_POSTGRES_URL:-}" ]; then
     E2E_OUTPUT_DIR=test-results-postgres setsid npx playwright test --project=api --pass-with-no-tests \
     ${args[@]+"${args[@]}"}
 fi
+# What a suite's log ends with: Playwright's counts, with the failed and flaky tests named under them.
+outcome() { awk '/^  [0-9]+ (failed|flaky|interrupted|skipped|did not run|passed)/ { s = 1 } s' "$1"; }
+
+# Runs COMMAND… (a Playwright run) in the foreground, its output shown and kept for the summary at the end.
+failed=0
+outcomes=()
+foreground_run() {
+  local name=$1
+  shift
+  local log status_file status
+  log=$(mktemp)
+  status_file=$(mktemp)
+  step "$name"
+  {
+    status=0
+    "$@" 2>&1 || status=$?
+    echo "$status" >"$status_file"
+  } | tee "$log"
+  status=$(cat "$status_file")
+  step "$name ended: exit $status"
+  outcomes+=("== $name: exit $status" "$(outcome "$log")")
+  rm -f "$log" "$status_file"
+  [ "$status" = 0 ] || failed=$status
+}
+
 if [ -z "$project_given" ]; then
-  side_run "browser (embedded database)" E2E_PORT=3410 E2E_LIMITED_PORT=3411 E2E_OUTPUT_DIR=test-results-ui \
+  side_run "browser (embedded database)" E2E_PORT=3410 E2E_LIMITED_SERVER=off E2E_OUTPUT_DIR=test-results-ui \
     setsid npx playwright test --project=ui --pass-with-no-tests ${args[@]+"${args[@]}"}
-  step "api (embedded database)"
-  foreground=0
-  npx playwright test --project=api --pass-with-no-tests ${args[@]+"${args[@]}"} || foreground=$?
+  foreground_run "api (embedded database)" npx playwright test --project=api --pass-with-no-tests \
+    ${args[@]+"${args[@]}"}
 else
-  step "the projects asked for (embedded database)"
-  foreground=0
-  npx playwright test "$@" || foreground=$?
+  foreground_run "the projects asked for (embedded database)" npx playwright test "$@"
 fi
 
-failed=$foreground
 for i in ${side_runs[@]+"${!side_runs[@]}"}; do
   status=0
   wait "${side_runs[$i]}" || status=$?
   step "${side_names[$i]} ended: exit $status"
   cat "${side_logs[$i]}"
+  outcomes+=("== ${side_names[$i]}: exit $status" "$(outcome "${side_logs[$i]}")")
   rm -rf "${side_states[$i]}" "${side_logs[$i]}"
   [ "$status" = 0 ] || failed=$status
 done
+
+printf '\n== npm test: where the time went (seconds from its start)\n' >&2
+printf '%s\n' "${timeline[@]}" >&2
+printf '%s\n' "${outcomes[@]}" >&2
+printf '== npm test: exit %s after %d s\n' "$failed" "$SECONDS" >&2
 exit "$failed"

@@ -1,6 +1,7 @@
 // `npm run user:create -- --email … --name … [--organization …] [--admin]`: makes a user without a password and
 // prints a one-time link (24 hours) to choose one, for operators without a browser at hand. On the embedded
 // database the server must be stopped first: only one process may open DATA_DIR.
+import './settings-first';
 import { Command } from 'commander';
 import { closeDb } from '../lib/db/client';
 import { SYSTEM_ACTOR } from '../lib/audit/source';

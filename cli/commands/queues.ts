@@ -12,6 +12,8 @@ type Place = { org: Organization; project: { id: string; name: string } };
 type Queue = { id: string; name: string; retentionSeconds: number; createdAt: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A queue's short id, as the console shows it: the API takes it wherever it takes the uuid. */
+const QUEUE_SHORT_ID = /^que_[a-z0-9]{12}$/;
 
 function withOptions(command: Command): Command {
   return command
@@ -44,9 +46,9 @@ function listQueues(api: ApiClient, place: Place): Promise<Queue[]> {
   );
 }
 
-/** A queue by id (read directly: a publisher may read a queue but not list them), else by name. */
+/** A queue by id or short id (read directly: a publisher may read a queue but not list them), else by name. */
 async function resolveQueue(api: ApiClient, place: Place, ref: string): Promise<Queue> {
-  if (UUID.test(ref)) {
+  if (UUID.test(ref) || QUEUE_SHORT_ID.test(ref)) {
     const { data, response } = await api.v1.GET('/v1/organizations/{orgId}/projects/{projectId}/queues/{queueId}', {
       params: { path: { ...path(place), queueId: ref } },
     });

@@ -7,6 +7,7 @@ import { runMutation } from './feedback';
 import { FormDialog, useFormDialog } from './form-dialog';
 import { placeCodeOnField, placeServerIssues } from './form-issues';
 import { CheckboxField, TextField } from '@/components/ui/field';
+import { useRefreshPermissions } from '@/lib/access/queries';
 import { useCreateProject, useUpdateProject } from '@/lib/orgs/queries';
 import { createProjectBody, type Project } from '@/lib/orgs/schema';
 import { consolePlace, openPlace } from './console-place';
@@ -27,6 +28,7 @@ export function ProjectDialog({
   project,
   idSuffix = '',
   onCreated,
+  alertingOn = false,
 }: {
   orgId: string;
   open: boolean;
@@ -35,10 +37,13 @@ export function ProjectDialog({
   /** Keeps the field ids apart where the dialog is mounted twice (the sidebar's switcher and the phone menu's). */
   idSuffix?: string;
   onCreated?: (project: Project) => void;
+  /** A new project's alerting starts on (the guided start's step is a project with alerting). */
+  alertingOn?: boolean;
 }) {
   const create = useCreateProject(orgId);
   const update = useUpdateProject(orgId);
-  const defaults: FormValues = { name: project?.name ?? '', alertingEnabled: project?.alertingEnabled ?? false };
+  const refreshPermissions = useRefreshPermissions(orgId);
+  const defaults: FormValues = { name: project?.name ?? '', alertingEnabled: project?.alertingEnabled ?? alertingOn };
   const form = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
   const { errors, isSubmitting } = form.formState;
   // Back to the latest `values`, not this render's: a save refreshes the list before the dialog closes.
@@ -63,7 +68,10 @@ export function ProjectDialog({
     );
     if (!outcome.ok) return;
     dialog.close();
-    if (!project) onCreated?.(outcome.data);
+    if (project) return;
+    // The caller's roles reach the new project: its pages offer what they allow there at once.
+    void refreshPermissions();
+    onCreated?.(outcome.data);
   });
 
   return (

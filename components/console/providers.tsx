@@ -1,7 +1,7 @@
 'use client';
 
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { focusManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { ApiRequestError } from '@/lib/api-client';
 import { AuthPrompts } from './sudo-dialog';
@@ -20,6 +20,19 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
+  // react-query 5 hears only `visibilitychange` (a tab shown again); coming back from another window is a `focus` of
+  // this one, and refreshes as well. Two events for one return ask once: a fetch under way is shared.
+  useEffect(() => {
+    focusManager.setEventListener((handleFocus) => {
+      const refocused = () => handleFocus();
+      window.addEventListener('visibilitychange', refocused, false);
+      window.addEventListener('focus', refocused, false);
+      return () => {
+        window.removeEventListener('visibilitychange', refocused);
+        window.removeEventListener('focus', refocused);
+      };
+    });
+  }, []);
   return (
     <QueryClientProvider client={client}>
       {children}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
 
@@ -17,6 +17,7 @@ export function SecretReveal({
   returnFocus,
   description = 'Copy it now: it will never be shown again.',
   advice = 'This is the only time it is shown. Store it somewhere safe, such as a secrets manager.',
+  children,
 }: {
   title: string;
   label: string;
@@ -28,6 +29,8 @@ export function SecretReveal({
   advice?: string;
   /** It opens from another dialog, so the caller names where focus goes back to. */
   returnFocus: () => HTMLElement | null | undefined;
+  /** Under the advice: what to do with the secret next (a new key's first call). */
+  children?: ReactNode;
 }) {
   const [copied, setCopied] = useState(false);
   const [copyError, setCopyError] = useState<string | null>(null);
@@ -112,6 +115,7 @@ export function SecretReveal({
             )}
           </p>
           <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">{advice}</p>
+          {children}
           <DialogFooter>
             <Button variant={copied ? 'primary' : 'secondary'} onClick={requestClose}>
               Done

@@ -12,6 +12,7 @@ import { NotificationBell } from './notification-bell';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useConsoleUser } from './user-context';
 import { apiFetch } from '@/lib/api-client';
+import { API_REFERENCE_PATH } from '@/lib/api-reference';
 import { onDemand } from '@/components/ui/on-demand';
 import { linkButtonClass, menuButtonClass } from './menu-button';
 import type { RadixMobileMenu } from './mobile-menu-radix';
@@ -112,6 +113,10 @@ function Navigation({ orgId, inMenu = false }: { orgId: string; inMenu?: boolean
           {projectNav.map((item) => (
             <NavLink key={item.href} item={item} pathname={pathname} />
           ))}
+        </div>
+        <div>
+          <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Developers</h2>
+          <NavLink item={{ href: API_REFERENCE_PATH, label: 'API reference' }} pathname={pathname} />
         </div>
       </nav>
       <div className="border-t border-slate-200 p-4">

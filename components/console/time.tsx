@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { exactTime, localTime, relativeTime, shortDate, type Zone } from '@/lib/format/time';
+import { exactTime, localTime, pastTime, shortDate, type Zone } from '@/lib/format/time';
 
 /*
  * Dates in pages the server renders. The server knows neither the reader's time zone nor the instant the browser
@@ -49,12 +49,15 @@ export function useNow(): number {
   return hydrated || serverNow === null ? now : serverNow;
 }
 
-/** A date as words, with the exact instant on hover and for assistive technology. */
+/**
+ * The date of something that has happened, as words, with the exact instant on hover and for assistive technology:
+ * never in the future, however far the page's clock lags behind the event.
+ */
 export function RelativeTime({ iso }: { iso: string }) {
   const now = useNow();
   return (
     <time dateTime={iso} title={exactTime(iso, useZone())}>
-      {relativeTime(iso, now)}
+      {pastTime(iso, now)}
     </time>
   );
 }

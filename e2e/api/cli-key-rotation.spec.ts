@@ -72,7 +72,8 @@ test('list --usage adds the requests of the last 7 and 30 days', async ({ as, de
     );
     return stdout.split('\n').find((l) => l.startsWith(`${unique}-usage `)) ?? '';
   };
-  await expect.poll(async () => (await row()).split(/\s{2,}/).slice(-3, -1)).toEqual(['3', '3']);
+  // The counts are written every LAST_USED_FLUSH_MS, and each CLI run takes seconds on a loaded machine.
+  await expect.poll(async () => (await row()).split(/\s{2,}/).slice(-3, -1), { timeout: 30_000 }).toEqual(['3', '3']);
   const json = await runCli(['iam', 'api-keys', 'list', '--usage', '--json'], dir);
   const listed = (JSON.parse(json.stdout) as { id: string; usage: { days: unknown[] } }[]).find(
     (k) => k.id === key.apiKey.id,

@@ -13,7 +13,7 @@ import {
   type Org,
 } from '../support/onboarding';
 
-// The real `svc` for onboarding (issue 56), logged in as ada by approving its device code, acting in an organization
+// The real `svc` for onboarding, logged in as ada by approving its device code, acting in an organization
 // of its own so the demo's stays as it was. Each command: its happy path, then a refusal that changes nothing.
 // Each test runs the CLI several times, a Node process each: over 20 s beside the other suites.
 test.describe.configure({ mode: 'serial', timeout: 90_000 });

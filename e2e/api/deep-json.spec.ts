@@ -60,7 +60,7 @@ const arbitrary = (valid: unknown, min = 1, max = 100_000) =>
     at: fc.constantFrom(...places(valid)),
   });
 
-/** The fixed cases of every route: the limit itself, one past it, and the 100,000 levels. */
+/** The fixed cases of every route: the limit itself, one past it, and 100,000 levels. */
 const boundary = (valid: unknown): [Nest][] => {
   const at = places(valid)[0];
   return [MAX_JSON_DEPTH - at.length, MAX_JSON_DEPTH - at.length + 1, 100_000].map((depth) => [

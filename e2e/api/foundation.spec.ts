@@ -96,6 +96,25 @@ test('the OpenAPI document is served and names the error envelope', async ({ req
   expect(doc.components.schemas.Error).toBeDefined();
 });
 
+test('a path no operation has is a 404 naming /v1/openapi.json and the console’s API reference', async ({
+  request,
+}) => {
+  for (const [method, path] of [
+    ['GET', '/v1/no-such-thing'],
+    ['POST', '/v1/organizations/00000000-0000-4000-8000-000000000000/no-such-thing'],
+    ['DELETE', '/v1/openapi/no-such-document'],
+  ] as const) {
+    const res = await request.fetch(path, { method });
+    expect(res.status(), `${method} ${path}`).toBe(404);
+    expect(await res.json()).toEqual({
+      error: {
+        code: 'not_found',
+        message: `No API operation at ${path}; GET /v1/openapi.json lists them, and the console shows them at /api-reference.`,
+      },
+    });
+  }
+});
+
 test('the error envelope answers unknown /v1 JSON errors too: a bad limit is one issue at its path', async ({
   as,
   demo,

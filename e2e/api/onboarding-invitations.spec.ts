@@ -20,7 +20,7 @@ import {
   tokenOf,
 } from '../support/onboarding';
 
-// Invitations (issue 56): the inviter's side, then the invitee's, with every refusal of PRODUCT.md; each test makes
+// Invitations: the inviter's side, then the invitee's, with every refusal of PRODUCT.md; each test makes
 // the organization and the people it needs. The main test server has SMTP_URL: links are read from the mail the test
 // receiver got (e2e/api/onboarding-setup.spec.ts has a server without SMTP_URL, whose answers carry `url`).
 

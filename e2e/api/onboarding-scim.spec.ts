@@ -4,7 +4,7 @@ import { createScimToken } from '../support/api-keys';
 import { auditEventsAbout } from '../support/audit';
 import { freshEmail, members, newOrg, orgScope } from '../support/onboarding';
 
-// Provisioning (issue 56): an identity provider creates a user over SCIM (RFC 7644 §3.3) in its organization.
+// Provisioning: an identity provider creates a user over SCIM (RFC 7644 §3.3) in its organization.
 test('POST /scim/v2/Users makes a member with BasicAccess; a userName taken is 409 uniqueness, nothing changed', async ({
   as,
   baseURL,

@@ -8,7 +8,7 @@ import { E2E } from '../support/env';
 import { spawnServer, type Spawned } from '../support/spawn-server';
 import { anonymous, freshEmail, members, orgScope, PASSWORD, signedIn, tokenOf } from '../support/onboarding';
 
-// A new installation: no demo, no users (issue 56). Its own server on a fresh DATA_DIR, or on a fresh PostgreSQL
+// A new installation: no demo, no users. Its own server on a fresh DATA_DIR, or on a fresh PostgreSQL
 // database in the PostgreSQL run, without SMTP_URL, so invitation answers carry their link.
 
 const PORT = E2E.port + 80;

@@ -4,7 +4,7 @@ import { auditEventsAbout } from '../support/audit';
 import { joined, members, newOrg, orgScope, receiveInvitations } from '../support/onboarding';
 import { staleSession } from '../support/second-factor';
 
-// Organizations, projects, bots and roles through the API alone (issue 56). Each test makes the organization and
+// Organizations, projects, bots and roles through the API alone. Each test makes the organization and
 // the people it changes; refusals assert the exact envelope and that nothing changed.
 
 const mail = receiveInvitations();

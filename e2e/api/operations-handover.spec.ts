@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sealSecret } from '../../lib/crypto/secret-box';
+import { resetSettings } from '../../lib/settings/settings';
 import { expect, test } from '../fixtures';
 import { E2E } from '../support/env';
 import { spawnServer } from '../support/spawn-server';
@@ -19,6 +20,7 @@ test.describe('what a stopping instance holds is handed back', () => {
 
   test('a webhook delivery being sent at SIGTERM is due again when the process has exited, under the same attempt', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-handover-'));
+    const keyBefore = process.env.ENCRYPTION_KEY;
     // A receiver that never answers: the delivery is still being sent when the signal comes.
     const requests: ServerResponse[] = [];
     const receiver = createServer((req, res) => void req.resume().once('end', () => requests.push(res)));
@@ -34,7 +36,10 @@ test.describe('what a stopping instance holds is handed back', () => {
     };
     try {
       await (await spawnServer(PORT, env)).stop(); // migrated
+      // The webhook's secret is sealed here under the servers' key. The settings module reads the environment once
+      // per process, and an earlier file in this worker may have read it already.
       process.env.ENCRYPTION_KEY = E2E.encryptionKey;
+      resetSettings();
       const deliveryId = await open(async (db) => {
         const org = randomUUID();
         const hook = randomUUID();
@@ -67,6 +72,9 @@ test.describe('what a stopping instance holds is handed back', () => {
       );
       expect(row.rows).toEqual([{ state: 'pending', attempts: 0, locked_until: null }]);
     } finally {
+      if (keyBefore === undefined) delete process.env.ENCRYPTION_KEY;
+      else process.env.ENCRYPTION_KEY = keyBefore;
+      resetSettings();
       requests.forEach((res) => res.destroy());
       receiver.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { E2E } from '../support/env';
-import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
+import { startQueueReceiver, until, type Answer, type Batch, type QueueReceiver } from '../support/queue-receiver';
 
 type Subscription = {
   id: string;
@@ -159,5 +159,73 @@ test.describe('queue deliveries', () => {
     await until(() => receiver.state.batches.length === 2);
     // The 410 counted no attempt: the message arrives again as its first.
     expect(receiver.state.batches[1].messages.map((m) => [m.id, m.attempt])).toEqual([[gone[0], 1]]);
+  });
+
+  // Receivers that lie, as real ones do: a 2xx acknowledges a batch only when its answer was read to its end, and
+  // an answer that is a JSON object must be whole, within 64 KiB, and parse. Each case's first answer names the
+  // batch's first message as failed in a way that cannot be read: that message must come back.
+  /** Two messages in one batch; the first answer is `lie(batch)`, every later one 204. */
+  async function deliveredAfter(lie: (batch: Batch) => Answer) {
+    let first = true;
+    receiver.respond((batch) => {
+      if (!first) return { status: 204 };
+      first = false;
+      return lie(batch);
+    });
+    const { queueId, sub } = await subscribed({
+      batchSize: 2,
+      maxConcurrency: 1,
+      retryPolicy: { maxAttempts: 5, minBackoffSeconds: 0, maxBackoffSeconds: 1 },
+    });
+    const ids = await publish(queueId, 2);
+    await until(() => receiver.state.batches.length >= 1);
+    expect(receiver.state.batches[0].messages.map((m) => m.id).sort()).toEqual([...ids].sort());
+    return { ids, sub, firstBatch: receiver.state.batches[0].messages.map((m) => m.id) };
+  }
+  const times = (id: string) => receiver.messageIds().filter((m) => m === id).length;
+  const failedFirst = (batch: Batch) => JSON.stringify({ failed: [batch.messages[0].id] });
+
+  const unreadable: [string, (batch: Batch) => Answer, string][] = [
+    ['trailing words', (b) => ({ status: 200, body: `${failedFirst(b)} and some words` }), 'invalid_response'],
+    [
+      'a JSON object over 64 KiB',
+      (b) => ({ status: 200, body: JSON.stringify({ failed: [b.messages[0].id], pad: 'x'.repeat(70_000) }) }),
+      'invalid_response',
+    ],
+    ['a reset in the middle of the body', (b) => ({ status: 200, body: failedFirst(b), breakAfter: 12 }), 'connection'],
+    [
+      '`failed` of the wrong type',
+      (b) => ({ status: 200, body: `{"failed": "${b.messages[0].id}"}` }),
+      'invalid_response',
+    ],
+    [
+      'unknown ids',
+      (b) => ({ status: 200, body: JSON.stringify({ failed: [b.messages[0].id, crypto.randomUUID()] }) }),
+      'invalid_response',
+    ],
+  ];
+  for (const [lie, answer, errorClass] of unreadable)
+    test(`a lying receiver, ${lie}: the whole batch fails (${errorClass}) and every message comes back`, async () => {
+      const { ids, sub } = await deliveredAfter(answer);
+      await until(() => ids.every((id) => times(id) === 2));
+      expect((await read(sub.id)).status.lastError).toMatchObject({ class: errorClass });
+      expect(receiver.state.batches[1].messages.map((m) => m.attempt)).toEqual([2, 2]);
+    });
+
+  test('a lying receiver, a byte-order mark before the object: ignored, only the named message comes back', async () => {
+    const { ids, firstBatch } = await deliveredAfter((b) => ({ status: 200, body: `\uFEFF${failedFirst(b)}` }));
+    const [named, other] = firstBatch;
+    await until(() => times(named) === 2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(times(other)).toBe(1);
+    expect(new Set(receiver.messageIds())).toEqual(new Set(ids));
+  });
+
+  test('a lying receiver, a huge plain-text success: acknowledges the batch', async () => {
+    const { ids, sub } = await deliveredAfter(() => ({ status: 200, body: 'ok '.repeat(2_000_000) }));
+    await until(async () => (await read(sub.id)).status.lastSuccessAt !== null);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(receiver.messageIds().sort()).toEqual([...ids].sort());
+    expect((await read(sub.id)).status.lastError).toBeNull();
   });
 });

@@ -26,6 +26,8 @@ test.describe('queue deliveries on two instances', () => {
   });
 
   test.beforeAll(async ({ demo }) => {
+    // Two spawned servers on a busy machine may take longer than a hook's default 30 s.
+    test.setTimeout(120_000);
     [a, b, receiver] = await Promise.all([
       spawnServer(E2E.port + 82, env()),
       spawnServer(E2E.port + 83, env()),

@@ -49,6 +49,8 @@ test.describe('second factor and sudo across two instances', () => {
   }
 
   test('a sudo granted through one instance holds on the other at once, 30 trials each way', async () => {
+    // 120 requests through two more servers: half a minute on a machine running the other suites beside this one.
+    test.setTimeout(120_000);
     for (let trial = 0; trial < 30; trial++) {
       const [onA, onB] = await sessionOnBoth();
       const [grantOn, useOn] = trial % 2 ? [onA, onB] : [onB, onA];

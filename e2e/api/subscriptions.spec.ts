@@ -483,3 +483,83 @@ test('the OpenAPI document lists the subscription operations and the permissions
   expect(Object.keys(doc.paths[`${path}/{subscriptionId}`]).sort()).toEqual(['delete', 'get', 'patch']);
   expect(Object.keys(doc.paths['/v1/organizations/{orgId}/permissions'])).toEqual(['get']);
 });
+
+test.describe("the organization's subscription health (the overview's figures)", () => {
+  type Health = {
+    projectId: string;
+    subscriptions: number;
+    failing: number;
+    deadLetters: number;
+    deadLetterSubscription: { id: string; slug: string } | null;
+  };
+  const healthPath = () => `/v1/organizations/${demo.acme}/subscription-health`;
+  const readHealth = async (ctx: APIRequestContext) => {
+    const res = await ctx.get(healthPath());
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { items: Health[] }).items;
+  };
+
+  /** The same figures counted from the project's list and each subscription's dead letters. */
+  async function counted(ctx: APIRequestContext, projectId: string) {
+    const items = await listSubs(ctx, demo.acme, projectId);
+    const dead = await Promise.all(
+      items.map(async (s) => {
+        const res = await ctx.get(`${subPath(s)}/dead-letters?limit=100`);
+        expect(res.status()).toBe(200);
+        return ((await res.json()) as { items: unknown[] }).items.length;
+      }),
+    );
+    return {
+      subscriptions: items.length,
+      failing: items.filter((s) => s.status.health === 'failing').length,
+      deadLetters: dead.reduce((a, b) => a + b, 0),
+    };
+  }
+
+  test('each project: its failing subscriptions and dead letters, as its lists count them', async () => {
+    for (const projectId of [demo.production, demo.staging]) {
+      // Deliveries run beside the test and may turn a subscription's health: the two counts agree once they rest.
+      await expect
+        .poll(async () => {
+          const item = (await readHealth(bob)).find((h) => h.projectId === projectId);
+          const figures = item && {
+            subscriptions: item.subscriptions,
+            failing: item.failing,
+            deadLetters: item.deadLetters,
+          };
+          return JSON.stringify(figures) === JSON.stringify(await counted(bob, projectId));
+        })
+        .toBe(true);
+    }
+    // Where dead letters are: the subscription holding the most, in its project.
+    for (const item of await readHealth(bob)) {
+      if (item.deadLetters === 0) expect(item.deadLetterSubscription).toBeNull();
+      else {
+        const res = await bob.get(`${subsPath(demo.acme, item.projectId)}/${item.deadLetterSubscription!.id}`);
+        expect(((await res.json()) as Sub).slug).toBe(item.deadLetterSubscription!.slug);
+      }
+    }
+  });
+
+  test('only the projects whose subscriptions the caller may list; another organization is 404', async ({ as }) => {
+    const ada = await as('ada');
+    const narrowed = async (body: Record<string, unknown>) => {
+      const res = await ada.post(`/v1/organizations/${demo.acme}/api-keys`, {
+        data: { name: `health ${Date.now()}`, expiresInDays: 1, ...body },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return bearer(((await res.json()) as { secret: string }).secret);
+    };
+    // A key narrowed to projects cannot read at organization level at all (403, as for every such operation).
+    const lists = await narrowed({ permissions: ['projects.get', 'queues.subscriptions.list'] });
+    expect((await readHealth(lists)).map((h) => h.projectId)).toEqual(
+      expect.arrayContaining([demo.production, demo.staging]),
+    );
+    const noList = await narrowed({ permissions: ['projects.get'] });
+    expect(await readHealth(noList)).toEqual([]);
+    const gil = await as('gil');
+    await expectError(await gil.get(healthPath()), 404, 'not_found');
+    await lists.dispose();
+    await noList.dispose();
+  });
+});

@@ -9,7 +9,7 @@ const ids = async (ctx: APIRequestContext, url: string) =>
   ((await (await ctx.get(`${url}?limit=100`)).json()) as { items: { id?: string; userId?: string }[] }).items;
 
 /**
- * The onboarding operations (issue 56), in an organization ada makes for them, so no probe lands in Acme: each valid
+ * The onboarding operations, in an organization ada makes for them, so no probe lands in Acme: each valid
  * request is proved by its success (undone where it can be) or, for a public one, by the 404 that follows validation.
  */
 export async function onboardingTargets(ada: APIRequestContext, demo: Demo, target: MakeTarget): Promise<Target[]> {

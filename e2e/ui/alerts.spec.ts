@@ -174,3 +174,24 @@ test('Connect a sender opens by keyboard at 320 px once alerts exist, with the l
   await expect(disclosure).toHaveAttribute('aria-expanded', 'false');
   await expect(disclosure).toBeFocused();
 });
+
+test('an alert posted while the Alerts page was in another window shows on coming back, without a reload', async ({
+  page,
+  as,
+  demo,
+}) => {
+  const { run, fire } = await alertSender(await as('ada'), demo);
+  await signInAs(page, EMAILS.bob);
+  await page.goto(alertsPage(demo));
+  await expect(page.getByRole('heading', { name: 'Alerts', level: 1 })).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  const alertname = `Refocused_${run}`;
+  await fire([{ alertname, instance: 'web-1' }]);
+  await expect(page.getByText(alertname)).toHaveCount(0);
+  // Back from another window: a focus of this one. The lists' own timer asks every 30 s from their first answer
+  // (with the page), so the alert shows well before that only because the focus asked.
+  await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(page.getByText(alertname).first()).toBeVisible({ timeout: 15_000 });
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});

@@ -1,7 +1,7 @@
 import { expect, test } from '../fixtures';
 import { listKeys } from '../support/api-keys';
 import { expectAccessible, LAYOUTS } from '../support/axe';
-import { signInAs } from '../support/console';
+import { choose, signInAs } from '../support/console';
 
 // The create dialog's "Access", by keyboard only, on a desktop and a phone, each checked by axe in both schemes.
 for (const { width, colorScheme } of LAYOUTS) {
@@ -103,32 +103,66 @@ for (const { width, colorScheme } of LAYOUTS) {
   });
 }
 
-test('gil sets the key policy by keyboard; an older key is badged as breaking it until it is removed', async ({
-  page,
-  demo,
-  as,
-}) => {
-  const gil = await as('gil');
-  const older = `older ${Date.now()}`;
-  const made = await gil.post(`/v1/organizations/${demo.globex}/api-keys`, { data: { name: older } });
-  expect(made.status()).toBe(201);
-  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
-  await signInAs(page, 'gil@globex.test');
-  await page.goto(`/orgs/${demo.globex}/settings`);
-  const policy = page.getByRole('region', { name: 'API key policy' });
-  const days = policy.getByLabel('Longest lifetime in days');
-  await expect(days).toBeEnabled();
-  await days.focus();
-  await page.keyboard.type('30');
-  await policy.getByLabel('Require restricted keys (no Full access)').focus();
-  await page.keyboard.press('Space');
-  await policy.getByLabel('Allowed IP ranges').focus();
-  await page.keyboard.type('127.0.0.0/8\n::1');
-  await expectAccessible(page, 'settings page with the key policy form, dark');
-  await page.screenshot({ path: 'test-results/screens/key-policy.png' });
-  await policy.getByRole('button', { name: 'Save key policy' }).focus();
-  await page.keyboard.press('Enter');
-  try {
+test('bob starts a key from what SilencesEditor may do in Production, then narrows it', async ({ page, demo, as }) => {
+  await signInAs(page, 'bob@acme.test');
+  await page.goto(`/orgs/${demo.acme}/api-keys`);
+  await page.getByRole('button', { name: 'Create API key' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create API key' });
+  const name = `from a role ${Date.now()}`;
+  await form.getByLabel('Name').fill(name);
+  await form.getByRole('radio', { name: 'Restricted' }).check();
+  await expect(form.getByRole('combobox', { name: 'Start from a role' })).toHaveText(/SilencesEditor/);
+  await choose(page, 'In', 'Production');
+  await form.getByRole('button', { name: 'Tick its permissions' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'Ticked' })).toHaveText(
+    'Ticked obs.silences.create and obs.silences.update of SilencesEditor, in Production: untick what the key does not need.',
+  );
+  await expect(form.getByRole('checkbox', { name: 'Production' })).toBeChecked();
+  const ticked = form.getByRole('checkbox', { checked: true });
+  await expect(ticked).toHaveCount(3);
+  await expectAccessible(page, 'create dialog started from a role');
+  // Narrowed: this key only changes silences.
+  await form.getByRole('checkbox', { name: 'obs.silences.create' }).uncheck();
+  await form.getByRole('button', { name: 'Create key' }).click();
+  const reveal = page.getByRole('dialog', { name: 'Your new API key' });
+  await expect(reveal).toBeVisible();
+  const created = (await listKeys(await as('bob'), demo.acme)).find((k) => k.name === name)!;
+  expect(created).toMatchObject({ permissions: ['obs.silences.update'], projectIds: [demo.production] });
+});
+
+// The policy binds every later key of Globex: it goes however the test below ends, a timeout included (a timed-out
+// test body runs no `finally`).
+test.describe('the key policy', () => {
+  test.afterEach(async ({ as, demo }) => {
+    const removed = await (await as('gil')).patch(`/v1/organizations/${demo.globex}`, { data: { keyPolicy: null } });
+    expect(removed.status()).toBe(200);
+  });
+
+  test('gil sets the key policy by keyboard; an older key is badged as breaking it until it is removed', async ({
+    page,
+    demo,
+    as,
+  }) => {
+    const gil = await as('gil');
+    const older = `older ${Date.now()}`;
+    const made = await gil.post(`/v1/organizations/${demo.globex}/api-keys`, { data: { name: older } });
+    expect(made.status()).toBe(201);
+    await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+    await signInAs(page, 'gil@globex.test');
+    await page.goto(`/orgs/${demo.globex}/settings`);
+    const policy = page.getByRole('region', { name: 'API key policy' });
+    const days = policy.getByLabel('Longest lifetime in days');
+    await expect(days).toBeEnabled();
+    await days.focus();
+    await page.keyboard.type('30');
+    await policy.getByLabel('Require restricted keys (no Full access)').focus();
+    await page.keyboard.press('Space');
+    await policy.getByLabel('Allowed IP ranges').focus();
+    await page.keyboard.type('127.0.0.0/8\n::1');
+    await expectAccessible(page, 'settings page with the key policy form, dark');
+    await page.screenshot({ path: 'test-results/screens/key-policy.png' });
+    await policy.getByRole('button', { name: 'Save key policy' }).focus();
+    await page.keyboard.press('Enter');
     await expect(page.getByText('Key policy saved.')).toBeVisible();
     const org = (
       (await (await gil.get('/v1/organizations')).json()) as { items: { id: string; keyPolicy: unknown }[] }
@@ -144,7 +178,5 @@ test('gil sets the key policy by keyboard; an older key is badged as breaking it
     await policy.getByRole('button', { name: 'Remove key policy' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByText('Key policy removed.')).toBeVisible();
-  } finally {
-    await gil.patch(`/v1/organizations/${demo.globex}`, { data: { keyPolicy: null } });
-  }
+  });
 });

@@ -6,14 +6,14 @@ import { demoSilence } from '../support/silences';
 
 test('every dialog returns focus to its opener, whichever way it closes', async ({ page, demo, as }) => {
   // Six pages and six dialogs, each dialog's code fetched on its first opening: more than 30 s on a busy machine.
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   await createKey(await as('ada'), demo.acme, { name: 'focus probe' });
   await signInAs(page, 'ada@acme.test');
 
   await page.goto(`/orgs/${demo.acme}/api-keys`);
   const create = page.getByRole('button', { name: 'Create API key' }).first();
   await create.click();
-  // The editors load when first opened (issue 29): Escape is pressed once the dialog is there, as a person would.
+  // The editors load when first opened: Escape is pressed once the dialog is there, as a person would.
   await expect(page.getByRole('dialog', { name: 'Create API key' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(create).toBeFocused();

@@ -137,15 +137,38 @@ test('dead ends: unknown pages are styled with a way back, an unknown project is
 test('the overview shows what needs attention, each linking to its page', async ({ page, demo }) => {
   await signInAs(page, 'ada@acme.test');
   await expect(page).toHaveURL(`/orgs/${demo.acme}`);
-  const failing = page.getByRole('region', { name: 'Failing subscriptions in Production' });
-  // The API suite's own subscriptions to receivers long gone may be failing too: the demo's, the oldest, comes first.
-  const listed = await page.request.get(`/v1/organizations/${demo.acme}/projects/${demo.production}/subscriptions`);
-  const { items } = (await listed.json()) as { items: { slug: string; status: { health: string } }[] };
-  const demoFailing = items.find((s) => s.status.health === 'failing')!.slug;
-  await expect(failing.getByText(/^qsb_/).first()).toHaveText(demoFailing);
-  await expect(page.getByRole('region', { name: 'Failing subscriptions in Staging' })).toContainText(
-    'Every subscription is healthy.',
+  // Each project's failing subscriptions and dead letters, a word and a figure, as the API counts them.
+  type Health = { projectId: string; failing: number; deadLetters: number; deadLetterSubscription: { id: string } };
+  const health = (await (await page.request.get(`/v1/organizations/${demo.acme}/subscription-health`)).json()) as {
+    items: Health[];
+  };
+  const inProject = (id: string) => health.items.find((h) => h.projectId === id)!;
+  const production = page.getByRole('region', { name: 'Subscriptions in Production' });
+  const failing = inProject(demo.production).failing;
+  expect(failing, 'the demo has a failing subscription').toBeGreaterThan(0);
+  await expect(production.getByRole('link', { name: /failing subscriptions?$/ })).toHaveText(
+    new RegExp(`^${failing} failing subscriptions?$`),
   );
+  // Staging holds the seeded dead letters: the figure links to the subscription holding the most.
+  const staging = page.getByRole('region', { name: 'Subscriptions in Staging' });
+  const dead = inProject(demo.staging);
+  expect(dead.deadLetters, 'the seed left dead letters in Staging').toBeGreaterThan(0);
+  const deadLink = staging.getByRole('link', { name: /dead letters?$/ });
+  await expect(deadLink).toHaveText(new RegExp(`^${dead.deadLetters} dead letters?$`));
+  await page.screenshot({ path: 'test-results/screens/overview-1280.png', fullPage: true });
+  await page.setViewportSize({ width: 320, height: 720 });
+  await staging.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screens/overview-subscriptions-320.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await production.getByRole('link', { name: /failing subscriptions?$/ }).click();
+  await expect(page).toHaveURL(`/orgs/${demo.acme}/projects/${demo.production}/subscriptions`);
+  await page.goBack();
+  await deadLink.click();
+  await expect(page).toHaveURL(
+    `/orgs/${demo.acme}/projects/${demo.staging}/subscriptions/${dead.deadLetterSubscription.id}#dead-letters-title`,
+  );
+  await expect(page.getByRole('heading', { level: 2, name: /^Dead letters/ })).toBeVisible();
+  await page.goBack();
   const silences = page.getByRole('region', { name: 'Silences in Production' });
   await expect(silences).toContainText(/\d+ active/);
   await expect(silences).toContainText(/\d+ scheduled/);
@@ -273,7 +296,7 @@ test("the first HTML already holds the organization's navigation, project panels
   await signInAs(page, 'ada@acme.test');
   const html = await (await page.request.get(`/orgs/${demo.acme}`)).text();
   // Server-rendered from the projects read through their /v1 handler, not after hydration.
-  expect(html).toContain('aria-label="Failing subscriptions in Production"');
+  expect(html).toContain('aria-label="Subscriptions in Production"');
   expect(html).toContain('aria-label="Silences in Production"');
   // The silences page's tab counts come with it too.
   const silences = await (await page.request.get(consolePages(demo).silences)).text();

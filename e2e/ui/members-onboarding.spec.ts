@@ -5,6 +5,7 @@ import { expectEmailWrapsWhole, signInAs } from '../support/console';
 import {
   freshEmail,
   invite,
+  joined,
   mailedLink,
   members,
   newOrg,
@@ -191,4 +192,25 @@ test('a set-up console says so on any setup link, and a dead invitation says wha
   await expect(page).toHaveURL(/\/login/);
   await page.goto(`/invite/${'y'.repeat(43)}`);
   await expect(page.getByRole('main').getByRole('alert')).toContainText('This invitation no longer works');
+});
+
+test('a member who joins while the Members page is open shows on coming back to the tab, without a reload', async ({
+  page,
+  as,
+}) => {
+  const ada = await as('ada');
+  const org = await newOrg(ada, 'Refocus');
+  await signInAs(page, 'ada');
+  await page.goto(`/orgs/${org.id}/members`);
+  const table = page.getByRole('table', { name: 'Members', exact: true });
+  await expect(table.getByText('ada@acme.test')).toBeVisible();
+  // A marker that a reload would erase.
+  await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  const { email } = await joined(ada, org.id, 'refocus', orgScope('BasicAccess'));
+  // The list has no timer of its own: nothing asks for the member until the tab is shown again.
+  await expect(table.getByText(email)).toHaveCount(0);
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange', { bubbles: true })));
+  await expect(table.getByText(email)).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });

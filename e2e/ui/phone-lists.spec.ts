@@ -3,7 +3,7 @@ import { expect, loadDemo, test } from '../fixtures';
 import { consolePages, signInAs } from '../support/console';
 import { loadDemoSubs, type DemoSubs } from '../support/subscriptions';
 
-// Issue 29, items 2 and 3: at 320×640 the lists are cards that keep every column a user chooses a row by, the
+// On a phone, 320×640: the lists are cards that keep every column a user chooses a row by, the
 // page never scrolls sideways, and a dialog's actions stay inside the window whatever the form's height.
 const PHONE = { width: 320, height: 640 };
 

@@ -8,7 +8,7 @@ import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-
 import { queueName, queueNamed, queuesPath } from '../support/queues';
 import { listSubs, loadDemoSubs, subsPath, type Sub } from '../support/subscriptions';
 
-// The queue pages of issue 63, walked by keyboard as bob (QueuesEditor in Production) at a desktop's and a phone's
+// The queue pages, walked by keyboard as bob (QueuesEditor in Production) at a desktop's and a phone's
 // width: a queue, a subscription to a real receiver on 127.0.0.1 (the test server runs with
 // WEBHOOK_ALLOW_LOOPBACK=1), publishing, deliveries as they happen, a failing receiver, dead letters redriven.
 // Long walks with axe analyses in both schemes on a shared machine.

@@ -232,7 +232,7 @@ test.describe('second factor in the console', () => {
     test(`at ${viewport.width} px: a stale session confirms with its password and the key is created as typed`, async ({
       page,
     }) => {
-      test.setTimeout(60_000);
+      test.setTimeout(120_000);
       const base = url('sudo');
       const person = people.stale;
       await page.setViewportSize(viewport);
@@ -267,7 +267,7 @@ test.describe('second factor in the console', () => {
   }
 
   test('an admin requires a second factor; a member without one is taken to enrol', async ({ page, browser }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     const base = url('main');
     const admin = people.wide;
     // A recovery code is a second step too (the authenticator's codes of this minute were used above).

@@ -217,3 +217,38 @@ test('ada renames her organization by keyboard at 320 px; an empty name is refus
   expect(events.items[0].changes).toEqual([{ field: 'name', from: `Before ${stamp}`, to: `After ${stamp}` }]);
   await page.screenshot({ path: 'test-results/screens/settings-rename-320-dark.png' });
 });
+
+for (const width of [1280, 320]) {
+  test(`the guided start's "A project with alerting" opens New project with alerting on, at ${width} px`, async ({
+    page,
+    as,
+  }) => {
+    const ada = await as('ada');
+    const orgId = await ownOrganization(ada, `Guided ${width} ${Date.now()}`);
+    await page.setViewportSize({ width, height: 800 });
+    await signInAs(page, 'ada@acme.test');
+    await page.goto(`/orgs/${orgId}`);
+    const start = page.getByRole('region', { name: 'Get started' });
+    await press(page, start.getByRole('link', { name: 'New project (step: A project with alerting)' }));
+    await expect(page).toHaveURL(`/orgs/${orgId}/settings?new-project=alerting`);
+    const dialog = page.getByRole('dialog', { name: 'New project' });
+    await expect(dialog.getByLabel('Alerting on (silences and alerts)')).toBeChecked();
+    await expect(dialog.getByLabel('Name')).toBeFocused();
+    await expectAccessible(page, `new project with alerting, ${width} px`);
+    await page.screenshot({ path: `test-results/screens/guided-new-project-${width}.png` });
+    await page.keyboard.type('Alerting');
+    await press(page, dialog.getByRole('button', { name: 'Create project' }));
+    await expect(page.getByText('Created the project Alerting.')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    const [project] = await projectsOf(ada, orgId);
+    expect(project).toMatchObject({ name: 'Alerting', alertingEnabled: true });
+    // The address no longer asks for the dialog: a reload shows Settings alone.
+    await expect(page).toHaveURL(`/orgs/${orgId}/settings`);
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'Alerting in Alerting' })).toBeChecked();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // The step is done: the overview says so.
+    await page.goto(`/orgs/${orgId}`);
+    await expect(start.getByRole('listitem').filter({ hasText: 'A project with alerting' })).toContainText('Done.');
+  });
+}

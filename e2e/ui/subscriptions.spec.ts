@@ -3,7 +3,9 @@ import type { Locator, Page, Request } from '@playwright/test';
 import { expect, loadDemo, test } from '../fixtures';
 import { readListsInBrowser, refuseWithIssues, signInAs } from '../support/console';
 import { baseURL } from '../support/env';
-import { loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
+import { createSub, loadDemoSubs, restoreSub, subPath, type DemoSubs } from '../support/subscriptions';
+import { createQueue, queueName } from '../support/queues';
+import { expectAccessible } from '../support/axe';
 
 let subs: DemoSubs;
 let pagePath: string;
@@ -90,6 +92,46 @@ test('every link and button of the table is a target of at least 24 by 24 px, at
     const { violations } = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
     expect(violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
     await page.screenshot({ path: `test-results/screens/subscriptions-targets-${width}.png`, fullPage: true });
+  }
+});
+
+test('a loopback target over http:// is named HTTP in its row; the hint and the form admit it as the server does', async ({
+  page,
+  as,
+  demo,
+}) => {
+  // WEBHOOK_ALLOW_LOOPBACK=1 on the test servers: http://127.0.0.1 is a target they take.
+  const bob = await as('bob');
+  const queue = await createQueue(bob, demo.acme, demo.production, { name: queueName('loopback') });
+  const sub = await createSub(bob, demo.acme, demo.production, {
+    queueId: queue.id,
+    state: 'paused',
+    target: { kind: 'https', url: 'http://127.0.0.1:9/loopback', timeoutSeconds: 5 },
+  });
+  try {
+    await signInAs(page, 'bob');
+    await page.goto(pagePath);
+    await expect(row(page, sub.slug).getByRole('cell').nth(2)).toHaveText(/^HTTP\s*http:\/\/127\.0\.0\.1:9\/loopback$/);
+    await expect(row(page, subs.https.slug).getByRole('cell').nth(2)).toHaveText(/^HTTPS\s*https:\/\//);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: 'test-results/screens/subscriptions-schemes-1280.png', fullPage: true });
+
+    await page.getByRole('button', { name: `Edit ${sub.slug}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Subscription ${sub.slug}` });
+    const url = dialog.getByLabel('Target URL');
+    await expect(url).toHaveAccessibleDescription(/this server admits loopback targets.*127\.0\.0\.1/);
+    await page.setViewportSize({ width: 320, height: 720 });
+    await url.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/subscriptions-loopback-hint-320.png' });
+    await expectAccessible(page, 'subscription dialog with the loopback hint');
+    await url.fill('http://127.0.0.1:10/moved');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText(`Saved ${sub.slug}.`)).toBeVisible();
+    await expect(row(page, sub.slug)).toContainText('http://127.0.0.1:10/moved');
+  } finally {
+    await bob.delete(subPath(sub));
+    await bob.delete(`/v1/organizations/${demo.acme}/projects/${demo.production}/queues/${queue.id}`);
   }
 });
 

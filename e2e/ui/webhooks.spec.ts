@@ -40,6 +40,10 @@ test('an admin adds a webhook, sees its secret once, sends a test event, sees it
   const dialog = page.getByRole('dialog', { name: 'Add webhook' });
   // The URL field has focus; no events chosen yet: the problem is said beside the events.
   await expect(dialog.getByLabel('URL')).toBeFocused();
+  // This server admits loopback targets (WEBHOOK_ALLOW_LOOPBACK=1): the hint says so, as the receiver here needs.
+  await expect(dialog.getByLabel('URL')).toHaveAccessibleDescription(
+    /^An https:\/\/ address on the public internet, or \(this server admits loopback targets\) an http:\/\/ or https:\/\/ one on 127\.0\.0\.1 or \[::1\]\./,
+  );
   await expectAccessible(page, 'add webhook dialog');
   await page.keyboard.type('http://10.0.0.7/hook');
   await press(page, dialog.getByRole('button', { name: 'Add webhook' }));

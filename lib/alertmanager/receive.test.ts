@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { registerHooks } from '../../server/hooks';
 import { newTestProject, scratchPostgres } from '../../server/testing/test-database';
 import { unresolvedAlerts } from '../alerts/list-service';
 import { lastPostAt } from '../alerts/posts-service';
@@ -7,7 +6,6 @@ import { getDb } from '../db/client';
 import { lockProjectMuting } from '../silences/muting-service';
 import { postAlerts } from './receive';
 
-registerHooks();
 const postgres = await scratchPostgres('alert_receive');
 
 const NOW = new Date('2030-06-01T12:00:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SILENCE_RETENTION_SECONDS, silenceFields, silenceRetentionSeconds } from './service';
+import { silenceFields } from './service';
 import { ApiError } from '../errors';
 import type { PostableSilence } from './model';
 
@@ -51,15 +51,4 @@ describe('a posted silence under /v1 rules', () => {
       ['matchers'],
     );
   });
-});
-
-describe('SILENCE_RETENTION_SECONDS', () => {
-  it.each([
-    [undefined, DEFAULT_SILENCE_RETENTION_SECONDS],
-    ['60', 60],
-    ['0', 0],
-    ['-5', DEFAULT_SILENCE_RETENTION_SECONDS],
-    ['1.5', DEFAULT_SILENCE_RETENTION_SECONDS],
-    ['soon', DEFAULT_SILENCE_RETENTION_SECONDS],
-  ])('%s gives %i seconds', (value, seconds) => expect(silenceRetentionSeconds(value)).toBe(seconds));
 });

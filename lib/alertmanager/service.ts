@@ -14,6 +14,7 @@ import type { Matcher } from '../silences/matchers';
 import { passesFilters, toAmMatcher, toMatcher } from './matchers';
 import type { GettableSilence, PostableSilence } from './model';
 import { parseRfc3339 } from './time';
+import { settings } from '../settings/settings';
 
 const AM_STATE = { scheduled: 'pending', active: 'active', expired: 'expired' } as const;
 
@@ -31,16 +32,6 @@ export function toGettable(s: Silence): GettableSilence {
   };
 }
 
-export const DEFAULT_SILENCE_RETENTION_SECONDS = 432_000;
-
-/** How long an expired silence stays in this view after its end: Alertmanager's own 120 h unless configured. */
-export function silenceRetentionSeconds(value = process.env.SILENCE_RETENTION_SECONDS): number {
-  const seconds = Number(value);
-  return value !== undefined && /^\d+$/.test(value) && Number.isSafeInteger(seconds)
-    ? seconds
-    : DEFAULT_SILENCE_RETENTION_SECONDS;
-}
-
 const LIST_PAGE = 100;
 
 /** Every silence of the project that passes the filters, expired ones only within the retention. */
@@ -49,7 +40,7 @@ export async function listAlertmanagerSilences(
   filters: Matcher[],
   now = new Date(),
 ): Promise<GettableSilence[]> {
-  const keptFrom = now.getTime() - silenceRetentionSeconds() * 1000;
+  const keptFrom = now.getTime() - settings().SILENCE_RETENTION_SECONDS * 1000;
   const out: GettableSilence[] = [];
   let cursor: string | undefined;
   do {

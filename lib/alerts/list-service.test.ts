@@ -1,12 +1,10 @@
 import { expect, it } from 'vitest';
 import type { Matcher } from '../silences/matchers';
-import { registerHooks } from '../../server/hooks';
 import { createTestSilence, receivedAlert } from '../../server/testing/alerts';
 import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
 import { listAlerts } from './list-service';
 import { storeAlerts } from './service';
 
-registerHooks();
 const NOW = new Date('2030-06-01T12:00:00.000Z');
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 

@@ -2,14 +2,14 @@ import { and, desc, eq, gt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { jsonRow, jsonRowsStatement } from '../db/statement';
+import { jsonRow, jsonRowsStatement, projectWhere } from '../db/statement';
 import { containsPattern } from '../db/search';
 import { cursorCodec, dateOf, fieldOf } from '../http/cursor';
 import { labelSetTest, type Matcher } from '../silences/matchers';
-import { alertRetentionSeconds } from './limits';
 import { alertJson, mutedAt, silencedByAt } from './state';
 import type { Alert, AlertState } from './schema';
 import type { AlertScope } from './service';
+import { settings } from '../settings/settings';
 
 /** A stored alert with the active silences that mute it as of one clock reading. */
 export type AlertRow = Omit<typeof t.alerts.$inferSelect, 'audible' | 'firingNotifiedAt'> & { silencedBy: string[] };
@@ -21,9 +21,6 @@ const instantNamed = (name: 'now' | 'keptFrom' | 'at') => sql`${sql.placeholder(
 
 /** The label nearly every filter names (Alertmanager's UI, karma, Grafana group by it): indexed on its own. */
 const ALERTNAME = sql`(${t.alerts.labels} ->> 'alertname')`;
-
-const inProject = (scope: AlertScope) =>
-  and(eq(t.alerts.organizationId, scope.organizationId), eq(t.alerts.projectId, scope.projectId));
 
 const columns = {
   organizationId: t.alerts.organizationId,
@@ -47,7 +44,7 @@ export async function unresolvedAlerts(scope: AlertScope, now = new Date()): Pro
   return db
     .select(selection(now))
     .from(t.alerts)
-    .where(and(inProject(scope), gt(t.alerts.endsAt, now)))
+    .where(and(projectWhere(t.alerts, scope), gt(t.alerts.endsAt, now)))
     .orderBy(t.alerts.fingerprint);
 }
 
@@ -62,11 +59,11 @@ export function toAlert(row: AlertRow, now: Date): Alert {
 
 export async function getAlert(scope: AlertScope, fingerprint: string, now = new Date()): Promise<Alert | null> {
   const db = await getDb();
-  const keptFrom = new Date(now.getTime() - alertRetentionSeconds() * 1000);
+  const keptFrom = new Date(now.getTime() - settings().ALERT_RETENTION_SECONDS * 1000);
   const [row] = await db
     .select(selection(now))
     .from(t.alerts)
-    .where(and(inProject(scope), eq(t.alerts.fingerprint, fingerprint), gt(t.alerts.endsAt, keptFrom)));
+    .where(and(projectWhere(t.alerts, scope), eq(t.alerts.fingerprint, fingerprint), gt(t.alerts.endsAt, keptFrom)));
   return row ? toAlert(row, now) : null;
 }
 
@@ -179,7 +176,7 @@ export async function listAlerts(
     organizationId: scope.organizationId,
     projectId: scope.projectId,
     now: now.toISOString(),
-    keptFrom: new Date(now.getTime() - alertRetentionSeconds() * 1000).toISOString(),
+    keptFrom: new Date(now.getTime() - settings().ALERT_RETENTION_SECONDS * 1000).toISOString(),
     contains: query.q ? containsPattern(query.q) : undefined,
     labels: contained.length ? JSON.stringify(Object.fromEntries(contained.map((m) => [m.label, m.value]))) : undefined,
     alertname,

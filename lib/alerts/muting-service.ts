@@ -6,6 +6,7 @@ import { labelSetTest, type Matcher } from '../silences/matchers';
 import { lockProjectMuting } from '../silences/muting-service';
 import { alertsNow, mutingLinks, mutingSeconds } from './metrics';
 import { notifyTransitions } from './notify-service';
+import { queryRows } from '../db/statement';
 
 type Scope = { organizationId: string; projectId: string };
 type Link = { fingerprint: string; silenceId: string };
@@ -208,7 +209,9 @@ export async function followTheClock(now = new Date()): Promise<number> {
     where a.ends_at <= ${at}::timestamptz and (a.audible or a.firing_notified_at is not null)`;
   // The projects with links of ended alerts or silences, found from those (their `ends_at` indexes), not by testing
   // every link: that scan grows with the links and crosses PostgreSQL's JIT threshold (docs/benchmarks.md).
-  const { rows: scopes } = await db.execute<Scope>(sql`select distinct organization_id as "organizationId",
+  const scopes = await queryRows<Scope>(
+    db,
+    sql`select distinct organization_id as "organizationId",
       project_id as "projectId" from (
         select l.organization_id, l.project_id from ${t.alerts} a join ${t.alertSilences} l
           on l.organization_id = a.organization_id and l.project_id = a.project_id and l.fingerprint = a.fingerprint
@@ -217,20 +220,27 @@ export async function followTheClock(now = new Date()): Promise<number> {
           on l.silence_id = s.id where s.ends_at <= ${at}::timestamptz
         union all select organization_id, project_id from (${resolvedDue}) r
         union all select organization_id, project_id from (${nowMuted}) m
-      ) due limit 100`);
+      ) due limit 100`,
+  );
   let [droppedLinks, sent] = [0, 0];
   for (const scope of scopes)
     await db.transaction(async (tx) => {
       await lockProjectMuting(tx, scope);
-      const inScope = (x: string) =>
+      const ofScope = (x: string) =>
         sql`${sql.raw(x)}.organization_id = ${scope.organizationId} and ${sql.raw(x)}.project_id = ${scope.projectId}`;
-      const { rows: dropped } = await tx.execute<Link>(sql`delete from ${t.alertSilences} l
-        where ${inScope('l')} and (${ended('l')})
-        returning l.fingerprint, l.silence_id as "silenceId"`);
+      const dropped = await queryRows<Link>(
+        tx,
+        sql`delete from ${t.alertSilences} l
+        where ${ofScope('l')} and (${ended('l')})
+        returning l.fingerprint, l.silence_id as "silenceId"`,
+      );
       await recount(tx, [...new Set(dropped.map((r) => r.silenceId))]);
-      const { rows: due } = await tx.execute<{ fingerprint: string }>(sql`
-        select r.fingerprint from (${resolvedDue}) r where ${inScope('r')}
-        union select m.fingerprint from (${nowMuted}) m where ${inScope('m')}`);
+      const due = await queryRows<{ fingerprint: string }>(
+        tx,
+        sql`
+        select r.fingerprint from (${resolvedDue}) r where ${ofScope('r')}
+        union select m.fingerprint from (${nowMuted}) m where ${ofScope('m')}`,
+      );
       mutingLinks.inc({ change: 'dropped' }, dropped.length);
       droppedLinks += dropped.length;
       sent += await notifyTransitions(
@@ -242,9 +252,12 @@ export async function followTheClock(now = new Date()): Promise<number> {
     });
   done();
   if (scopes.length > 0) log.info({ projects: scopes.length, droppedLinks, sent }, 'alerts followed the clock');
-  const { rows } = await db.execute<{ firing: number; silenced: number }>(sql`select
+  const rows = await queryRows<{ firing: number; silenced: number }>(
+    db,
+    sql`select
       count(*) filter (where audible)::int as firing, count(*) filter (where not audible)::int as silenced
-    from ${t.alerts} where ends_at > ${at}::timestamptz`);
+    from ${t.alerts} where ends_at > ${at}::timestamptz`,
+  );
   alertsNow.set({ state: 'firing' }, rows[0].firing);
   alertsNow.set({ state: 'silenced' }, rows[0].silenced);
   return scopes.length;

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { asc, desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
-import { registerHooks } from '../../server/hooks';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { postAlertmanagerSilence } from '../alertmanager/service';
 import * as t from '../db/schema';
@@ -16,7 +15,6 @@ import { storeAlerts } from './service';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 withEmptyEmbeddedDatabase('alert-notifications');
-registerHooks();
 
 const source = TEST_SOURCE;
 const principal = testPrincipal();

@@ -7,6 +7,7 @@ import { readAlertEpoch } from './epoch';
 import { alertRowsOf, toAlert } from './list-service';
 import type { PreviewAnswer } from './schema';
 import type { AlertScope } from './service';
+import { queryRows } from '../db/statement';
 
 export const PREVIEW_ALERTS = 100;
 
@@ -63,13 +64,14 @@ async function valueCombinations(
   // Grouped by bytes ("C"): in the database's collation the sort, and an aggregate in order, were most of the
   // statement (docs/benchmarks.md, Alerts at 10,000). So each group's alerts come unordered, as two arrays fed by
   // the same rows in one order, and are put in the list's order here.
-  const { rows } = await db.execute<{
+  const rows = await queryRows<{
     v: string[];
     n: number;
     until: number;
     fingerprints: string[];
     starts: number[];
   }>(
+    db,
     sql`select array[${sql.join(
       values.map((v) => sql`${v} collate "C"`),
       sql`, `,

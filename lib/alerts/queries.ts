@@ -53,6 +53,8 @@ export function useAlertRefusals(orgId: string, projectId: string, awaitingPostS
   return useQuery({
     queryKey: alertKeys.refusals(orgId, projectId),
     queryFn: () => apiGet<AlertRefusals>(`${project(orgId, projectId)}/obs/alerts/refusals`),
+    // The last post's time, like the lists, is asked again on coming back to the page.
+    refetchOnWindowFocus: 'always',
     refetchInterval: (query) => {
       const last = query.state.data?.lastPostAt;
       const awaiting = awaitingPostSince && !(last && Date.parse(last) >= Date.parse(awaitingPostSince));

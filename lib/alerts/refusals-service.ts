@@ -1,9 +1,9 @@
 import { and, count, desc, eq, gt, sum } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { alertRetentionSeconds } from './limits';
 import { lastPostAt } from './posts-service';
 import type { AlertScope } from './service';
+import { settings } from '../settings/settings';
 
 /** How many batches the Alerts page names; older ones count in the total only. */
 const LATEST = 5;
@@ -21,7 +21,7 @@ export async function recordRefusals(scope: AlertScope, refused: { reason: strin
  */
 export async function listRefusals(scope: AlertScope, now = new Date()) {
   const db = await getDb();
-  const since = new Date(now.getTime() - alertRetentionSeconds() * 1000);
+  const since = new Date(now.getTime() - settings().ALERT_RETENTION_SECONDS * 1000);
   const where = and(
     eq(t.alertRefusals.organizationId, scope.organizationId),
     eq(t.alertRefusals.projectId, scope.projectId),

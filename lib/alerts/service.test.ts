@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { registerHooks } from '../../server/hooks';
 import { createTestSilence, receivedAlert, TEST_SOURCE, testPrincipal } from '../../server/testing/alerts';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { expireSilence } from '../silences/lifecycle-service';
@@ -9,7 +8,6 @@ import { followTheClock } from './muting-service';
 import { storeAlerts } from './service';
 
 withEmptyEmbeddedDatabase('alerts-service');
-registerHooks();
 
 const source = TEST_SOURCE;
 const principal = testPrincipal();

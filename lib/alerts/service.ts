@@ -1,14 +1,16 @@
-import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, count, gt, inArray, sql } from 'drizzle-orm';
 import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { log } from '../observability/log';
 import { lockProjectMuting } from '../silences/muting-service';
-import { MAX_ALERT_BYTES, maxAlertsPerProject } from './limits';
+import { MAX_ALERT_BYTES } from './limits';
 import { mergeTimes, type AlertTimes } from './merge';
 import { alertsReceived, alertsRefused, mutingSeconds } from './metrics';
 import { relinkAlerts } from './muting-service';
 import { notifyTransitions } from './notify-service';
 import type { ReceivedAlert } from './schema';
+import { settings } from '../settings/settings';
+import { projectWhere } from '../db/statement';
 
 export type AlertScope = { organizationId: string; projectId: string };
 
@@ -16,9 +18,6 @@ export type AlertScope = { organizationId: string; projectId: string };
 export type AlertRefusal = { index: number; labels: Record<string, string>; reason: string };
 
 type Row = typeof t.alerts.$inferInsert;
-
-const inProject = (scope: AlertScope) =>
-  and(eq(t.alerts.organizationId, scope.organizationId), eq(t.alerts.projectId, scope.projectId));
 
 function rowOf(scope: AlertScope, sent: ReceivedAlert, times: AlertTimes, now: Date): Row {
   return {
@@ -37,7 +36,7 @@ async function countUnresolved(tx: Tx, scope: AlertScope, now: Date): Promise<nu
   const [{ unresolved }] = await tx
     .select({ unresolved: count() })
     .from(t.alerts)
-    .where(and(inProject(scope), gt(t.alerts.endsAt, now)));
+    .where(and(projectWhere(t.alerts, scope), gt(t.alerts.endsAt, now)));
   return unresolved;
 }
 
@@ -60,7 +59,7 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
   });
   if (fitting.length === 0) return { stored: 0, refused };
 
-  const limit = maxAlertsPerProject();
+  const limit = settings().ALERTS_MAX_PER_PROJECT;
   const db = await getDb();
   const stored = await db.transaction(async (tx) => {
     await lockProjectMuting(tx, scope);
@@ -68,7 +67,7 @@ export async function storeAlerts(scope: AlertScope, received: ReceivedAlert[], 
     const existing = await tx
       .select()
       .from(t.alerts)
-      .where(and(inProject(scope), inArray(t.alerts.fingerprint, fingerprints)));
+      .where(and(projectWhere(t.alerts, scope), inArray(t.alerts.fingerprint, fingerprints)));
     // The project's count (a scan of its unresolved alerts) only decides an alert that would start firing: a resend
     // of alerts already firing skips it. Read before any write of the batch, as the batch's moves are added to it.
     let unresolved: number | undefined;

@@ -1,3 +1,4 @@
+import { missingIdMessage } from '../errors';
 import type { OwnerRule } from '../pipeline/operation';
 import { findLeakNoticeOwner } from './leak-service';
 import { findApiKeyOwner } from './service';
@@ -7,20 +8,20 @@ import { findApiKeyOwner } from './service';
 
 type KeyPath = { orgId: string; keyId: string };
 
-const NO_KEY = 'No such API key.';
+const noKey = ({ keyId }: KeyPath) => missingIdMessage('API key', keyId);
 const keyOwner = ({ params }: { params: KeyPath }) => findApiKeyOwner(params.orgId, params.keyId);
 
 /** Reading a key's usage or access: its owner, or anyone who may list every key. */
 export const readByOwnerOrLister: OwnerRule<KeyPath, unknown> = {
   find: keyOwner,
-  missing: NO_KEY,
+  missingFor: noKey,
   other: 'apiKeys.list',
 };
 
 /** Revoking a key: its owner (a key may revoke itself), or anyone with `apiKeys.delete`. */
 export const revokedByOwnerOrDeleter: OwnerRule<KeyPath, unknown> = {
   find: keyOwner,
-  missing: NO_KEY,
+  missingFor: noKey,
   other: 'apiKeys.delete',
 };
 
@@ -36,7 +37,7 @@ export const createdForCallerOrBot: OwnerRule<unknown, { botId?: string }> = {
 /** Changing or rolling a key is allowed as creating one for its owner; nobody acts on another user's. */
 const asCreatingFor = (refused: string): OwnerRule<KeyPath, unknown> => ({
   find: keyOwner,
-  missing: NO_KEY,
+  missingFor: noKey,
   bot: 'bots.createApiKey',
   own: 'apiKeys.create',
   other: { refused },

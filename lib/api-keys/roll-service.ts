@@ -7,7 +7,7 @@ import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { ApiError, invalidRequest, notFound } from '../errors';
+import { ApiError, idNotFound, invalidRequest } from '../errors';
 import { keyPolicyIssues } from '../auth/key-policy';
 import { keyPolicyFor, restrictionChanges } from './restrictions';
 import type { Principal } from '../auth/principal';
@@ -24,7 +24,7 @@ async function lockOwner(tx: DbOrTx, key: typeof t.apiKeys.$inferSelect): Promis
       .from(t.bots)
       .where(and(eq(t.bots.id, key.ownerId), eq(t.bots.organizationId, key.organizationId), isNull(t.bots.deletedAt)))
       .for('update');
-    if (!bot) throw notFound('No such API key.');
+    if (!bot) throw idNotFound('API key', key.id);
     return bot.name;
   }
   const [member] = await tx
@@ -33,7 +33,7 @@ async function lockOwner(tx: DbOrTx, key: typeof t.apiKeys.$inferSelect): Promis
     .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
     .where(and(eq(t.memberships.organizationId, key.organizationId), eq(t.memberships.userId, key.ownerId)))
     .for('update', { of: t.memberships });
-  if (!member) throw notFound('No such API key.');
+  if (!member) throw idNotFound('API key', key.id);
   return member.name;
 }
 
@@ -59,7 +59,7 @@ export async function rollApiKey(
       .from(t.apiKeys)
       .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
       .for('update');
-    if (!old || (old.stopsAt && old.stopsAt <= now)) throw notFound('No such API key.');
+    if (!old || (old.stopsAt && old.stopsAt <= now)) throw idNotFound('API key', keyId);
     if (old.rolledAt) throw new ApiError('api_key_already_rolled');
     if (old.expiresAt && old.expiresAt <= now) throw new ApiError('api_key_expired');
     const ownerName = await lockOwner(tx, old);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidIdParam } from '../short-ids';
 import { atMostCharacters } from '../characters';
 import { pageQuery, searchQuery } from '../http/pagination';
 import { restrictionFields, restrictionOutput } from '../auth/key-restriction-schema';
@@ -15,7 +16,7 @@ export const createApiKeyBody = z
 
 export type CreateApiKeyInput = z.input<typeof createApiKeyBody>;
 
-export const apiKeyParams = z.object({ orgId: z.uuid(), keyId: z.uuid() });
+export const apiKeyParams = z.object({ orgId: z.uuid(), keyId: uuidIdParam('apiKey') });
 
 export const listApiKeysQuery = pageQuery.extend({
   owner: z.enum(['me']).optional().meta({ description: '`me`: only the caller’s own keys.' }),

@@ -3,7 +3,7 @@ import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
 import { displayPrefix, generateApiKey, sha256Hex } from '../auth/api-key-format';
 import type { Principal } from '../auth/principal';
-import { ApiError, notFound } from '../errors';
+import { ApiError, idNotFound } from '../errors';
 import { EXPIRING_SOON_DAYS, type ApiKey, type CreatedApiKey } from './schema';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -86,7 +86,7 @@ export async function createApiKey(
         .from(t.bots)
         .where(and(eq(t.bots.id, input.botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
         .for('update');
-      if (!bot) throw notFound('No such bot in this organization.');
+      if (!bot) throw idNotFound('bot', input.botId);
       owner = { type: 'bot', id: bot.id, name: bot.name };
     } else {
       const [member] = await tx
@@ -148,7 +148,7 @@ export async function revokeApiKey(
       .set({ revokedAt: new Date(), revokedReason: 'revoked', revokedById: by.id })
       .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
       .returning(revokedKeyColumns);
-    if (revoked.length === 0) throw notFound('No such API key.');
+    if (revoked.length === 0) throw idNotFound('API key', keyId);
     await bumpAuthEpoch(tx);
     await notifyKeyRevokedByOther(tx, revoked[0], by);
     await recordAuditEvent(tx, keyRevokedEvent(revoked[0], 'revoked', source));

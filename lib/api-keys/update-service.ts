@@ -7,7 +7,7 @@ import type { KeyRestrictions } from '../auth/key-scope';
 import type { Principal } from '../auth/principal';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { notFound } from '../errors';
+import { idNotFound } from '../errors';
 import type { ApiKey } from './schema';
 import { checkedRestrictions, keyPolicyFor, restrictionChanges } from './restrictions';
 import { apiKeyTarget, DAY_MS, toApiKey } from './service';
@@ -32,7 +32,7 @@ export async function updateApiKeyRestrictions(
       .from(t.apiKeys)
       .where(and(eq(t.apiKeys.id, keyId), eq(t.apiKeys.organizationId, organizationId), isNull(t.apiKeys.revokedAt)))
       .for('update');
-    if (!key || (key.stopsAt && key.stopsAt <= now)) throw notFound('No such API key.');
+    if (!key || (key.stopsAt && key.stopsAt <= now)) throw idNotFound('API key', keyId);
     const before: KeyRestrictions = {
       permissions: key.permissions,
       projectIds: key.projectIds,

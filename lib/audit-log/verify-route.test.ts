@@ -9,10 +9,6 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { openDemoDatabase, scratchPostgres, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { auditEventsRehashed } from '../observability/metrics';
-import { registerHooks } from '../../server/hooks';
-
-// The route runs as in the server: with the features' pipeline hooks registered.
-registerHooks();
 
 /** Events re-hashed so far by kind, from the process's counter (what /metrics exposes). */
 async function rehashed() {

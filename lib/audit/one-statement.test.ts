@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { registerHooks } from '../../server/hooks';
 import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import * as t from '../db/schema';
 import { createSilence } from '../silences/lifecycle-service';
@@ -15,7 +14,6 @@ import { verifyAuditChain } from './verify';
 // The hot PATCHes write their change and its event in one statement (`auditEventCtes`); these tests hold
 // them to what the transaction path guarantees: the same event, a chain that verifies, all or nothing.
 withEmptyEmbeddedDatabase('one-statement');
-registerHooks();
 
 const source: AuditSource = {
   actor: { type: 'user', id: crypto.randomUUID(), name: 'Zoë "ops" \\ Ō', via: 'api_key', credential: 'svc_ab12…' },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { outboxInsert } from './outbox-sql';
+import { outboxInsert } from './outbox';
 import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import { textAsSql, type StatementValues } from '../db/statement';
@@ -67,7 +67,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
   auditEventsWritten.inc({ action: event.action });
 }
 
-/** The outbox insert (lib/audit/outbox-sql.ts) as a drizzle fragment, gated on the event's insert. */
+/** The outbox insert (lib/audit/outbox.ts) as a drizzle fragment, gated on the event's insert. */
 const outboxStatement = (event: { id: string; organizationId: string; action: string }): SQL =>
   textAsSql((p) => outboxInsert('recorded', event, p));
 

@@ -1,14 +1,14 @@
 import { and, eq, lt, lte, sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
+import { settings } from '../settings/settings';
 
 const DAY_MS = 86_400_000;
 /** At most this many events per organization per run, so the chain head is never locked for long. */
 const PRUNE_BATCH = 10_000;
 
 export function auditRetentionDays(): number {
-  const days = Number(process.env.AUDIT_RETENTION_DAYS ?? 400);
-  return Number.isFinite(days) && days >= 1 ? days : 400;
+  return settings().AUDIT_RETENTION_DAYS;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { clientAddress } from '../http/client-address';
+import { clientAddress } from '../http/public-origin';
 import type { AuditActor, AuditContext, AuditSource } from '../db/audit-types';
 
 const USER_AGENT_MAX = 512;
@@ -16,7 +16,7 @@ export type AuditedCaller = {
 export function auditContext(req: Pick<Request, 'headers'> | null, requestId: string | null): AuditContext {
   return {
     requestId,
-    ip: req ? clientAddress(req) : null,
+    ip: req ? clientAddress(req.headers) : null,
     userAgent: req?.headers.get('user-agent')?.slice(0, USER_AGENT_MAX) ?? null,
   };
 }

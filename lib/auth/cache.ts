@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { settings } from '../settings/settings';
 
 /**
  * Caches on the authentication path. Every change that takes access away bumps the shared epoch in its
@@ -11,8 +12,6 @@ import { LRUCache } from 'lru-cache';
  * answers from it, within its life). Otherwise every busy key would expire at once each second and all requests in
  * flight load it again together, a stall every second (docs/benchmarks.md).
  */
-const TTL_MS = Math.max(0, Number(process.env.AUTH_CACHE_TTL_MS ?? 1000));
-const REFRESH_AFTER_MS = TTL_MS / 2;
 
 // One registry per process: Next bundles route handlers separately, and they must share invalidations.
 type Registry = { caches: { clear: () => void }[]; generation: number };
@@ -29,6 +28,8 @@ export type AuthCache<V> = {
 type Entry = { value: unknown; loadedAt: number };
 
 export function authCache<V>(max = 50_000): AuthCache<V> {
+  const TTL_MS = settings().AUTH_CACHE_TTL_MS;
+  const REFRESH_AFTER_MS = TTL_MS / 2;
   const cache = new LRUCache<string, Entry>({ max, ttl: TTL_MS || 1, ttlAutopurge: false });
   /** Loads under way, each of the generation it started in: a later generation never joins an earlier load. */
   const loading = new Map<string, { generation: number; promise: Promise<V> }>();

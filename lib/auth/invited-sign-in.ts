@@ -1,3 +1,5 @@
+import { hook } from '../hooks';
+
 /**
  * What single sign-on asks of invitations without importing them (docs/architecture.md, "Floors"): server/hooks.ts
  * registers the onboarding feature's answer. An unknown email signing in with OIDC for the first time is made a user
@@ -5,13 +7,10 @@
  */
 export type JoinByInvitation = (email: string, name: string) => Promise<boolean>;
 
-// On globalThis: next-auth's route and the server module may each load their own copy of this module.
-const slot = globalThis as unknown as { __svcJoinByInvitation?: JoinByInvitation };
+const join = hook<JoinByInvitation>('join by invitation');
 
-export function registerJoinByInvitation(join: JoinByInvitation): void {
-  slot.__svcJoinByInvitation = join;
-}
+export const registerJoinByInvitation = join.register;
 
 export function joinByInvitation(email: string, name: string): Promise<boolean> {
-  return slot.__svcJoinByInvitation?.(email, name) ?? Promise.resolve(false);
+  return join.find()?.(email, name) ?? Promise.resolve(false);
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { inBackground } from '../db/priority';
 import { apiKeys, apiKeyUsage } from '../db/schema';
+import { settings } from '../settings/settings';
 
 /**
  * `lastUsedAt` and the per-day request counts without a write on the request path: uses are buffered in
@@ -9,9 +10,6 @@ import { apiKeys, apiKeyUsage } from '../db/schema';
  * idle is still flushed by the timer.
  */
 const WRITE_EVERY_MS = 60_000;
-const FLUSH_EVERY_MS = Number(process.env.LAST_USED_FLUSH_MS ?? 5_000);
-// `npm run bench` switches counting off in one run to show what it costs; nothing else should.
-const COUNT_USAGE = process.env.API_KEY_USAGE_COUNTING !== '0';
 
 type State = {
   pending: Map<string, Date>;
@@ -28,12 +26,13 @@ const state: State = ((globalThis as unknown as { __svcLastUsed?: State }).__svc
 state.counts ??= new Map();
 
 export function recordApiKeyUse(keyId: string, at = new Date()): void {
-  if (COUNT_USAGE) {
+  // `npm run bench` switches counting off in one run to show what it costs; nothing else should.
+  if (settings().API_KEY_USAGE_COUNTING) {
     const day = `${keyId} ${at.toISOString().slice(0, 10)}`;
     state.counts.set(day, (state.counts.get(day) ?? 0) + 1);
   }
   if (!state.timer) {
-    state.timer = setInterval(() => void inBackground(flushApiKeyUses), FLUSH_EVERY_MS);
+    state.timer = setInterval(() => void inBackground(flushApiKeyUses), settings().LAST_USED_FLUSH_MS);
     state.timer.unref();
   }
   const last = state.written.get(keyId);

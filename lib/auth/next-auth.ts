@@ -11,6 +11,7 @@ import { auditContext, userActor } from '../audit/source';
 import { signInFactors } from './sign-in-factors';
 import { joinByInvitation } from './invited-sign-in';
 import { SECOND_FACTOR_REQUIRED, SECOND_FACTOR_WRONG } from './sign-in-schema';
+import { settings } from '../settings/settings';
 
 type SessionClaims = { sub?: string; sv?: number; sid?: string; exp?: number };
 
@@ -85,14 +86,15 @@ const providers: AuthOptions['providers'] = [
 const OWN_PROVIDERS = new Set(['credentials', 'passkey']);
 
 // Single sign-on: any OIDC provider, switched on by three environment variables.
-if (process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET) {
+const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME } = settings();
+if (OIDC_ISSUER && OIDC_CLIENT_ID && OIDC_CLIENT_SECRET) {
   providers.push({
     id: 'oidc',
-    name: process.env.OIDC_NAME ?? 'Single sign-on',
+    name: OIDC_NAME,
     type: 'oauth',
-    wellKnown: `${process.env.OIDC_ISSUER.replace(/\/$/, '')}/.well-known/openid-configuration`,
-    clientId: process.env.OIDC_CLIENT_ID,
-    clientSecret: process.env.OIDC_CLIENT_SECRET,
+    wellKnown: `${OIDC_ISSUER.replace(/\/$/, '')}/.well-known/openid-configuration`,
+    clientId: OIDC_CLIENT_ID,
+    clientSecret: OIDC_CLIENT_SECRET,
     authorization: { params: { scope: 'openid email profile' } },
     idToken: true,
     checks: ['pkce', 'state'],

@@ -1,4 +1,5 @@
 import type { AuditSource } from '../db/audit-types';
+import { hook } from '../hooks';
 
 /**
  * What sign-in asks of the second factor without importing it (docs/architecture.md, "Floors"): server/hooks.ts
@@ -15,15 +16,8 @@ export type SignInFactors = {
   openSudo: (userId: string, sessionId: string) => Promise<unknown>;
 };
 
-// On globalThis: next-auth's route and the pipeline may each load their own copy of this module.
-const slot = globalThis as unknown as { __svcSignInFactors?: SignInFactors };
+const factors = hook<SignInFactors>('sign-in factors');
 
-export function registerSignInFactors(factors: SignInFactors): void {
-  slot.__svcSignInFactors = factors;
-}
+export const registerSignInFactors = factors.register;
 
-export function signInFactors(): SignInFactors {
-  const factors = slot.__svcSignInFactors;
-  if (!factors) throw new Error('The sign-in factors are not registered (server/hooks.ts runs at start-up).');
-  return factors;
-}
+export const signInFactors = factors.get;

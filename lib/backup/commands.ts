@@ -152,7 +152,6 @@ async function restoreEmbedded(file: string, header: BackupHeader, prefix: strin
 
 /** Opens the database as the server does (the remaining migrations apply) and verifies every audit chain. */
 async function verifyAsTheAppOpensIt(): Promise<void> {
-  process.env.SEED_DEMO = '0';
   const { closeDb, getDb } = await import('../db/client');
   const { verifyAuditChain } = await import('../audit/verify');
   const t = await import('../db/schema');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir, snapshotEmbeddedDatabase } from '../db/client';
+import { settings } from '../settings/settings';
 
 /** Where the running server puts the copies a backup asks for: inside DATA_DIR, so only its owner reads them. */
 export const SNAPSHOTS_DIR = '.backup-snapshots';
@@ -12,7 +13,7 @@ export const SNAPSHOTS_DIR = '.backup-snapshots';
  * directory of a consistent copy of the embedded database, which `npm run db:backup` reads and removes.
  */
 export async function snapshotRequest(req: Request): Promise<Response> {
-  const nonce = process.env.SVC_ADMIN_NONCE;
+  const nonce = settings().SVC_ADMIN_NONCE;
   if (!nonce || req.headers.get('x-svc-admin') !== nonce) return new Response('Not Found', { status: 404 });
   const parent = path.join(dataDir(), SNAPSHOTS_DIR);
   mkdirSync(parent, { recursive: true, mode: 0o700 });

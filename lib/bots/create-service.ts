@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { InvitedPolicy } from '../db/onboarding-schema';
-import { ApiError, notFound } from '../errors';
+import { ApiError, idNotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -75,7 +75,7 @@ export async function setBotPolicies(
       .for('update');
     const before = bot ? await bindingsIn(tx, organizationId, { type: 'bot', id: botId }) : [];
     const after = await grantablePolicies(tx, organizationId, caller, requested, before);
-    if (!bot) throw notFound('No such bot.');
+    if (!bot) throw idNotFound('bot', botId);
     await writeBindings(tx, organizationId, { type: 'bot', id: botId }, after);
     await bumpAuthEpoch(tx);
     await recordAuditEvent(tx, {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { uuidIdParam } from '../short-ids';
 import { policyBinding, policyList } from '../access/schema';
 import { atMostCharacters } from '../characters';
 
-export const botParams = z.object({ orgId: z.uuid(), botId: z.uuid() });
+export const botParams = z.object({ orgId: z.uuid(), botId: uuidIdParam('bot') });
 
 export const bot = z
   .object({ id: z.uuid(), name: z.string(), createdAt: z.iso.datetime(), policies: z.array(policyBinding) })

@@ -3,7 +3,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsByPrincipal, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
-import { notFound } from '../errors';
+import { idNotFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvents } from '../audit/record';
@@ -47,7 +47,7 @@ export async function deleteBot(
       .set({ deletedAt: new Date() })
       .where(and(eq(t.bots.id, botId), eq(t.bots.organizationId, organizationId), isNull(t.bots.deletedAt)))
       .returning({ id: t.bots.id, name: t.bots.name });
-    if (deleted.length === 0) throw notFound('No such bot.');
+    if (deleted.length === 0) throw idNotFound('bot', botId);
     await removeBindingsOf(tx, organizationId, { type: 'bot', id: botId });
     const revoked = await revokeKeysOf(tx, { type: 'bot', id: botId }, 'bot_deleted', {
       organizationId,

@@ -35,6 +35,9 @@ export function usePagedList<T>(
     refetchInterval: options.refetchInterval,
     // A list refreshed on a timer (alerts, silences) asks only while its page is visible.
     refetchIntervalInBackground: false,
+    // Back from another tab or window, a list asks again however fresh it was (the default waits out `staleTime`):
+    // what changed meanwhile, by another person or through the API, shows without a reload.
+    refetchOnWindowFocus: 'always',
   });
   // Memoized on the pages, so a list's items keep their identity between renders until a page changes.
   const items = useMemo(() => query.data?.pages.flatMap((p) => p.items) ?? [], [query.data]);

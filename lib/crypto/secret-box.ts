@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generatedSecretFile, unsharedSecrets, unsharedSecretsMessage } from './shared-secrets.mjs';
+import { settings } from '../settings/settings';
 
 /**
  * Secrets that must stay readable (TOTP secrets, webhook signing secrets) are sealed with AES-256-GCM under
@@ -32,19 +33,17 @@ function decodeKey(text: string): Buffer {
  * instances (a TOTP secret sealed by one could not be opened by another), and a backup would record a key that no
  * server uses. scripts/start.mjs applies the same rule (./shared-secrets.mjs) before the server starts.
  */
-export function requireSharedEncryptionKey(onPostgres = Boolean(process.env.DATABASE_URL)): void {
-  const missing = unsharedSecrets(onPostgres, ['ENCRYPTION_KEY']);
+export function requireSharedEncryptionKey(onPostgres = Boolean(settings().DATABASE_URL)): void {
+  const missing = unsharedSecrets(onPostgres, { ENCRYPTION_KEY: settings().ENCRYPTION_KEY }, ['ENCRYPTION_KEY']);
   if (missing.length > 0) throw new Error(unsharedSecretsMessage(missing));
 }
 
 function keyText(): string {
-  if (process.env.ENCRYPTION_KEY) return process.env.ENCRYPTION_KEY;
+  const { ENCRYPTION_KEY, DATA_DIR } = settings();
+  if (ENCRYPTION_KEY) return ENCRYPTION_KEY;
   requireSharedEncryptionKey();
   // The data folder is the operator's, chosen at run time: the build has nothing to trace there.
-  const file = generatedSecretFile(
-    'ENCRYPTION_KEY',
-    path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? './data'),
-  );
+  const file = generatedSecretFile('ENCRYPTION_KEY', path.resolve(/*turbopackIgnore: true*/ DATA_DIR));
   if (existsSync(file)) return readFileSync(file, 'utf8');
   throw new Error(
     'No ENCRYPTION_KEY: set it, or start the server with `npm start`, which generates one into DATA_DIR.',

@@ -12,9 +12,9 @@ export function generatedSecretFile(name, dataDir) {
   return path.join(dataDir, name === 'ENCRYPTION_KEY' ? 'encryption-key' : 'nextauth-secret');
 }
 
-/** The names among `names` that the environment lacks on PostgreSQL; on the embedded database, none. */
-export function unsharedSecrets(onPostgres = Boolean(process.env.DATABASE_URL), names = SHARED_SECRETS) {
-  return onPostgres ? names.filter((name) => !process.env[name]) : [];
+/** The names among `names` that `values` (the environment, or the app's settings) lack on PostgreSQL; else none. */
+export function unsharedSecrets(onPostgres, values, names = SHARED_SECRETS) {
+  return onPostgres ? names.filter((name) => !values[name]) : [];
 }
 
 /** Why none is generated, and what to set instead. */
@@ -23,6 +23,6 @@ export function unsharedSecretsMessage(names) {
   return (
     `${names.join(' and ')} ${many ? 'are' : 'is'} not set. On PostgreSQL (DATABASE_URL) every instance, db:backup ` +
     `and db:restore must use the same ${many ? 'values' : 'value'}, so none is generated: set ${many ? 'each' : 'it'} ` +
-    'to 32 random bytes in base64 (`openssl rand -base64 32`), the same on every instance (docs/operations.md).'
+    'to 32 random bytes in base64 (`openssl rand -base64 32`), the same on every instance (docs/deploy.md).'
   );
 }

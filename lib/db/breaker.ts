@@ -1,7 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './errors';
-
-const OPEN_MS = Math.max(0, Number(process.env.DATABASE_BREAKER_MS ?? 2000));
+import { settings } from '../settings/settings';
 
 // One per process, like the database handle: every bundle must see the same state.
 const state = ((globalThis as unknown as { __svcDbBreaker?: { openUntil: number } }).__svcDbBreaker ??= {
@@ -15,7 +14,8 @@ export function assertDatabaseMayBeUp(now = Date.now()): void {
 
 /** After a failure that means "unavailable" (connecting, or a query timing out), stop trying for DATABASE_BREAKER_MS; the next try after it decides. */
 export function noteDatabaseFailed(err: unknown, now = Date.now()): void {
-  if (OPEN_MS > 0 && isDatabaseUnavailable(err)) state.openUntil = now + OPEN_MS;
+  const openMs = settings().DATABASE_BREAKER_MS;
+  if (openMs > 0 && isDatabaseUnavailable(err)) state.openUntil = now + openMs;
 }
 
 type ConnectCallback = (

@@ -12,6 +12,7 @@ import { timeConnectionWaits, timedClient } from './long-statements';
 import { PgliteThread, type ThreadClient } from './pglite-thread';
 import { ensurePolicies } from './policies';
 import { postgresUrls, sessionFreeClient, type PostgresUrls } from './pooler';
+import { settings } from '../settings/settings';
 
 export type DatabaseFigures = {
   kind: 'pglite' | 'postgres';
@@ -59,7 +60,7 @@ export function migrationsFolder(): string {
 }
 
 export function dataDir(): string {
-  return path.resolve(/* turbopackIgnore: true */ process.env.DATA_DIR ?? './data');
+  return path.resolve(/* turbopackIgnore: true */ settings().DATA_DIR);
 }
 
 export { DataDirLockedError } from './data-dir-lock';
@@ -155,11 +156,8 @@ async function openPglite(): Promise<Handle> {
   return opened.handle;
 }
 
-const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2_000);
-// A query on a connection whose peer went silent (network partition) fails after this instead of hanging.
-const QUERY_TIMEOUT_MS = Number(process.env.DATABASE_QUERY_TIMEOUT_MS ?? 4_000);
-
 async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls): Promise<Handle> {
+  const { DATABASE_CONNECT_TIMEOUT_MS: CONNECT_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS: QUERY_TIMEOUT_MS } = settings();
   const [pg, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
@@ -197,6 +195,7 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
       max,
       options,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A query on a connection whose peer went silent (network partition) fails after this instead of hanging.
       query_timeout: QUERY_TIMEOUT_MS || undefined,
     });
     guardPool(pool);
@@ -208,19 +207,15 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     pool.on('connect', (client) => client.on('error', () => {}));
     return pool;
   };
-  const pool = newPool('svc', Number(process.env.DATABASE_POOL_SIZE ?? 10));
+  const pool = newPool('svc', settings().DATABASE_POOL_SIZE);
   // Its statements commit without waiting for the disk, each by itself (lib/http/rate-limit.ts `counterStore`),
   // not by a session setting a pooler would carry to other clients' transactions or lose.
-  const counterPool = newPool('svc-counters', Number(process.env.DATABASE_COUNTER_POOL_SIZE ?? 4));
+  const counterPool = newPool('svc-counters', settings().DATABASE_COUNTER_POOL_SIZE);
   // Statements whose every value is hidden from the planner (`runBlindStatement`): their sessions keep one plan per
   // statement from its first run. Not behind a transaction pooler, where no statement is named (nor a session's).
   const blindPool = transactionPooler
     ? null
-    : newPool(
-        'svc-search',
-        Number(process.env.DATABASE_SEARCH_POOL_SIZE ?? 2),
-        '-c plan_cache_mode=force_generic_plan',
-      );
+    : newPool('svc-search', settings().DATABASE_SEARCH_POOL_SIZE, '-c plan_cache_mode=force_generic_plan');
   const pools = [
     { name: 'svc', pool },
     { name: 'svc-counters', pool: counterPool },

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getDb, watchStatements } from './client';
+import { queryRows } from './statement';
 
 /** A node of PostgreSQL's `explain (format json)` plan, with the fields these tests read. */
 export type PlanNode = {
@@ -65,8 +66,7 @@ export async function planOf(
     if (withoutSeqScan) await tx.execute(sql`set local enable_seqscan = off`);
     if (withoutSort) await tx.execute(sql`set local enable_sort = off`);
     const options = sql.raw(analyze ? '(analyze, format json)' : '(format json)');
-    const result = await tx.execute(sql`explain ${options} ${rebuilt(reads[0].text, reads[0].params)}`);
-    return result.rows as { 'QUERY PLAN': unknown }[];
+    return queryRows<{ 'QUERY PLAN': unknown }>(tx, sql`explain ${options} ${rebuilt(reads[0].text, reads[0].params)}`);
   });
   const plan = rows[0]['QUERY PLAN'];
   return ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0].Plan;

@@ -160,7 +160,8 @@ describe('periodic tasks (the upkeep)', () => {
     expect(vi.getTimerCount()).toBe(0);
     await vi.advanceTimersByTimeAsync(5_000);
     expect(counted.runs).toBe(3);
-  });
+    // Each makes a fresh embedded database (initdb in WASM), as above.
+  }, 120_000);
 
   it('ends a task with the thread that is closed, and takes none once it is', async () => {
     const { periodic, counted } = await counting('periodic-closes');
@@ -174,7 +175,7 @@ describe('periodic tasks (the upkeep)', () => {
     );
     await vi.advanceTimersByTimeAsync(5_000);
     expect(counted.runs).toBe(1);
-  });
+  }, 120_000);
 });
 
 describe('statements of requests, in the background, and the upkeep', () => {

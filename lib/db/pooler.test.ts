@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readSettings } from '../settings/settings';
 import { assertSessionFree, directDatabaseUrl, postgresUrls, SessionStateError } from './pooler';
 
 const pooled = 'postgres://svc@127.0.0.1:6432/svc';
@@ -31,8 +32,8 @@ describe('postgresUrls', () => {
     expect(directDatabaseUrl(env)).toBe(direct);
   });
 
-  it('refuses a pooler mode it does not know', () => {
-    expect(() => postgresUrls({ DATABASE_URL: pooled, DATABASE_POOLER: 'session' })).toThrow(/DATABASE_POOLER/);
+  it('refuses a pooler mode it does not know, at start', () => {
+    expect(() => readSettings({ DATABASE_URL: pooled, DATABASE_POOLER: 'session' })).toThrow(/DATABASE_POOLER/);
   });
 });
 

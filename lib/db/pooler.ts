@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { settings, type Settings } from '../settings/settings';
 
 /**
  * Where the PostgreSQL connections go. `url` (DATABASE_URL) serves requests and may name a transaction pooler
@@ -6,7 +7,7 @@ import type pg from 'pg';
  * `directUrl` (DATABASE_DIRECT_URL, default DATABASE_URL) reaches PostgreSQL itself, for what needs one session
  * throughout: migrations and their lock, backups and restores.
  */
-type Env = Record<string, string | undefined>;
+type Urls = Pick<Settings, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DATABASE_POOLER'>;
 
 export type PostgresUrls = { url: string; directUrl: string; transactionPooler: boolean };
 
@@ -16,19 +17,17 @@ export type PostgresUrls = { url: string; directUrl: string; transactionPooler: 
  * needed behind a pooler, and assuming one costs little (statements are parsed on each call) where the opposite
  * mistake answers 500s.
  */
-export function postgresUrls(env: Env = process.env): PostgresUrls | null {
-  const url = env.DATABASE_URL;
+export function postgresUrls(urls: Partial<Urls> = settings()): PostgresUrls | null {
+  const url = urls.DATABASE_URL;
   if (!url) return null;
-  const directUrl = env.DATABASE_DIRECT_URL || url;
-  const mode = env.DATABASE_POOLER || (directUrl === url ? 'none' : 'transaction');
-  if (mode !== 'transaction' && mode !== 'none')
-    throw new Error(`DATABASE_POOLER is "${mode}": it is "transaction" (PgBouncer's pool_mode=transaction) or "none".`);
+  const directUrl = urls.DATABASE_DIRECT_URL || url;
+  const mode = urls.DATABASE_POOLER ?? (directUrl === url ? 'none' : 'transaction');
   return { url, directUrl, transactionPooler: mode === 'transaction' };
 }
 
 /** The URL of one server session of its own (backups, restores): DATABASE_DIRECT_URL, else DATABASE_URL. */
-export function directDatabaseUrl(env: Env = process.env): string | undefined {
-  return env.DATABASE_DIRECT_URL || env.DATABASE_URL;
+export function directDatabaseUrl(urls: Partial<Urls> = settings()): string | undefined {
+  return urls.DATABASE_DIRECT_URL || urls.DATABASE_URL;
 }
 
 /**

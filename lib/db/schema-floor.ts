@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { settings } from '../settings/settings';
 
 /** Runs one statement on the database being opened, before it is migrated. */
 type Query = (text: string) => Promise<{ rows: unknown[] }>;
@@ -30,7 +31,7 @@ export async function assertBuildCanServe(query: Query, migrationsFolder: string
   const applied = await query(`select count(*)::int as "n" from "drizzle"."__drizzle_migrations"`);
   const databaseMigrations = (applied.rows[0] as { n: number }).n;
   throw new SchemaFloorError(
-    `This build (svc ${process.env.SVC_VERSION ?? 'unknown'}, schema ${build.migrations}: migrations up to ` +
+    `This build (svc ${settings().SVC_VERSION}, schema ${build.migrations}: migrations up to ` +
       `${build.last}) cannot serve this database (schema ${databaseMigrations}): migration ${row.raised_by ?? '?'} ` +
       `removed what builds before schema ${row.min_schema} use. Start a build of schema ${row.min_schema} or ` +
       'newer; nothing was changed.',

@@ -1,7 +1,7 @@
 import { and, Column, eq, fillPlaceholders, getTableColumns, is, sql, type SQL, type Table } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
-import { runStatement } from './client';
+import { runStatement, type DbOrTx } from './client';
 
 /**
  * The values of a statement built as SQL text for `runStatement`: `add(value, type)` appends the value and
@@ -36,6 +36,14 @@ export function textAsSql(build: (p: (value: unknown, type: string) => string) =
 }
 
 /**
+ * The rows of a statement drizzle runs from its `sql` template (a CTE, `for update skip locked`, an update's
+ * `returning`), typed as its select list names them: the one way to read what `execute` answers.
+ */
+export async function queryRows<R>(db: DbOrTx, query: SQL): Promise<R[]> {
+  return (await db.execute(query)).rows as R[];
+}
+
+/**
  * A row as `runStatement` returns it (columns by their SQL names, in the driver's types) in drizzle's shape
  * for `table`: the keys and types of `typeof table.$inferSelect`, through each column's own mapping.
  */
@@ -48,6 +56,14 @@ export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): 
     else out[key] = value instanceof Date ? value : column.mapFromDriverValue(value);
   }
   return out as T['$inferSelect'];
+}
+
+/** A project-scoped table's rows of one project, only within the caller's organization. */
+export function projectWhere(
+  table: { organizationId: PgColumn; projectId: PgColumn },
+  scope: { organizationId: string; projectId: string },
+): SQL {
+  return and(eq(table.organizationId, scope.organizationId), eq(table.projectId, scope.projectId))!;
 }
 
 /**

@@ -1,9 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import { httpsUrlProblem, isPublicAddress, MAX_TARGET_URL_LENGTH } from './target-url';
+import { settings } from '../settings/settings';
 
 /** `WEBHOOK_ALLOW_LOOPBACK=1`: tests and local setups may deliver to 127.0.0.0/8 and ::1, nothing else private. */
 export function loopbackAllowed(): boolean {
-  return process.env.WEBHOOK_ALLOW_LOOPBACK === '1';
+  return typeof window === 'undefined' && settings().WEBHOOK_ALLOW_LOOPBACK;
 }
 
 function isLoopback(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {

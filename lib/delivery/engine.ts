@@ -1,21 +1,28 @@
 import type { BackgroundJob } from '../jobs/runner';
+import { processBudget } from './budget';
 import { sendSigned, type SendResult } from './send';
 
 /** A signed POST ready to go: the engine sends it and hands the result back to its channel. */
 export type OutgoingRequest = { url: string; headers: Record<string, string>; body: string; timeoutMs: number };
 
 /**
- * What a kind of delivery (webhook events, subscription batches) plugs into the engine: how its work is claimed,
- * turned into a signed request, recorded and handed back. The engine owns the loop: how much is in flight in this
- * process, sending, and giving back what it holds at shutdown.
+ * What goes out for one claimed delivery: an HTTP request the engine sends, a send of the channel's own transport
+ * (email's SMTP), or why it is refused now (recorded as a `blocked_address` failure, never sent).
+ */
+export type Outgoing =
+  OutgoingRequest | { transport: (signal: AbortSignal) => Promise<SendResult> } | { refused: string };
+
+/**
+ * What a kind of delivery (webhook events, subscription batches, email) plugs into the engine: how its work is
+ * claimed, turned into what to send, recorded and handed back. The engine owns the loop: how much is in flight in
+ * this process, sending, cancelling at shutdown, and giving back what it holds.
  */
 export type DeliveryChannel<C> = {
   name: string;
   /** Claims up to `limit` deliveries for this instance, each leased so no other instance sends it meanwhile. */
   claim(limit: number): Promise<C[]>;
   key(claimed: C): string;
-  /** The request to send, or why its URL is refused now (recorded as a `blocked_address` failure, never sent). */
-  request(claimed: C, at: Date): OutgoingRequest | { refused: string };
+  outgoing(claimed: C, at: Date): Outgoing;
   /** Records one attempt; only while the lease it claimed still holds (a second record writes nothing). */
   record(claimed: C, result: SendResult, at: Date): Promise<void>;
   /** Gives back a claim not recorded: due again at once for any instance, no attempt counted. */
@@ -31,17 +38,24 @@ const NOT_SENT = {
   retryAfter: null,
   durationMs: 0,
   answer: '',
+  answerWhole: true,
   notSent: true,
 } as const;
-/** At shutdown, how long sends in flight may finish before what is left is handed back. */
+/** At shutdown, how long sends in flight may finish before what is left is cancelled and handed back. */
 const SHUTDOWN_GRACE_MS = 2_000;
+/** At shutdown, how long a send being recorded may take before its claim is left to its lease. */
+const RECORD_GRACE_MS = 5_000;
+
+type Held<C> = { claimed: C; cancel: AbortController; sending: boolean; cancelled: boolean; done: Promise<void> };
 
 /**
- * The delivery loop of one channel, as a background job: each pass claims as much as this process has room for
- * (`maxInFlight` in flight at once) and starts sending without waiting, so a slow target never holds back the
- * next claim; each finished send frees its room and wakes the loop. A full claim goes again at once; otherwise
- * the loop waits `everyMs` or until woken (new work published here, a send finished). A wake starts the pass after
- * `wakeDelayMs`, so sends finishing together free their room for one claim.
+ * The delivery loop of one channel, as a background job: each pass claims as much as there is room for (this
+ * channel's `maxInFlight`, and the room left in the process's budget over every channel) and starts sending
+ * without waiting, so a slow target never holds back the next claim; each finished send frees its room and wakes
+ * the loop. A full claim goes again at once; otherwise the loop waits `everyMs` or until woken (new work published
+ * here, a send finished). A wake starts the pass after `wakeDelayMs`, so sends finishing together free their room
+ * for one claim. At shutdown, sends still open after a short grace are cancelled (their connections closed) and
+ * only then given back, so no other instance sends them while they are open here.
  */
 export function deliveryLoop<C>(
   channel: DeliveryChannel<C>,
@@ -52,18 +66,22 @@ export function deliveryLoop<C>(
     wakeDelayMs = 0,
   }: { everyMs: number; maxInFlight: number; claimLimit?: number; wakeDelayMs?: number },
 ): DeliveryLoop {
-  const held = new Map<string, C>();
+  const held = new Map<string, Held<C>>();
   let wake: () => void = () => {};
 
-  async function attempt(claimed: C): Promise<void> {
+  async function attempt(entry: Held<C>): Promise<void> {
+    const { claimed } = entry;
     const at = new Date();
-    const request = channel.request(claimed, at);
+    const outgoing = channel.outgoing(claimed, at);
     const result: SendResult =
-      'refused' in request
-        ? { ...NOT_SENT, error: request.refused }
-        : await sendSigned(request.url, request.headers, request.body, request.timeoutMs);
-    // Handed back at shutdown while it was sent: another instance may own this delivery now.
-    if (!held.has(channel.key(claimed))) return;
+      'refused' in outgoing
+        ? { ...NOT_SENT, error: outgoing.refused }
+        : 'transport' in outgoing
+          ? await outgoing.transport(entry.cancel.signal)
+          : await sendSigned(outgoing.url, outgoing.headers, outgoing.body, outgoing.timeoutMs, entry.cancel.signal);
+    entry.sending = false;
+    // Cancelled at shutdown: its connection is closed and the release gives it back.
+    if (result.cancelled) return void (entry.cancelled = true);
     for (let tries = 1; ; tries++) {
       try {
         return await channel.record(claimed, result, at);
@@ -76,16 +94,30 @@ export function deliveryLoop<C>(
   }
 
   async function pass(): Promise<number> {
-    const room = Math.min(claimLimit, maxInFlight - held.size);
+    const room = processBudget.reserve(Math.min(claimLimit, maxInFlight - held.size), wake);
     if (room <= 0) return 0;
-    const claimed = await channel.claim(room);
+    let claimed: C[] = [];
+    try {
+      claimed = await channel.claim(room);
+    } finally {
+      processBudget.free(room - claimed.length);
+    }
     for (const c of claimed) {
       const key = channel.key(c);
-      held.set(key, c);
-      void attempt(c)
+      const entry: Held<C> = {
+        claimed: c,
+        cancel: new AbortController(),
+        sending: true,
+        cancelled: false,
+        done: null!,
+      };
+      held.set(key, entry);
+      entry.done = attempt(entry)
         .catch((err: unknown) => console.error(`${channel.name} delivery ${key}: attempt not recorded.`, err))
         .finally(() => {
+          if (entry.cancelled) return;
           held.delete(key);
+          processBudget.free(1);
           wake();
         });
     }
@@ -95,9 +127,16 @@ export function deliveryLoop<C>(
   async function release(): Promise<void> {
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
     while (held.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const left = [...held.values()];
-    held.clear();
-    await Promise.all(left.map((c) => channel.release(c)));
+    const open = [...held.values()];
+    for (const entry of open) if (entry.sending) entry.cancel.abort();
+    await Promise.race([
+      Promise.all(open.map((entry) => entry.done)),
+      new Promise((resolve) => setTimeout(resolve, RECORD_GRACE_MS).unref()),
+    ]);
+    const cancelled = open.filter((entry) => entry.cancelled);
+    for (const entry of cancelled) held.delete(channel.key(entry.claimed));
+    processBudget.free(cancelled.length);
+    await Promise.all(cancelled.map((entry) => channel.release(entry.claimed)));
   }
 
   return {

@@ -1,19 +1,10 @@
-/** PRODUCT.md's default: the delays after each failed attempt, about a day in all; then the endpoint is disabled. */
-export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+import { settings } from '../settings/settings';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `5s,5m,2h` as milliseconds; a malformed schedule is a configuration error, refused loudly at start. */
-export function parseRetrySchedule(text: string): number[] {
-  return text.split(',').map((part) => {
-    const match = /^\s*(\d+)(ms|s|m|h|d)\s*$/.exec(part);
-    if (!match) throw new Error(`WEBHOOK_RETRY_SCHEDULE: "${part}" is not a delay such as 5s, 30m or 2h.`);
-    return Number(match[1]) * UNIT_MS[match[2]];
-  });
-}
+// The schedule's rules live with the settings, which read WEBHOOK_RETRY_SCHEDULE once and refuse a bad one at start.
+export { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../settings/settings';
 
 export function retrySchedule(): number[] {
-  return parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE);
+  return settings().WEBHOOK_RETRY_SCHEDULE;
 }
 
 /** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */

@@ -6,6 +6,8 @@ import { addressAllowed } from './address';
 
 export const TIMEOUT_MS = 10_000;
 export const MAX_ANSWER_BYTES = 64 * 1024;
+/** How long an idle kept-alive connection waits for the next request: below Node's and most servers' 5 s. */
+const IDLE_SOCKET_MS = 4_000;
 
 /** Why no answer came: PRODUCT.md's `lastError.class` values, `http` and `invalid_response` being the answered ones. */
 export type FailureClass = 'timeout' | 'connection' | 'tls' | 'blocked_address';
@@ -13,14 +15,18 @@ export type FailureClass = 'timeout' | 'connection' | 'tls' | 'blocked_address';
 export type SendResult = {
   status: number | null;
   error: string | null;
-  /** Set when no answer came (status null). */
+  /** Set when no whole answer came (status null). */
   errorClass: FailureClass | null;
   retryAfter: string | null;
   durationMs: number;
   /** The first 64 KiB of the answer's body, as text. */
   answer: string;
+  /** Whether `answer` is the whole body: it ended within 64 KiB. */
+  answerWhole: boolean;
   /** Refused before connecting (the URL's guard): nothing was sent. */
   notSent?: boolean;
+  /** Cancelled by the caller (shutdown) before the answer ended: its connection is closed, nothing is known. */
+  cancelled?: boolean;
 };
 
 /** The class of a connection's failure, from Node's error code. */
@@ -48,65 +54,113 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
 };
 
 /**
- * POSTs one signed request: `timeoutMs` for the whole exchange, body included (then it is abandoned), no
- * redirects followed (a 3xx is an answer like any other), at most 64 KiB of the answer read. Resolves with what
- * happened; never throws.
+ * Kept-alive connections, pooled per target (host and port) by Node's agents. The guard runs in `lookup`, which
+ * every new connection calls, so reusing a connection never skips the address check of a new one.
  */
-export function sendSigned(
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, lookup: guardedLookup, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+  'https:': new https.Agent({ keepAlive: true, lookup: guardedLookup, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' }),
+};
+
+type Exchange = { url: URL; headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignal };
+
+/**
+ * POSTs one signed request: `timeoutMs` for the whole exchange, body included (then it is abandoned), no redirects
+ * followed (a 3xx is an answer like any other), on a kept-alive connection to the target. A 2xx answer is read to
+ * its end, whatever its length, keeping its first 64 KiB: an answer cut short (the connection broke, the time ran
+ * out) is no answer, a failed attempt. Of any other answer at most 64 KiB is read. `signal` cancels the exchange
+ * (shutdown): its connection is closed before the result comes. Resolves with what happened; never throws.
+ */
+export async function sendSigned(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs = TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<SendResult> {
   const started = performance.now();
+  const exchange = { url: new URL(url), headers, body, timeoutMs, signal };
+  const first = await post(exchange, started);
+  // A kept-alive connection the target closed meanwhile fails at once, before any answer: once on a new one.
+  return first.reusedSocketReset ? post(exchange, started) : first;
+}
+
+function post(
+  { url, headers, body, timeoutMs, signal }: Exchange,
+  started: number,
+): Promise<SendResult & { reusedSocketReset?: boolean }> {
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let responded = false;
+    // From a cancel on, only the request's close settles it.
+    let cancelling = false;
     const chunks: Buffer[] = [];
+    let kept = 0;
     const finish = (
-      result: Omit<SendResult, 'durationMs' | 'answer' | 'errorClass'>,
+      result: Omit<SendResult, 'durationMs' | 'answer' | 'answerWhole' | 'errorClass'> & { answerWhole?: boolean },
       errorClass: FailureClass | null = null,
+      extra: { cancelled?: boolean; reusedSocketReset?: boolean } = {},
     ) => {
-      if (settled) return;
+      if (settled || (cancelling && !extra.cancelled)) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...result, errorClass, answer: Buffer.concat(chunks).toString('utf8'), durationMs: elapsed() });
+      signal?.removeEventListener('abort', cancel);
+      resolve({
+        answerWhole: false,
+        ...result,
+        ...extra,
+        errorClass,
+        answer: Buffer.concat(chunks).toString('utf8'),
+        durationMs: elapsed(),
+      });
     };
-    const target = new URL(url);
-    const client = target.protocol === 'https:' ? https : http;
-    const req = client.request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup,
-        agent: false,
-      },
-      (res) => {
-        let read = 0;
-        const done = () => {
-          finish({ status: res.statusCode ?? null, error: null, retryAfter: headerText(res.headers['retry-after']) });
-          res.destroy();
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (read < MAX_ANSWER_BYTES) chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - read));
-          read += chunk.length;
-          if (read >= MAX_ANSWER_BYTES) done();
-        });
-        res.on('end', done);
-        res.on('error', done);
-      },
+    const noAnswer = (error: string, errorClass: FailureClass, extra = {}) =>
+      finish({ status: null, error: error.slice(0, 500), retryAfter: null }, errorClass, extra);
+    const req = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+      agent: agents[url.protocol as keyof typeof agents],
+    });
+    req.on('response', (res) => {
+      responded = true;
+      const status = res.statusCode ?? 0;
+      const readWhole = status >= 200 && status < 300;
+      const answered = (answerWhole: boolean) =>
+        finish({ status, error: null, retryAfter: headerText(res.headers['retry-after']), answerWhole });
+      res.on('data', (chunk: Buffer) => {
+        if (kept < MAX_ANSWER_BYTES) chunks.push(chunk.subarray(0, MAX_ANSWER_BYTES - kept));
+        kept += chunk.length;
+        // Enough of an answer that does not acknowledge anything: the rest is not read (nor the connection kept).
+        if (!readWhole && kept > MAX_ANSWER_BYTES) {
+          answered(false);
+          req.destroy();
+        }
+      });
+      res.on('end', () => answered(kept <= MAX_ANSWER_BYTES));
+      // Closed before its end: nothing of it counts, whatever its status said.
+      res.on('close', () => {
+        if (!res.complete)
+          noAnswer(`The connection closed after ${kept} bytes of the answer, before its end.`, 'connection');
+      });
+    });
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      noAnswer(`${err.code ?? 'ERROR'}: ${err.message}`, failureClass(err.code), {
+        reusedSocketReset: req.reusedSocket && !responded && (err.code === 'ECONNRESET' || err.code === 'EPIPE'),
+      }),
     );
     const timer = setTimeout(() => {
-      finish({ status: null, error: `No answer within ${timeoutMs / 1000} s.`, retryAfter: null }, 'timeout');
+      noAnswer(`No whole answer within ${timeoutMs / 1000} s.`, 'timeout');
       req.destroy();
     }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) =>
-      finish(
-        { status: null, error: `${err.code ?? 'ERROR'}: ${err.message}`.slice(0, 500), retryAfter: null },
-        failureClass(err.code),
-      ),
-    );
+    function cancel() {
+      cancelling = true;
+      // The result waits for the socket's close: only then may another instance take these messages.
+      req.once('close', () => noAnswer('Cancelled at shutdown.', 'connection', { cancelled: true }));
+      req.destroy();
+    }
+    if (signal?.aborted) return cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
     req.end(body);
   });
 }

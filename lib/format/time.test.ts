@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { age, clockMinute, dayAndSecond, exactTime, localTime, relativeTime, shortDate } from './time';
+import { age, clockMinute, dayAndSecond, exactTime, localTime, pastTime, relativeTime, shortDate } from './time';
 
 const now = Date.parse('2026-11-25T14:00:00.000Z');
 const at = (ms: number) => new Date(now + ms).toISOString();
@@ -29,6 +29,18 @@ describe('relativeTime', () => {
         expect(relativeTime(at(-ms), now)).toMatch(/^\d+ \w+ ago$/);
       }),
     );
+  });
+});
+
+describe('pastTime', () => {
+  it('is never in the future, however far the clock lags behind what happened', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -50 * 365 * DAY, max: 50 * 365 * DAY }), (ms) => {
+        expect(pastTime(at(ms), now)).toMatch(ms > -MINUTE ? /^just now$/ : /^\d+ \w+ ago$/);
+      }),
+    );
+    expect(pastTime(at(54_000), now)).toBe('just now');
+    expect(pastTime(at(-3 * MINUTE), now)).toBe('3 minutes ago');
   });
 });
 

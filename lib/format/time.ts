@@ -52,6 +52,14 @@ export function relativeTime(iso: string, now = Date.now()): string {
 }
 
 /**
+ * `relativeTime` of something that has already happened, against a page's clock that may lag behind it (the clock
+ * moves by the minute): "just now", never "in 54 seconds".
+ */
+export function pastTime(iso: string, now = Date.now()): string {
+  return relativeTime(iso, Math.max(now, new Date(iso).getTime()));
+}
+
+/**
  * How long ago `iso` was, without "ago", rounded down: "3 minutes", "2 hours"; "under a minute" below one (a page's
  * clock moves by the minute, components/console/time.tsx).
  */

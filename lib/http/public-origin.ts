@@ -1,3 +1,4 @@
+import { settings } from '../settings/settings';
 /**
  * Where the app is, as browsers and clients see it, and who is calling: the one place that reads APP_URL,
  * NEXTAUTH_URL, ALLOWED_ORIGINS, TRUST_PROXY and the forwarded headers.
@@ -8,16 +9,14 @@ export function trustProxy(): boolean {
   return trustedProxyCount() > 0;
 }
 
-/** How many proxies stand in front: `true`/`yes`/`on` is one, a whole number N is N, anything else none. */
+/** How many proxies stand in front (TRUST_PROXY: `true` is one, N is N, unset none). */
 export function trustedProxyCount(): number {
-  const value = (process.env.TRUST_PROXY ?? '').trim();
-  if (/^(true|yes|on)$/i.test(value)) return 1;
-  return /^\d{1,2}$/.test(value) ? Number(value) : 0;
+  return settings().TRUST_PROXY;
 }
 
 /** The configured public origin (APP_URL, else NEXTAUTH_URL), or null. */
 export function configuredOrigin(): string | null {
-  const url = process.env.APP_URL || process.env.NEXTAUTH_URL;
+  const url = settings().APP_URL || settings().NEXTAUTH_URL;
   return url ? new URL(url).origin : null;
 }
 
@@ -40,9 +39,7 @@ export function allowedOrigins(req: Request): Set<string> {
   const origins = new Set([requestOrigin(req)]);
   const configured = configuredOrigin();
   if (configured) origins.add(configured);
-  for (const origin of (process.env.ALLOWED_ORIGINS ?? '').split(',')) {
-    if (origin.trim()) origins.add(origin.trim().replace(/\/$/, ''));
-  }
+  for (const origin of settings().ALLOWED_ORIGINS) origins.add(origin.replace(/\/$/, ''));
   return origins;
 }
 
@@ -66,5 +63,5 @@ export function clientAddress(headers: Headers): string {
     if (appended) return appended;
   }
   const [nonce, address] = (headers.get(PEER_HEADER) ?? '').split(' ');
-  return nonce && nonce === process.env.SVC_PEER_NONCE && address ? address : 'unknown';
+  return nonce && nonce === settings().SVC_PEER_NONCE && address ? address : 'unknown';
 }

@@ -11,6 +11,7 @@ import { getCounterPool } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import { rateLimitRefusals } from '../observability/metrics';
 import { readyRedisCounters } from './redis-counters';
+import { settings } from '../settings/settings';
 
 /**
  * A verdict on one point: `retryAfter` null when allowed, else the seconds to wait; `read` the value of the
@@ -40,12 +41,12 @@ export class Limiter {
   private async create(): Promise<Consume> {
     // RATE_LIMIT_NAMESPACE separates deployments (or test servers) that share one database.
     const options = {
-      keyPrefix: `${process.env.RATE_LIMIT_NAMESPACE ?? ''}${this.name}`,
+      keyPrefix: `${settings().RATE_LIMIT_NAMESPACE}${this.name}`,
       points: this.points(),
       duration: this.durationSeconds(),
     };
-    if (process.env.RATE_LIMIT_STORE === 'memory') return consumeOne(new RateLimiterMemory(options));
-    const redisUrl = process.env.RATE_LIMIT_REDIS_URL;
+    if (settings().RATE_LIMIT_STORE === 'memory') return consumeOne(new RateLimiterMemory(options));
+    const redisUrl = settings().RATE_LIMIT_REDIS_URL;
     // In Redis, the upsert reads no epoch: `admitCaller` reads it on its own (lib/pipeline/authenticate.ts).
     if (redisUrl)
       return consumeBatched(
@@ -164,39 +165,34 @@ export function counterStore(pool: Pool, read?: string, reads?: Map<string, unkn
   return { query } as unknown as Pick<Pool, 'query'>;
 }
 
-const envInt = (name: string, fallback: number) => () => {
-  const value = Number(process.env[name]);
-  return Number.isInteger(value) && value > 0 ? value : fallback;
-};
-
 /**
  * Every authenticated /v1 request, per principal (user or bot, whichever credential it uses). On PostgreSQL its
  * upsert also reads the auth epoch, which `admitCaller` (lib/pipeline/authenticate.ts) applies.
  */
 export const apiLimiter = new Limiter(
   'api',
-  envInt('RATE_LIMIT_REQUESTS', 1200),
-  envInt('RATE_LIMIT_WINDOW_SECONDS', 60),
+  () => settings().RATE_LIMIT_REQUESTS,
+  () => settings().RATE_LIMIT_WINDOW_SECONDS,
   AUTH_EPOCH_QUERY,
 );
 
 /** Sign-in attempts, per client address and per email. */
 export const signInLimiter = new Limiter(
   'signin',
-  envInt('SIGNIN_RATE_LIMIT', 10),
-  envInt('SIGNIN_RATE_LIMIT_WINDOW_SECONDS', 60),
+  () => settings().SIGNIN_RATE_LIMIT,
+  () => settings().SIGNIN_RATE_LIMIT_WINDOW_SECONDS,
 );
 
 /** Unauthenticated endpoints (device login, SCIM before its token checks out), per client address. */
 export const anonymousLimiter = new Limiter(
   'anon',
-  envInt('ANON_RATE_LIMIT', 60),
-  envInt('ANON_RATE_LIMIT_WINDOW_SECONDS', 60),
+  () => settings().ANON_RATE_LIMIT,
+  () => settings().ANON_RATE_LIMIT_WINDOW_SECONDS,
 );
 
 /** Failed authentication (a credential that does not check out), per client address; successes never count. */
 export const authFailureLimiter = new Limiter(
   'authfail',
-  envInt('AUTH_FAILURE_RATE_LIMIT', 100),
-  envInt('AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS', 60),
+  () => settings().AUTH_FAILURE_RATE_LIMIT,
+  () => settings().AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS,
 );

@@ -1,9 +1,8 @@
 import { Redis } from 'ioredis';
+import { settings } from '../settings/settings';
 
 // One connection per process and URL, like the database handle: Next bundles this module more than once.
 const state = globalThis as unknown as { __svcRedisCounters?: Map<string, Redis> };
-
-const CONNECT_TIMEOUT_MS = Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 2_000);
 
 /**
  * The Redis (or Valkey) connection that holds the rate-limit counters (RATE_LIMIT_REDIS_URL). Commands are never
@@ -18,8 +17,8 @@ export function redisCounters(url: string): Redis {
       connectionName: 'svc-counters',
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      commandTimeout: CONNECT_TIMEOUT_MS,
+      connectTimeout: settings().DATABASE_CONNECT_TIMEOUT_MS,
+      commandTimeout: settings().DATABASE_CONNECT_TIMEOUT_MS,
     });
     let down = false;
     client.on('error', (err: Error) => {
@@ -44,7 +43,7 @@ export async function readyRedisCounters(url: string): Promise<Redis> {
   const client = redisCounters(url);
   if (client.status !== 'ready')
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(done, settings().DATABASE_CONNECT_TIMEOUT_MS);
       function done() {
         clearTimeout(timer);
         client.off('ready', done).off('error', done);

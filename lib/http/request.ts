@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '../db/errors';
 import { log } from '../observability/log';
 import { requestDuration, slowRequests } from '../observability/metrics';
 import { stallsBetween } from '../observability/stalls';
+import { settings } from '../settings/settings';
 
 /** Seconds a client should wait before retrying while a dependency is down. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -67,13 +68,12 @@ function noteRequest(requestId: string, { method, route }: RequestLabel, status:
   const seconds = (now - started) / 1000;
   requestDuration.observe({ method, route, status: String(status) }, seconds);
   const line = { requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10 };
-  if (now - started < SLOW_REQUEST_MS) return log.info(line, 'request');
+  if (now - started < settings().SLOW_REQUEST_MS) return log.info(line, 'request');
   slowRequests.inc({ method, route });
   log.warn({ ...line, during: stallsBetween(started, now) }, 'slow request');
 }
 
-/** From this long on, a request's line is a warning that says what else was going on (docs/operations.md). */
-const SLOW_REQUEST_MS = Number(process.env.SLOW_REQUEST_MS ?? 1000);
+/** From this long on, a request's line is a warning that says what else was going on (docs/run.md, Logs). */
 
 /** The protocol's answer for any error, for code that must turn an error into a response itself. */
 export function answerError(protocol: Protocol, err: unknown, requestId: string): Response {

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import type { InvitedPolicy } from '../db/onboarding-schema';
-import { ApiError, notFound } from '../errors';
+import { ApiError, idNotFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
@@ -52,7 +52,7 @@ export async function setMemberPolicies(
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
     const before = membership ? await bindingsIn(tx, organizationId, { type: 'user', id: userId }) : [];
     const after = await grantablePolicies(tx, organizationId, caller, requested, before);
-    if (!membership) throw notFound('No such member.');
+    if (!membership) throw idNotFound('member', userId);
     if (before.some(isOrgAdmin) && !after.some(isOrgAdmin) && !(await hasOtherAdmin(tx, organizationId, userId)))
       throw new ApiError(
         'last_organization_admin',

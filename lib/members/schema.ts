@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { uuidIdParam } from '../short-ids';
 import { policyBinding, policyList } from '../access/schema';
 
-export const memberParams = z.object({ orgId: z.uuid(), userId: z.uuid() });
+export const memberParams = z.object({ orgId: z.uuid(), userId: uuidIdParam('member') });
 
 export const member = z
   .object({

@@ -3,7 +3,7 @@ import { getDb, type Tx } from '../db/client';
 import * as t from '../db/schema';
 import { bindingsByPrincipal, removeBindingsOf } from '../access/service';
 import { keyRevokedEvent, revokeKeysOf } from '../api-keys/service';
-import { ApiError, notFound } from '../errors';
+import { ApiError, idNotFound } from '../errors';
 import { invalidateAuthCaches } from '../auth/cache';
 import { bumpAuthEpoch } from '../auth/epoch';
 import { recordAuditEvents } from '../audit/record';
@@ -130,7 +130,7 @@ export async function endMembership(
       .from(t.memberships)
       .innerJoin(t.users, eq(t.users.id, t.memberships.userId))
       .where(and(eq(t.memberships.organizationId, organizationId), eq(t.memberships.userId, userId)));
-    if (!membership) throw notFound('No such member.');
+    if (!membership) throw idNotFound('member', userId);
     if ((await isAdmin(tx, organizationId, userId)) && !(await hasOtherAdmin(tx, organizationId, userId))) {
       throw new ApiError('last_organization_admin');
     }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
+import { queryRows } from '../db/statement';
 
 export type PendingEmail = { id: string; to: string; subject: string; body: string; attempts: number };
 
@@ -10,7 +11,9 @@ const LEASE_SECONDS = 60;
 /** Claims pending emails for this instance (rows others hold are skipped), with a lease and an attempt count. */
 export async function claimPendingEmails(limit: number): Promise<PendingEmail[]> {
   const db = await getDb();
-  const result = await db.execute(sql`
+  return queryRows<PendingEmail>(
+    db,
+    sql`
     with due as (
       select n.id from notifications n
       where n.email_state = 'pending' and (n.email_locked_until is null or n.email_locked_until < now())
@@ -24,8 +27,8 @@ export async function claimPendingEmails(limit: number): Promise<PendingEmail[]>
       returning n.id, n.user_id, n.subject, n.body, n.email_attempts
     )
     select c.id, u.email as "to", c.subject, c.body, c.email_attempts as attempts
-    from claimed c join users u on u.id = c.user_id`);
-  return (result as unknown as { rows: PendingEmail[] }).rows;
+    from claimed c join users u on u.id = c.user_id`,
+  );
 }
 
 /** Sent, or failed: retried after a growing pause until MAX_EMAIL_ATTEMPTS, then given up. */

@@ -6,7 +6,7 @@ import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { claimPendingEmails } from './email-service';
-import { releaseEmailLeases, sendPendingEmails } from './mailer';
+import { emailDeliveryLoop } from './mailer';
 
 /** An SMTP server that accepts and never greets: a send hangs until its connection is cut. */
 const sockets: Socket[] = [];
@@ -30,9 +30,10 @@ describe('emails at shutdown', () => {
       .insert(t.notifications)
       .values({ userId: user.id, kind: 'test', subject: 'Hello', body: 'Body', emailState: 'pending' })
       .returning();
-    const pass = sendPendingEmails();
+    expect(await emailDeliveryLoop.job.run!()).toBe(1);
     while (sockets.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await releaseEmailLeases()).toBe(1);
+    await emailDeliveryLoop.job.release!();
+    expect(emailDeliveryLoop.inFlight()).toBe(0);
     const row = async () => (await db.select().from(t.notifications).where(eq(t.notifications.id, email.id)))[0];
     expect(await row()).toMatchObject({ emailState: 'pending', emailAttempts: 0, emailLockedUntil: null });
     // Another instance claims it at once, as attempt 1 again.
@@ -40,8 +41,7 @@ describe('emails at shutdown', () => {
     const claimed = await row();
     // The first send fails after all: its result is not recorded over the other instance's claim.
     sockets.forEach((socket) => socket.destroy());
-    expect(await pass).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await row()).toEqual(claimed);
-    expect(await releaseEmailLeases()).toBe(0);
   });
 });

@@ -1,63 +1,41 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import { deliveryLoop, type DeliveryChannel } from '../delivery/engine';
+import { mailTransport, mailFrom, sendMail } from '../delivery/mail';
 import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
 import { messageHtml, type Message } from './messages';
+import { settings } from '../settings/settings';
 
-export const BATCH = 20;
-/** Emails this process claimed and has not sent yet: what a shutdown hands back. */
-const held = new Set<PendingEmail>();
+/** Emails this process keeps open at once (within the budget over every channel). */
+const MAX_IN_FLIGHT = 20;
 
-let transporter: Transporter | null = null;
-function transport(): Transporter {
-  // SMTP_URL carries the scheme (smtp:// or smtps://) and any credentials; nodemailer reads it as it is.
-  transporter ??= nodemailer.createTransport(process.env.SMTP_URL!);
-  return transporter;
-}
+/** Pending emails as a channel of the delivery engine: one email to one address each, over SMTP_URL. */
+const emailChannel: DeliveryChannel<PendingEmail> = {
+  name: 'emails',
+  claim: claimPendingEmails,
+  key: (email) => email.id,
+  outgoing: (email) => ({
+    transport: (signal) =>
+      sendMail({ to: email.to, subject: email.subject, text: email.body, html: messageHtml(email) }, signal),
+  }),
+  async record(email, result) {
+    const sent = result.status !== null && result.status < 400;
+    if (!sent) console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, result.error);
+    await recordEmailResult(email, sent);
+  },
+  release: releaseEmailClaim,
+};
 
-export function mailFrom(): string {
-  return process.env.MAIL_FROM ?? 'svc-console <no-reply@localhost>';
-}
-
-/** One pass: claims pending emails and sends each as plain text and HTML. Returns how many were claimed. */
-export async function sendPendingEmails(): Promise<number> {
-  const emails = await claimPendingEmails(BATCH);
-  for (const email of emails) held.add(email);
-  await Promise.all(
-    emails.map(async (email) => {
-      let sent = false;
-      try {
-        await transport().sendMail({
-          from: mailFrom(),
-          to: email.to,
-          subject: email.subject,
-          text: email.body,
-          html: messageHtml(email),
-        });
-        sent = true;
-      } catch (err) {
-        // The server's answer, never the message: a body could one day carry something private.
-        console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, (err as Error).message);
-      }
-      // Handed back at shutdown while it was sent: another instance may own this attempt now.
-      if (held.delete(email)) await recordEmailResult(email, sent);
-    }),
-  );
-  return emails.length;
-}
-
-/** At shutdown, after the drain: gives back the emails claimed here and not sent, for another instance at once. */
-export async function releaseEmailLeases(): Promise<number> {
-  const claims = [...held];
-  held.clear();
-  await Promise.all(claims.map((email) => releaseEmailClaim(email)));
-  return claims.length;
-}
+/** The email loop, in every instance that has SMTP_URL: the claim keeps instances from sending one email twice. */
+export const emailDeliveryLoop = deliveryLoop(emailChannel, {
+  everyMs: settings().WEBHOOK_POLL_MS,
+  maxInFlight: MAX_IN_FLIGHT,
+});
 
 /**
  * Sends one message now, outside the queue: for a message whose body holds a one-time link (an invitation), which
  * must never be stored. Kind names the message in the `X-Svc-Kind` header. Throws when the server refuses it.
  */
 export async function sendNow(kind: string, to: string, message: Message): Promise<void> {
-  await transport().sendMail({
+  await mailTransport().sendMail({
     from: mailFrom(),
     to,
     subject: message.subject,

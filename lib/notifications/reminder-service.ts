@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { notifyKeyExpiring } from './key-notices';
+import { queryRows } from '../db/statement';
 
 /** Reminders before a key expires, in days, nearest first: a key already within a day gets only that one. */
 export const REMINDER_DAYS = [1, 7] as const;
@@ -26,7 +27,9 @@ export async function sendExpiryReminders(): Promise<number> {
     // A key within the nearer reminder's window is that reminder's alone, whichever pass sees it first.
     const nearer = i === 0 ? 0 : REMINDER_DAYS[i - 1];
     sent += await db.transaction(async (tx) => {
-      const result = await tx.execute(sql`
+      const keys = await queryRows<DueKey>(
+        tx,
+        sql`
         with due as (
           select k.id, k.name, k.prefix, k.organization_id, k.owner_id, k.expires_at from api_keys k
           where k.revoked_at is null and k.owner_type = 'user'
@@ -37,8 +40,8 @@ export async function sendExpiryReminders(): Promise<number> {
           insert into key_expiry_reminders (key_id, days_before) select id, ${days} from due
           on conflict do nothing returning key_id
         )
-        select due.* from due join inserted on inserted.key_id = due.id`);
-      const keys = (result as unknown as { rows: DueKey[] }).rows;
+        select due.* from due join inserted on inserted.key_id = due.id`,
+      );
       for (const k of keys)
         await notifyKeyExpiring(
           tx,

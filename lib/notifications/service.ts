@@ -5,9 +5,10 @@ import type { Permission } from '../permissions';
 import { afterCursor, toPage, type PageQuery } from '../http/pagination';
 import { NOTIFICATION_KINDS, type Message, type NotificationKind } from './messages';
 import type { NotificationPage, NotificationPreferences } from './schema';
+import { settings } from '../settings/settings';
 
 /** Email goes out only where SMTP_URL is set; the console list gets every notification either way. */
-export const emailConfigured = () => Boolean(process.env.SMTP_URL);
+export const emailConfigured = () => Boolean(settings().SMTP_URL);
 
 /**
  * Notifies users inside the caller's transaction, so a notice exists exactly when its cause committed: one row

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
+import { settings } from '../settings/settings';
 
 /**
  * The server's log: one JSON object per line on stdout, readable text when stdout is a terminal (LOG_FORMAT
@@ -28,7 +29,7 @@ export const REDACTED_PATHS = [
 ];
 
 function destination(): DestinationStream {
-  const format = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  const format = settings().LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (format === 'pretty') return pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', sync: true });
   // Through process.stdout, whose errors scripts/start.mjs catches: a reader that went away (EPIPE) must not
   // stop the server, so once the stream is gone the lines are dropped.
@@ -40,7 +41,7 @@ const state = globalThis as unknown as { __svcLog?: pino.Logger };
 /** The process's logger (one per process, though Next may evaluate this module once per bundle). */
 export const log: pino.Logger = (state.__svcLog ??= pino(
   {
-    level: process.env.LOG_LEVEL ?? 'info',
+    level: settings().LOG_LEVEL,
     base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },

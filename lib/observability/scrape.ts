@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { registry } from './metrics';
+import { settings } from '../settings/settings';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -20,7 +21,7 @@ const plain = (status: number, body: string, headers: Record<string, string> = {
  * and only for `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).
  */
 export async function scrape(req: Request): Promise<Response> {
-  const token = process.env.METRICS_TOKEN;
+  const token = settings().METRICS_TOKEN;
   if (!token) return plain(404, 'Not Found');
   if (!bearerMatches(req.headers.get('authorization'), token))
     return plain(401, 'A valid bearer token (METRICS_TOKEN) is required.', {

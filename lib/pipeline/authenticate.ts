@@ -11,6 +11,7 @@ import { recordApiKeyUse } from '../auth/last-used';
 import { ApiError } from '../errors';
 import { apiLimiter, authFailureLimiter } from '../http/rate-limit';
 import { clientAddress } from '../http/public-origin';
+import { settings } from '../settings/settings';
 
 /** The credential a request presents, by the first scheme present; null when there is none that could check out. */
 export type Credential =
@@ -42,7 +43,7 @@ export async function headerCredential(req: NextRequest): Promise<Credential | n
 async function credentialOf(req: NextRequest): Promise<Credential | null> {
   const authorization = req.headers.get('authorization');
   if (authorization !== null) return bearerCredential(authorization);
-  const secret = process.env.NEXTAUTH_SECRET;
+  const secret = settings().NEXTAUTH_SECRET;
   if (!secret) return null;
   const claims = sessionClaims(await getToken({ req, secret }));
   return claims && { scheme: 'session', ...claims };

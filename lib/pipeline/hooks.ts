@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../errors';
+import { hook } from '../hooks';
 import type { Principal } from '../auth/principal';
 
 /**
@@ -16,15 +17,8 @@ export type PipelineHooks = {
   outsideSudo: (principal: Principal) => Promise<boolean>;
 };
 
-// On globalThis: Next may load this module once per route bundle, and every copy must see the registration.
-const slot = globalThis as unknown as { __svcPipelineHooks?: PipelineHooks };
+const pipeline = hook<PipelineHooks>('pipeline');
 
-export function registerPipelineHooks(hooks: PipelineHooks): void {
-  slot.__svcPipelineHooks = hooks;
-}
+export const registerPipelineHooks = pipeline.register;
 
-export function pipelineHooks(): PipelineHooks {
-  const hooks = slot.__svcPipelineHooks;
-  if (!hooks) throw new Error('The pipeline hooks are not registered (server/hooks.ts runs at start-up).');
-  return hooks;
-}
+export const pipelineHooks = pipeline.get;

@@ -1,4 +1,5 @@
 import type { NextRequest } from 'next/server';
+import { API_REFERENCE_PATH } from '../api-reference';
 import { ApiError, notFound } from '../errors';
 import { defineOperation, type Operation } from './operation';
 import { publicRoute } from './route';
@@ -41,10 +42,14 @@ export function otherMethods(...operations: Pick<Operation, 'method'>[]): Handle
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, refuse])) as Handlers;
 }
 
+/** What a 404 for a path no operation has says: where every operation is listed, for a program and a person. */
+export const unknownPathMessage = (pathname: string) =>
+  `No API operation at ${pathname}; GET /v1/openapi.json lists them, and the console shows them at ${API_REFERENCE_PATH}.`;
+
 /** Every method of a path no route knows: 404 `not_found` in the envelope, never an HTML page. */
 export function unknownPath(): Handlers {
   const answer = publicRoute(anyPathOp, async (ctx) => {
-    throw notFound(`No API operation at ${ctx.req.nextUrl.pathname}; GET /v1/openapi.json lists them.`);
+    throw notFound(unknownPathMessage(ctx.req.nextUrl.pathname));
   });
   return Object.fromEntries(HTTP_METHODS.map((method) => [method, answer])) as Handlers;
 }

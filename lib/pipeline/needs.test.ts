@@ -126,6 +126,11 @@ describe('checkOwnerRule: what acting on a resource needs, by its owner', () => 
   it('answers 404 with its message when there is no such resource, whatever the caller holds', async () => {
     expect(await ruled(asCreating(null), holding('apiKeys.create', 'bots.createApiKey'))).toBe('404 No such API key.');
     expect(await ruled(revoke(null), holding('apiKeys.delete'))).toBe('404 Not found.');
+    const named: OwnerRule<unknown, unknown> = {
+      ...revoke(null),
+      missingFor: () => 'No API key k1 in this organization.',
+    };
+    expect(await ruled(named, holding('apiKeys.delete'))).toBe('404 No API key k1 in this organization.');
   });
 
   it('asks a bot’s resource for `bot`, one’s own for `own`, and refuses another user’s when the rule says so', async () => {

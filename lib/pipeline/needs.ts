@@ -67,7 +67,7 @@ export async function checkOwnerRule<P, B>(
   refusal: Refusal,
 ): Promise<void> {
   const owner = await rule.find(input);
-  if (!owner) throw notFound(rule.missing);
+  if (!owner) throw notFound(rule.missingFor ? rule.missingFor(input.params) : rule.missing);
   const own = owner.type === input.principal.type && owner.id === input.principal.id;
   const needed = owner.type === 'bot' && rule.bot ? rule.bot : own ? rule.own : rule.other;
   if (needed === undefined) return;

@@ -59,13 +59,15 @@ export type ResourceOwner = { type: 'user' | 'bot'; id: string };
 /**
  * What acting on a resource needs when that depends on its owner, declared on the operation and checked by the
  * wrapper after validation, in the spec's order: the resource's 404, then its 403. `find` names the owner of what
- * the path (or the body) names, null for none (404 with `missing`). The caller needs `bot` for a bot's resource
+ * the path (or the body) names, null for none (404 with `missing`, or `missingFor` the path). The caller needs `bot` for a bot's resource
  * (when given), `own` for its own (nothing when absent), `other` for anyone else's, where `{ refused }` is a 403
  * whatever the caller holds.
  */
 export type OwnerRule<P, B> = {
   find(input: { params: P; body: B; principal: Principal }): Promise<ResourceOwner | null>;
   missing?: string;
+  /** The 404's message made from the path, naming the id it could not find (rather than `missing`). */
+  missingFor?(params: P): string;
   bot?: Permission;
   own?: Permission;
   other: Permission | { refused: string };

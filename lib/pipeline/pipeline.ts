@@ -12,6 +12,7 @@ import { permissionRefusal } from './key-refusals';
 import { checkNeeds, checkOwnerRule } from './needs';
 import type { Needs, Operation } from './operation';
 import { checkOrganizationRefusals } from './organization-refusals';
+import { malformedResourceId } from './resource-ids';
 import { declaredHeaders, readRequestBody, validateRequest, type RawBody } from './request-input';
 import { resolveTenant, type Tenant } from './tenant';
 
@@ -87,7 +88,8 @@ export async function admitRequest<C>(
   if (principal?.via === 'session') checkOrigin(req);
 
   const parsed = op.params ? op.params.safeParse(rawParams) : { success: true as const, data: rawParams };
-  if (!parsed.success) throw notFound(door.paramMissing);
+  if (!parsed.success)
+    throw malformedResourceId(op.params, rawParams, op.scope === 'project') ?? notFound(door.paramMissing);
   const params = (parsed.data ?? {}) as Record<string, unknown> & { orgId?: string; projectId?: string };
   const tenant = door.tenant ? door.tenant(caller) : principal && (await resolveTenant(op, principal, params));
 

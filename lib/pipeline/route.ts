@@ -11,6 +11,7 @@ import { auditSource } from '../audit/source';
 import type { AuditSource } from '../db/audit-types';
 import { cookieOrBearer, noCredential } from './credentials';
 import { pipeline, serveDoor, type Door } from './pipeline';
+import { namedNotFound, resolveShortIds } from './resource-ids';
 
 type AnyZod = z.ZodType;
 type Out<S> = S extends AnyZod ? z.output<S> : undefined;
@@ -94,19 +95,27 @@ export function route<
     door,
     (req) => labelOf(req, config),
     async ({ requestId, caller: principal, params, query, headers, body, raw, tenant, can }, req) => {
-      const run = () =>
-        handler({
-          req,
-          requestId,
-          params: (config.params ? params : undefined) as Out<P>,
-          query: query as Out<Q>,
-          body: body as Out<B>,
-          headers: headers as Out<H>,
-          principal,
-          project: tenant?.project ?? null,
-          can,
-          audit: auditSource({ principal, req, requestId }),
-        });
+      // A path's short ids are resolved after every check, where an unknown uuid's 404 comes from the handler;
+      // within the idempotent run, so a retried delete gets its stored answer rather than a 404.
+      const run = async () => {
+        const resolved = config.params ? await resolveShortIds(config.params, params, tenant) : undefined;
+        try {
+          return await handler({
+            req,
+            requestId,
+            params: resolved as Out<P>,
+            query: query as Out<Q>,
+            body: body as Out<B>,
+            headers: headers as Out<H>,
+            principal,
+            project: tenant?.project ?? null,
+            can,
+            audit: auditSource({ principal, req, requestId }),
+          });
+        } catch (err) {
+          throw await namedNotFound(err, config.params, params, tenant);
+        }
+      };
       // After authorization and validation: a replay still needs the same principal and a valid request.
       if (!config.idempotent || !tenant) return run();
       return withIdempotency(

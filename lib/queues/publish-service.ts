@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { runStatement } from '../db/client';
 import { Coalescer } from '../db/coalesce';
 import { allocationQuotaExceeded, notFound } from '../errors';
-import { maxBacklog } from './limits';
 import { messagesPublished } from './metrics';
 import { notifyPublished } from './published';
 import type { OutgoingMessage } from './schema';
 import { projectResourceName, type QueueScope } from './service';
+import { settings } from '../settings/settings';
 
 type Outcome = {
   queues: number;
@@ -121,7 +121,7 @@ async function runPublish(scope: QueueScope, queueId: string, rows: Row[]): Prom
     scope.projectId,
     JSON.stringify(rows),
     rows.length,
-    maxBacklog(),
+    settings().QUEUE_MAX_BACKLOG,
     new Date(),
   ];
   const [outcome] = await runStatement<Outcome>(PUBLISH, values);
@@ -137,7 +137,7 @@ function finish(queueId: string, rows: Row[], outcome: Outcome): void {
 const queueNotFound = () => notFound('Queue not found.');
 
 function backlogExceeded(scope: QueueScope, count: number, outcome: Outcome): Error {
-  const limit = maxBacklog();
+  const limit = settings().QUEUE_MAX_BACKLOG;
   const used = Number(outcome.over_pending);
   const subscription = `${projectResourceName({ organizationId: scope.organizationId, projectId: outcome.over_project! })}/subscriptions/${outcome.over_id}`;
   return allocationQuotaExceeded(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
+import { resourceIdParam, shortIdPattern } from '../short-ids';
 
-export const queueParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), queueId: z.uuid() });
+export const queueParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), queueId: resourceIdParam('queue') });
 
 export const RETENTION_SECONDS = { min: 60, max: 1_209_600, default: 345_600 } as const;
 export const MAX_MESSAGES_PER_PUBLISH = 100;
@@ -47,7 +48,7 @@ export const queue = z
     organizationId: z.uuid(),
     projectId: z.uuid(),
     name: z.string().regex(QUEUE_NAME),
-    slug: z.string().regex(/^que_[a-z0-9]{12}$/),
+    slug: z.string().regex(shortIdPattern('que')),
     resourceName: z.string().meta({ example: 'organizations/{orgId}/projects/{projectId}/queues/{id}' }),
     retentionSeconds: z.int().min(RETENTION_SECONDS.min).max(RETENTION_SECONDS.max),
     createdAt: dateTime,

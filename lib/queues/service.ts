@@ -3,14 +3,14 @@ import { projectResourceEvent } from '../audit/project-event';
 import { recordAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement } from '../db/client';
-import { projectResourceWhere } from '../db/statement';
+import { projectResourceWhere, projectWhere } from '../db/statement';
 import * as t from '../db/schema';
 import { allocationQuotaExceeded, ApiError, notFound } from '../errors';
 import { mapPage, pageInCreationOrder } from '../http/page-rows';
 import type { Page, PageQuery } from '../http/pagination';
 import { newSlug } from '../slug';
-import { maxQueuesPerProject } from './limits';
 import { RETENTION_SECONDS, type CreateQueueBody, type Queue, type UpdateQueueBody } from './schema';
+import { settings } from '../settings/settings';
 
 type Row = typeof t.queues.$inferSelect;
 export type QueueScope = { organizationId: string; projectId: string };
@@ -32,14 +32,10 @@ export function toQueue(row: Row): Queue {
   };
 }
 
-const inScope = (scope: QueueScope, id: string) =>
-  and(eq(t.queues.id, id), eq(t.queues.organizationId, scope.organizationId), eq(t.queues.projectId, scope.projectId));
-
-const inProject = (scope: QueueScope) =>
-  and(eq(t.queues.organizationId, scope.organizationId), eq(t.queues.projectId, scope.projectId));
+const oneQueue = (scope: QueueScope, id: string) => and(eq(t.queues.id, id), projectWhere(t.queues, scope));
 
 export async function listQueues(scope: QueueScope, page: PageQuery): Promise<Page<Queue>> {
-  return mapPage(await pageInCreationOrder(t.queues, inProject(scope), page), toQueue);
+  return mapPage(await pageInCreationOrder(t.queues, projectWhere(t.queues, scope), page), toQueue);
 }
 
 // The read behind every GET of one queue: built once, a named statement on both databases.
@@ -60,7 +56,7 @@ export async function getQueue(scope: QueueScope, id: string): Promise<Queue> {
  * index on the name decides `queue_name_taken`.
  */
 export async function createQueue(scope: QueueScope, body: CreateQueueBody, source: AuditSource): Promise<Queue> {
-  const limit = maxQueuesPerProject();
+  const limit = settings().QUEUES_MAX_PER_PROJECT;
   const db = await getDb();
   return db.transaction(async (tx) => {
     // Locked first, then counted in a statement of its own: its snapshot then sees every creation that went before.
@@ -73,7 +69,7 @@ export async function createQueue(scope: QueueScope, body: CreateQueueBody, sour
     const [{ used }] = await tx
       .select({ used: sql<number>`count(*)::int` })
       .from(t.queues)
-      .where(inProject(scope));
+      .where(projectWhere(t.queues, scope));
     if (used >= limit)
       throw allocationQuotaExceeded(`This project has ${used} queues, the most it may have; delete one first.`, {
         id: 'queues_per_project',
@@ -108,7 +104,7 @@ export async function updateQueue(
 ): Promise<Queue> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(t.queues).where(inScope(scope, id)).for('update');
+    const [row] = await tx.select().from(t.queues).where(oneQueue(scope, id)).for('update');
     if (!row) throw notFound('Queue not found.');
     if (row.retentionSeconds === body.retentionSeconds) return toQueue(row);
     // Strictly later than the previous value, so a change is always visible in updatedAt.
@@ -116,7 +112,7 @@ export async function updateQueue(
     const [updated] = await tx
       .update(t.queues)
       .set({ retentionSeconds: body.retentionSeconds, updatedAt })
-      .where(inScope(scope, id))
+      .where(oneQueue(scope, id))
       .returning();
     const changes = [{ field: 'retentionSeconds', from: row.retentionSeconds, to: updated.retentionSeconds }];
     await recordAuditEvent(tx, projectResourceEvent(source, 'queue.updated', row, changes), updatedAt);
@@ -132,7 +128,7 @@ export async function updateQueue(
 export async function deleteQueue(scope: QueueScope, id: string, source: AuditSource): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(t.queues).where(inScope(scope, id)).for('update');
+    const [row] = await tx.select().from(t.queues).where(oneQueue(scope, id)).for('update');
     if (!row) throw notFound('Queue not found.');
     const [{ subscriptions }] = await tx
       .select({ subscriptions: sql<number>`count(*)::int` })
@@ -143,7 +139,7 @@ export async function deleteQueue(scope: QueueScope, id: string, source: AuditSo
         'queue_in_use',
         `${subscriptions === 1 ? 'A subscription reads' : `${subscriptions} subscriptions read`} from this queue; delete ${subscriptions === 1 ? 'it' : 'them'} first. Nothing was changed.`,
       );
-    await tx.delete(t.queues).where(inScope(scope, id));
+    await tx.delete(t.queues).where(oneQueue(scope, id));
     await recordAuditEvent(tx, projectResourceEvent(source, 'queue.deleted', row, []));
   });
 }

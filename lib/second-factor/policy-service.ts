@@ -11,6 +11,7 @@ import { canonicalKeyPolicy } from '../auth/key-policy';
 import { toOrganization, type Organization, type UpdateOrganizationBody } from '../orgs/schema';
 import { isDeepStrictEqual } from 'node:util';
 import { hasSecondFactor } from './service';
+import { queryRows } from '../db/statement';
 
 // Dropped with every other authentication cache whenever the policy or anyone's factors change (epoch bump).
 const refusalCache = authCache<boolean>();
@@ -23,13 +24,16 @@ export async function refusedForMissingSecondFactor(principal: Principal, organi
   if (principal.type !== 'user') return false;
   return refusalCache.through(`${principal.id}:${organizationId}`, async () => {
     const db = await getDb();
-    const { rows } = await db.execute<{ refused: boolean }>(sql`
+    const rows = await queryRows<{ refused: boolean }>(
+      db,
+      sql`
       select (o.require_two_factor
           and u.password_hash is not null
           and not exists (select 1 from user_totp f where f.user_id = u.id and f.confirmed_at is not null)
           and not exists (select 1 from passkeys p where p.user_id = u.id)) as refused
       from organizations o, users u
-      where o.id = ${organizationId} and u.id = ${principal.id}`);
+      where o.id = ${organizationId} and u.id = ${principal.id}`,
+    );
     return Boolean(rows[0]?.refused);
   });
 }

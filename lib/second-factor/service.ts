@@ -11,15 +11,19 @@ import type { AuditSource } from '../db/audit-types';
 import { looksLikeTotp, newRecoveryCodes, recoveryCodeHash, totpStepOf } from './codes';
 import { sudoExpiresAt } from './sudo-service';
 import type { Security } from './schema';
+import { queryRows } from '../db/statement';
 
 /** The context a user's TOTP secret is sealed under, so a box copied to another user's row does not open. */
 export const totpContext = (userId: string) => `totp:${userId}`;
 
 /** Whether the user has a second factor: a confirmed TOTP or at least one passkey. */
 export async function hasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
-  const { rows } = await db.execute<{ has: boolean }>(sql`
+  const rows = await queryRows<{ has: boolean }>(
+    db,
+    sql`
     select exists (select 1 from user_totp where user_id = ${userId} and confirmed_at is not null)
-        or exists (select 1 from passkeys where user_id = ${userId}) as has`);
+        or exists (select 1 from passkeys where user_id = ${userId}) as has`,
+  );
   return Boolean(rows[0]?.has);
 }
 
@@ -153,9 +157,12 @@ export async function userForSecondFactor(userId: string) {
 /** Whether the user (by email) must give a second factor after the password, and which kinds they have. */
 export async function secondFactorsOf(userId: string): Promise<{ totp: boolean; passkeys: number }> {
   const db = await getDb();
-  const { rows } = await db.execute<{ totp: boolean; passkeys: number }>(sql`
+  const rows = await queryRows<{ totp: boolean; passkeys: number }>(
+    db,
+    sql`
     select exists (select 1 from user_totp where user_id = ${userId} and confirmed_at is not null) as totp,
-      (select count(*)::int from passkeys where user_id = ${userId}) as passkeys`);
+      (select count(*)::int from passkeys where user_id = ${userId}) as passkeys`,
+  );
   return { totp: Boolean(rows[0]?.totp), passkeys: Number(rows[0]?.passkeys ?? 0) };
 }
 

@@ -6,11 +6,11 @@ import type { Principal } from '../auth/principal';
 import { recordUserAuditEvent } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { deleteInBatches } from '../db/batched-delete';
+import { settings } from '../settings/settings';
 
 /** How long a sign-in or re-authentication lets a console session do guarded things: SUDO_WINDOW_SECONDS, default 900. */
 export function sudoWindowSeconds(): number {
-  const value = Number(process.env.SUDO_WINDOW_SECONDS ?? 900);
-  return Number.isFinite(value) && value >= 0 ? Math.floor(value) : 900;
+  return settings().SUDO_WINDOW_SECONDS;
 }
 
 /** The proof a re-authentication used, as its audit event's reason. */

@@ -10,6 +10,7 @@ import * as t from '../db/schema';
 import type { LeakReportAnswer, LeakReportItem } from './schema';
 import { classifyToken, type CredentialKind } from './tokens';
 import { notifyKeysLeaked, type LeakedKey } from '../notifications/key-notices';
+import { queryRows } from '../db/statement';
 
 /**
  * A partner's report: every token is answered (true_positive for any credential this service ever issued,
@@ -177,13 +178,15 @@ async function revokeApiKeys(
     sql`, `,
   );
   const at = now.toISOString();
-  const rows = await tx.execute(sql`
+  return queryRows<LeakedKey>(
+    tx,
+    sql`
     update ${t.apiKeys} set revoked_at = ${at}::timestamptz, revoked_reason = 'leaked',
       leaked_at = ${at}::timestamptz, leak_url = v.url
     from (values ${values}) as v(id, url)
     where ${t.apiKeys.id} = v.id and ${t.apiKeys.revokedAt} is null
     returning ${t.apiKeys.id} as id, ${t.apiKeys.secretHash} as hash, ${t.apiKeys.name} as name,
       ${t.apiKeys.organizationId} as "organizationId", ${t.apiKeys.prefix} as prefix,
-      ${t.apiKeys.ownerType} as "ownerType", ${t.apiKeys.ownerId} as "ownerId"`);
-  return (rows as unknown as { rows: LeakedKey[] }).rows;
+      ${t.apiKeys.ownerType} as "ownerType", ${t.apiKeys.ownerId} as "ownerId"`,
+  );
 }

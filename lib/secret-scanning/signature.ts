@@ -1,5 +1,6 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { settings } from '../settings/settings';
 
 /** `SECRET_SCANNING_PUBLIC_KEYS`: `[{key_identifier, key}]`, each key a PEM of an ECDSA P-256 public key. */
 const trustedKeysEnv = z.array(z.object({ key_identifier: z.string().min(1), key: z.string().min(1) }));
@@ -16,7 +17,7 @@ let fromEnv: TrustedKeys | null = null;
 
 /** The keys from the environment, parsed once; a malformed variable fails the first report loudly. */
 export function trustedKeys(): TrustedKeys {
-  return (fromEnv ??= parseTrustedKeys(process.env.SECRET_SCANNING_PUBLIC_KEYS));
+  return (fromEnv ??= parseTrustedKeys(settings().SECRET_SCANNING_PUBLIC_KEYS));
 }
 
 /** The signature headers, under the generic names or GitHub's. */

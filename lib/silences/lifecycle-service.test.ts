@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { registerHooks } from '../../server/hooks';
 import { insertTestSubscription, newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import * as t from '../db/schema';
 import { SYSTEM_ACTOR } from '../audit/source';
@@ -9,8 +8,6 @@ import { setSubscriptionState } from '../subscriptions/service';
 import { createSilence, expireSilence } from './lifecycle-service';
 
 withEmptyEmbeddedDatabase('silence-lifecycle');
-// A silence write relinks and notifies the alerts it mutes through the hook start-up registers.
-registerHooks();
 
 const source: AuditSource = { actor: SYSTEM_ACTOR, context: { requestId: 'req_1', ip: null, userAgent: null } };
 const matchers = [{ label: 'alertname', op: '=' as const, value: 'DiskFull' }];

@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, ilike, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { getDb } from '../db/client';
-import { PLANNER_FENCE } from '../db/statement';
+import { PLANNER_FENCE, projectWhere } from '../db/statement';
 import * as t from '../db/schema';
 import { containsPattern, INDEXED_SEARCH_MIN, searchStatement, searchValue } from '../db/search';
 import { afterCursor, beyondPosition, decodeCursor, toPage, type Page } from '../http/pagination';
 import type { Silence, SilenceCounts, SilenceState } from './schema';
-import { inScope, silenceRow, toSilence, type SilenceRow, type SilenceScope } from './service';
+import { silenceRow, toSilence, type SilenceRow, type SilenceScope } from './service';
 import { SILENCE_SEARCH_WALK } from './keys';
 
 function stateCondition(state: SilenceState, now: Date | SQLWrapper): SQL | undefined {
@@ -100,7 +100,7 @@ export async function listSilences(
   }
   const db = await getDb();
   const listed = and(
-    inScope(scope),
+    projectWhere(t.silences, scope),
     query.state ? stateCondition(query.state, now) : undefined,
     afterCursor(query.cursor, t.silences.createdAt, t.silences.id, 'desc'),
   )!;
@@ -147,7 +147,7 @@ export async function countSilences(scope: SilenceScope, now = new Date()): Prom
       total: sql<number>`coalesce((${total}), 0)`.mapWith(Number),
     })
     .from(t.silences)
-    .where(and(inScope(scope), gt(t.silences.endsAt, now)));
+    .where(and(projectWhere(t.silences, scope), gt(t.silences.endsAt, now)));
   const scheduled = row?.scheduled ?? 0;
   const active = row?.active ?? 0;
   return { scheduled, active, expired: (row?.total ?? 0) - scheduled - active };

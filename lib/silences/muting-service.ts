@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../db/client';
+import { hook } from '../hooks';
 import type { Matcher } from './matchers';
 
 type Scope = { organizationId: string; projectId: string };
@@ -37,19 +38,10 @@ export type SilenceMuting = {
   renotifySilence: (tx: Tx, scope: Scope, silenceId: string, now: Date) => Promise<void>;
 };
 
-// On globalThis: Next may load this module once per route bundle, and every copy must see the registration.
-const slot = globalThis as unknown as { __svcSilenceMuting?: SilenceMuting };
+const muting = hook<SilenceMuting>('silence muting');
 
-export function registerSilenceMuting(muting: SilenceMuting): void {
-  slot.__svcSilenceMuting = muting;
-}
+export const registerSilenceMuting = muting.register;
 
-function silenceMuting(): SilenceMuting {
-  const muting = slot.__svcSilenceMuting;
-  if (!muting) throw new Error('The silences muting hook is not registered (server/hooks.ts runs at start-up).');
-  return muting;
-}
+export const relinkSilence: SilenceMuting['relinkSilence'] = (...args) => muting.get().relinkSilence(...args);
 
-export const relinkSilence: SilenceMuting['relinkSilence'] = (...args) => silenceMuting().relinkSilence(...args);
-
-export const renotifySilence: SilenceMuting['renotifySilence'] = (...args) => silenceMuting().renotifySilence(...args);
+export const renotifySilence: SilenceMuting['renotifySilence'] = (...args) => muting.get().renotifySilence(...args);

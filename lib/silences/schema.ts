@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atMostCharacters } from '../characters';
+import { resourceIdParam, shortIdPattern } from '../short-ids';
 import { pageQuery, searchQuery } from '../http/pagination';
 import { matchersSchema, matcherSchema } from './matchers';
 import { parseIfMatch } from '../http/etag';
@@ -16,7 +17,7 @@ export const FIELDS_BY_STATE: Record<SilenceState, readonly SilenceField[]> = {
 };
 export type SilenceField = 'comment' | 'endsAt' | 'matchers' | 'startsAt';
 
-export const silenceParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), silenceId: z.uuid() });
+export const silenceParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), silenceId: resourceIdParam('silence') });
 
 export const listSilencesQuery = pageQuery.extend({
   state: z.enum(SILENCE_STATES).optional(),
@@ -81,7 +82,7 @@ export const silence = z
     id: z.uuid(),
     projectId: z.uuid(),
     resourceName: z.string().meta({ example: 'organizations/{orgId}/projects/{projectId}/silences/{id}' }),
-    slug: z.string().regex(/^sil_[a-z0-9]{12}$/),
+    slug: z.string().regex(shortIdPattern('sil')),
     comment: z.string(),
     matchers: z.array(matcherSchema),
     startsAt: z.iso.datetime(),

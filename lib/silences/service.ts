@@ -5,7 +5,7 @@ import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
 import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
-import { jsonRow, projectResourceWhere, StatementValues } from '../db/statement';
+import { jsonRow, projectResourceWhere, StatementValues, projectWhere } from '../db/statement';
 import * as t from '../db/schema';
 import type { Principal } from '../auth/principal';
 import { ApiError, invalidRequest, notFound, type Issue } from '../errors';
@@ -66,9 +66,6 @@ export function toSilence(row: SilenceRow, now: Date): Silence {
 }
 
 export const silenceEtag = (s: { version: number }) => strongEtag(s.version);
-
-export const inScope = (scope: SilenceScope) =>
-  and(eq(t.silences.organizationId, scope.organizationId), eq(t.silences.projectId, scope.projectId));
 
 const getSilenceStatement = preparedStatement((db) =>
   db.select(silenceColumns).from(t.silences).where(projectResourceWhere(t.silences)).prepare('silences_get'),
@@ -140,7 +137,7 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
     v.add(comment, 'text'),
     v.add(now.toISOString(), 'timestamptz'),
   ];
-  const inScopeSql = `s.id = ${id} and s.organization_id = ${org} and s.project_id = ${project}`;
+  const oneSilenceSql = `s.id = ${id} and s.organization_id = ${org} and s.project_id = ${project}`;
   const event = projectResourceEvent(
     input.source,
     'silence.updated',
@@ -153,13 +150,13 @@ async function updateCommentOnly(input: UpdateInput, now: Date): Promise<Silence
     [{ field: 'comment', from: statementValue('updated.previous_comment'), to: comment }],
   );
   const statement = `with previous as (
-      select s.comment from silences s where ${inScopeSql} for update
+      select s.comment from silences s where ${oneSilenceSql} for update
     ), updated as (
       update silences s
       set comment = ${newComment}, version = s.version + 1, updated_at = ${at},
         updated_by_type = ${v.add(principal.type, 'text')}, updated_by_id = ${v.add(principal.id, 'uuid')}
       from previous
-      where ${inScopeSql} and s.ends_at > ${at} and s.comment <> ${newComment}
+      where ${oneSilenceSql} and s.ends_at > ${at} and s.comment <> ${newComment}
         ${versions === null ? '' : `and s.version = any(${v.add(versions, 'integer[]')})`}
       returning s.*, previous.comment as previous_comment
     ), ${auditEventCtes(event, v, 'updated', now)}
@@ -180,7 +177,7 @@ export async function lockMatchingSilence(
   const [row] = await tx
     .select(silenceColumns)
     .from(t.silences)
-    .where(and(inScope(input.scope), eq(t.silences.id, input.silenceId)))
+    .where(and(projectWhere(t.silences, input.scope), eq(t.silences.id, input.silenceId)))
     .for('update');
   if (!row) throw notFound('Silence not found.');
   requireIfMatch(input.ifMatch, silenceEtag(row));

@@ -6,6 +6,7 @@ import { afterCursor, toPage, type Page, type PageQuery } from '../http/paginati
 import type { SubscriptionActivity, SubscriptionDelivery } from './activity-schema';
 import { subscriptionRef } from './dead-letter-service';
 import type { SubscriptionScope } from './service';
+import { queryRows } from '../db/statement';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -28,7 +29,9 @@ export async function subscriptionActivity(
   const db = await getDb();
   await subscriptionRef(db, scope, id);
   const at = now.toISOString();
-  const result = await db.execute(sql`
+  const [row] = await queryRows<Record<string, unknown>>(
+    db,
+    sql`
     select
       (select pending from subscription_backlogs where subscription_id = ${id}::uuid) as pending,
       (select dead from subscription_backlogs where subscription_id = ${id}::uuid) as dead,
@@ -41,8 +44,8 @@ export async function subscriptionActivity(
         count(*) filter (where delivery_id is null) as delayed
       from subscription_messages
       where subscription_id = ${id}::uuid and state = 'pending' and available_at > ${at}::timestamptz
-    ) later`);
-  const [row] = result.rows as Record<string, unknown>[];
+    ) later`,
+  );
   const inFlight = num(row.in_flight);
   const delayed = num(row.delayed);
   const oldest = row.oldest_ready_at as Date | string | null;

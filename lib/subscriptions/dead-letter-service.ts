@@ -7,7 +7,8 @@ import * as t from '../db/schema';
 import { notFound } from '../errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import { MAX_REDRIVE_IDS, type DeadLetter } from './activity-schema';
-import { inScope, type SubscriptionScope } from './service';
+import { oneSubscription, type SubscriptionScope } from './service';
+import { queryRows } from '../db/statement';
 
 const m = t.subscriptionMessages;
 
@@ -24,7 +25,7 @@ export async function subscriptionRef(tx: DbOrTx, scope: SubscriptionScope, id: 
       slug: t.subscriptions.slug,
     })
     .from(t.subscriptions)
-    .where(inScope(scope, id));
+    .where(oneSubscription(scope, id));
   const [row] = await (lock ? query.for('key share') : query);
   if (!row) throw notFound('Subscription not found.');
   return row;
@@ -93,7 +94,9 @@ async function redriveBatch(
   return db.transaction(async (tx) => {
     const sub = await subscriptionRef(tx, scope, id, true);
     const now = new Date().toISOString();
-    const result = await tx.execute(sql`
+    const [row] = await queryRows<{ redriven: number; at: Date | string | null; id: string | null }>(
+      tx,
+      sql`
       with picked as (
         select message_id, dead_lettered_at from subscription_messages
         where subscription_id = ${id}::uuid and state = 'dead' and ${which}
@@ -110,8 +113,8 @@ async function redriveBatch(
       select (select count(*)::int from redriven) as redriven, last.dead_lettered_at as at, last.message_id as id
       from (select 1) one left join lateral (
         select dead_lettered_at, message_id from redriven order by 1 desc, 2 desc limit 1
-      ) last on true`);
-    const [row] = result.rows as { redriven: number; at: Date | string | null; id: string | null }[];
+      ) last on true`,
+    );
     if (row.redriven > 0) {
       const changes = [{ field: 'redriven', from: null, to: row.redriven }];
       await recordAuditEvent(tx, projectResourceEvent(source, 'subscription.dead_letters_redriven', sub, changes));

@@ -1,8 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { openSecret } from '../crypto/secret-box';
 import { getDb, type Tx } from '../db/client';
 import type { DeliveryError } from '../db/schema';
 import { subscriptionSecretContext } from './secret';
+import { pauseSubscription, type StateChangeSource } from './service';
+import { SYSTEM_ACTOR } from '../audit/source';
+import { queryRows } from '../db/statement';
 
 /** How long past its timeout a delivery's lease holds: only a dead or stalled instance lets it run out. */
 export const LEASE_MARGIN_SECONDS = 30;
@@ -54,8 +57,6 @@ type LeasedRow = {
   attributes: string;
 };
 
-const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
-
 /**
  * Active https subscriptions with ready messages and (by this snapshot) room for another delivery, those waited on
  * longest first: found by a skip scan of the ready index, so subscriptions without messages cost nothing.
@@ -71,16 +72,29 @@ const candidates = (limit: number) => sql`
   select s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
     (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
     s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds
-  from subscriptions s
+  from subscriptions s join queues q on q.id = s.queue_id
   where s.id in (select id from waiting where id is not null)
     and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
     and exists (select 1 from subscription_messages m
-                where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now())
+                where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now()
+                  and ${kept(sql.raw('now() - make_interval(secs => q.retention_seconds)'))})
     -- A hint only (this snapshot may be older than the lock): the exact count is the claim's second statement's.
     and (select count(*) from subscription_deliveries d
          where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()) < s.max_concurrency
   order by s.claimed_at nulls first
   limit ${limit}`;
+
+/**
+ * Whether a pending message `m` is still within its queue's retention (`since`: the retention's start): a message
+ * past it is never sent, whether or not the expiry pass has removed it yet. A redriven one counts from its redrive.
+ */
+const kept = (since: SQL) => sql`(m.published_at >= ${since} or m.dead_lettered_at >= ${since})`;
+
+/** A batch's body stays within this (nginx's default limit): fewer messages go rather than more bytes. */
+export const MAX_BATCH_BYTES = 1024 * 1024;
+/** What a batch's body adds to its messages' bodies and attributes: its own fields, and each message's (at most). */
+const BATCH_ENVELOPE_BYTES = 256;
+const MESSAGE_ENVELOPE_BYTES = 140;
 
 /**
  * Claims batches for this instance, in one transaction of two statements. The first locks the candidates
@@ -98,36 +112,53 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
   const db = await getDb();
   // An idle instance asks once, outside a transaction, whether any subscription has work; most passes stop here.
   // While claims find work, the next one goes straight to its transaction.
-  if (!busy && rowsOf(await db.execute(sql`select 1 from (${candidates(1)}) c`)).length === 0) return [];
+  if (!busy && (await queryRows(db, sql`select 1 from (${candidates(1)}) c`)).length === 0) return [];
   const { locked, leased } = await db.transaction(async (tx) => {
-    const locked = rowsOf<LockedRow>(
-      await tx.execute(sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for update of s skip locked`),
+    const locked = await queryRows<LockedRow>(
+      tx,
+      sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for no key update of s skip locked`,
     );
     if (locked.length === 0) return { locked, leased: [] as LeasedRow[] };
     const ids = sql`array[${sql.join(
       locked.map((s) => sql`${s.id}::uuid`),
       sql`, `,
     )}]`;
-    const leased = rowsOf<LeasedRow>(
-      await tx.execute(sql`
+    const leased = await queryRows<LeasedRow>(
+      tx,
+      sql`
         with slots as (
           select s.id, s.organization_id, s.batch_size,
             least(s.max_concurrency - (select count(*) from subscription_deliveries d
                                        where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()),
                   ${limit}) as free,
-            (s.target->>'timeoutSeconds')::int + ${LEASE_MARGIN_SECONDS} as lease_seconds
-          from subscriptions s where s.id = any(${ids})
+            (s.target->>'timeoutSeconds')::int + ${LEASE_MARGIN_SECONDS} as lease_seconds,
+            now() - make_interval(secs => q.retention_seconds) as kept_since
+          from subscriptions s join queues q on q.id = s.queue_id where s.id = any(${ids})
         ), picked as (
-          select sl.id as subscription_id, m.message_id,
+          select sl.id as subscription_id, m.message_id, m.available_at, m.bytes,
             (row_number() over (partition by sl.id order by m.available_at, m.message_id) - 1) / sl.batch_size as batch
           from slots sl cross join lateral (
-            select m.message_id, m.available_at from subscription_messages m
+            select m.message_id, m.available_at,
+              octet_length(q.body::text) + octet_length(q.attributes::text) + ${MESSAGE_ENVELOPE_BYTES} as bytes
+            from subscription_messages m join queue_messages q on q.id = m.message_id
             where m.subscription_id = sl.id and m.state = 'pending' and m.available_at <= now()
+              and ${kept(sql.raw('sl.kept_since'))}
             order by m.available_at limit greatest(sl.free, 0) * sl.batch_size
           ) m
+        ), fitted as (
+          -- A batch's body stays within MAX_BATCH_BYTES: the messages past it stay ready for the next claim.
+          select p.subscription_id, p.message_id, p.batch from (
+            select p.*, sum(p.bytes) over (partition by p.subscription_id, p.batch
+                                           order by p.available_at, p.message_id) as upto
+            from picked p
+          ) p where p.upto <= ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}
+        ), ranked as (
+          -- At most the limit's batches in all: each subscription's first, then the seconds, and so on.
+          select f.subscription_id, f.batch, count(*)::int as n,
+            row_number() over (order by f.batch, array_position(${ids}, f.subscription_id)) as rank
+          from fitted f group by f.subscription_id, f.batch
         ), batches as (
-          select p.subscription_id, p.batch, gen_random_uuid() as delivery_id, count(*)::int as n
-          from picked p group by p.subscription_id, p.batch
+          select r.subscription_id, r.batch, r.n, gen_random_uuid() as delivery_id from ranked r where r.rank <= ${limit}
         ), deliveries as (
           insert into subscription_deliveries (id, organization_id, subscription_id, started_at, lease_until, messages)
           select b.delivery_id, sl.organization_id, b.subscription_id, now(),
@@ -136,7 +167,7 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
         ), leased as (
           update subscription_messages m
           set delivery_id = b.delivery_id, available_at = now() + make_interval(secs => sl.lease_seconds)
-          from picked p join batches b using (subscription_id, batch) join slots sl on sl.id = p.subscription_id
+          from fitted p join batches b using (subscription_id, batch) join slots sl on sl.id = p.subscription_id
           where m.subscription_id = p.subscription_id and m.message_id = p.message_id
           returning m.subscription_id, m.message_id, m.delivery_id, m.attempts, m.published_at
         ), touched as (
@@ -147,7 +178,7 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
           to_char(l.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at,
           q.body::text as body, q.attributes::text as attributes
         from leased l join queue_messages q on q.id = l.message_id
-        order by l.delivery_id, l.published_at, l.message_id`),
+        order by l.delivery_id, l.published_at, l.message_id`,
     );
     return { locked, leased };
   });
@@ -223,8 +254,8 @@ export type BatchOutcome = {
   status: number | null;
   durationMs: number;
   error: DeliveryError | null;
-  /** The failed messages with when each is due again (its backoff), for `partial` and `failed`. */
-  failed: { id: string; retryAt: string }[];
+  /** The failed messages with how long each waits (its backoff, from the record on the database's clock). */
+  failed: { id: string; retryInMs: number }[];
 };
 
 export type RecordedCounts = {
@@ -236,6 +267,8 @@ export type RecordedCounts = {
   turned: 'failing' | 'healthy' | null;
   /** A 410 paused it now. */
   paused: boolean;
+  /** The minute (on the database's clock) whose activity counts this record adds to, once committed. */
+  minute: string;
 };
 
 /**
@@ -256,7 +289,8 @@ const NEXT_HEALTH = sql.raw(
  * them back uncounted and pauses the subscription. Each subscription's status moves as if its attempts were
  * recorded one after the other in the order given: `lastSuccessAt`, `lastError`, the failures in a row and
  * `health`, whose turn is known exactly once because the turning transaction marks it (a turn and its return
- * within one statement cancel out: nobody saw either). The minute's counts are added. One statement for the
+ * within one statement cancel out: nobody saw either). The minute's counts are the caller's to add once committed
+ * (`countMinute`). One statement for the
  * lot, so a busy instance's record costs one round trip however many attempts finished meanwhile.
  */
 export async function recordBatches(
@@ -280,9 +314,9 @@ export async function recordBatches(
       : [],
   );
   const failed = attempts.flatMap(({ batch, outcome: o }, ord) =>
-    once[ord] ? o.failed.map((f) => ({ delivery_id: batch.deliveryId, id: f.id, retry_at: f.retryAt })) : [],
+    once[ord] ? o.failed.map((f) => ({ delivery_id: batch.deliveryId, id: f.id, retry_in_ms: f.retryInMs })) : [],
   );
-  const rows = rowsOf<{
+  const rows = await queryRows<{
     delivery_id: string;
     recorded: boolean;
     delivered: number;
@@ -290,13 +324,15 @@ export async function recordBatches(
     dead: number;
     health: string | null;
     turned: boolean | null;
+    minute: string;
   }>(
-    await tx.execute(sql`
+    tx,
+    sql`
       with o as (
         select * from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb)
           as o(ord int, delivery_id uuid, outcome text, status int, duration_ms int, error jsonb)
       ), f as (
-        select * from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(delivery_id uuid, id uuid, retry_at timestamptz)
+        select * from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(delivery_id uuid, id uuid, retry_in_ms bigint)
       ), d as (
         update subscription_deliveries sd
         set finished_at = now(), outcome = o.outcome, status = o.status, duration_ms = o.duration_ms,
@@ -313,7 +349,8 @@ export async function recordBatches(
         set attempts = m.attempts + 1, delivery_id = null, last_error = d.error,
           state = case when m.attempts + 1 >= s.retry_max_attempts then 'dead' else 'pending' end,
           dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() else m.dead_lettered_at end,
-          available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at else f.retry_at end
+          available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at
+            else now() + make_interval(secs => f.retry_in_ms / 1000.0) end
         from d join subscriptions s on s.id = d.subscription_id join f on f.delivery_id = d.id
         where d.outcome in ('failed', 'partial') and m.subscription_id = d.subscription_id
           and m.delivery_id = d.id and m.message_id = f.id
@@ -354,18 +391,13 @@ export async function recordBatches(
         left join (select delivery_id, count(*)::int as n from gone group by delivery_id) g on g.delivery_id = d.id
         left join (select delivery_id, count(*)::int as n, count(*) filter (where state = 'dead')::int as dead
                    from retried group by delivery_id) r on r.delivery_id = d.id
-      ), minute as (
-        insert into subscription_minutes (subscription_id, minute, delivered, failed, dead_lettered)
-        select c.subscription_id, date_trunc('minute', now()), sum(c.delivered), sum(c.failed), sum(c.dead)
-        from counted c group by c.subscription_id having sum(c.delivered) + sum(c.failed) > 0
-        on conflict (subscription_id, minute) do update
-        set delivered = subscription_minutes.delivered + excluded.delivered,
-          failed = subscription_minutes.failed + excluded.failed,
-          dead_lettered = subscription_minutes.dead_lettered + excluded.dead_lettered
       )
+      -- An attempt's record lost with the database's last moments only sends it again: no wait for the WAL flush.
       select o.delivery_id, c.id is not null as recorded, coalesce(c.delivered, 0) as delivered,
-        coalesce(c.failed, 0) as failed, coalesce(c.dead, 0) as dead, st.health, st.turned
-      from o left join counted c on c.id = o.delivery_id left join status st on st.id = c.subscription_id`),
+        coalesce(c.failed, 0) as failed, coalesce(c.dead, 0) as dead, st.health, st.turned,
+        to_char(date_trunc('minute', now()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as minute,
+        set_config('synchronous_commit', 'off', true) as synchronous_commit
+      from o left join counted c on c.id = o.delivery_id left join status st on st.id = c.subscription_id`,
   );
   const byDelivery = new Map(rows.map((r) => [r.delivery_id, r]));
   // A subscription's turn is announced once, with the last of its attempts here.
@@ -377,16 +409,20 @@ export async function recordBatches(
   for (const [i, { batch, outcome: o }] of attempts.entries()) {
     const row = once[i] ? byDelivery.get(batch.deliveryId) : undefined;
     if (!row?.recorded) {
-      counts.push({ recorded: false, delivered: 0, failed: 0, deadLettered: 0, turned: null, paused: false });
+      counts.push({
+        recorded: false,
+        delivered: 0,
+        failed: 0,
+        deadLettered: 0,
+        turned: null,
+        paused: false,
+        minute: row?.minute ?? '',
+      });
       continue;
     }
-    // A 410 pauses the subscription; the row lock makes this the one record that did, for its audit event.
+    // A 410 pauses the subscription as the API does, with its event; of two records at once, the one that did.
     const paused =
-      o.outcome === 'paused' &&
-      rowsOf(
-        await tx.execute(sql`update subscriptions set state = 'paused', updated_at = greatest(now(), updated_at + interval '1 millisecond')
-          where id = ${batch.subscriptionId}::uuid and state <> 'paused' returning id`),
-      ).length > 0;
+      o.outcome === 'paused' && (await pauseSubscription(tx, batch, batch.subscriptionId, GONE))?.changed === true;
     counts.push({
       recorded: true,
       delivered: row.delivered,
@@ -394,10 +430,18 @@ export async function recordBatches(
       deadLettered: row.dead,
       turned: row.turned && lastOf.get(batch.subscriptionId) === i ? (row.health as 'failing' | 'healthy') : null,
       paused,
+      minute: row.minute,
     });
   }
   return counts;
 }
+
+/** Who pauses a subscription whose target answered 410 Gone, and why, in the audit log. */
+const GONE: StateChangeSource = {
+  actor: SYSTEM_ACTOR,
+  context: { requestId: null, ip: null, userAgent: null },
+  reason: 'The target answered 410 Gone.',
+};
 
 /** Gives back a delivery not recorded (shutdown, or a secret this instance cannot open): no attempt counted. */
 export async function releaseBatch(deliveryId: string): Promise<void> {

@@ -14,9 +14,10 @@ import {
   newTestProject,
   onBothDatabases,
 } from '../../server/testing/test-database';
-import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDelivery } from './delivery';
-import { claimBatches, recordBatches, type ClaimedBatch } from './delivery-service';
+import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDeliveryLoop } from './delivery';
+import { claimBatches, MAX_BATCH_BYTES, recordBatches, type ClaimedBatch } from './delivery-service';
 import { expireMessages } from './expiry-service';
+import { countMinute, flushMinuteCounts } from './minute-counts';
 import { subscriptionSecretContext } from './secret';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
@@ -83,6 +84,7 @@ const ok = (answerText = ''): SendResult => ({
   retryAfter: null,
   durationMs: 3,
   answer: answerText,
+  answerWhole: true,
 });
 const failedWith = (status: number | null): SendResult => ({ ...ok(), status, errorClass: status ? null : 'timeout' });
 
@@ -156,12 +158,113 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect((await messageRows(sub.id)).map((m) => [m.messageId, m.attempts])).toEqual([[failedId, 1]]);
   });
 
+  it('a 2xx answer that cannot be read whole fails the whole batch as invalid_response; any other body delivers', async () => {
+    const { sub } = await subscriptionWithBacklog(2, { batchSize: 2 });
+    const [batch] = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
+    const [first, second] = batch.messages.map((m) => m.id);
+    const outcome = (answer: string, answerWhole = true) =>
+      batchOutcome(batch, { ...ok(answer), answerWhole }, new Date());
+    const invalid = { outcome: 'failed', error: { class: 'invalid_response', status: 200 } };
+    const failedIds = (answer: string, answerWhole = true) =>
+      outcome(answer, answerWhole)
+        .failed.map((f) => f.id)
+        .sort();
+    // Trailing words, a JSON object cut at 64 KiB, a `failed` of the wrong type, ids of no message of the batch.
+    for (const answer of [
+      `{"failed": ["${first}"]} and then some words`,
+      `{"failed": ["${first}"]`,
+      '{"failed": "all"}',
+      `{"failed": [1, 2]}`,
+      '{"failed": null}',
+      `{"failed": ["${randomUUID()}"]}`,
+    ]) {
+      expect(outcome(answer), answer).toMatchObject(invalid);
+      expect(failedIds(answer)).toEqual([first, second].sort());
+    }
+    const long = JSON.stringify({ failed: [first], padding: 'x'.repeat(70_000) });
+    expect(outcome(long.slice(0, 65_536), false)).toMatchObject(invalid);
+    // A byte-order mark before the object is ignored (RFC 8259 §8.1), as is white space.
+    expect(outcome(`\uFEFF \n{"failed": ["${first}"]}`)).toMatchObject({ outcome: 'partial', failed: [{ id: first }] });
+    // Any other body delivers the batch, whatever its length: text, HTML, empty, a JSON array or object without failed.
+    for (const [answer, whole] of [
+      ['x'.repeat(65_536), false],
+      ['<html><body>ok</body></html>', true],
+      ['', true],
+      ['[1, 2]', true],
+      ['{"ok": true}', true],
+      ['{"failed": []}', true],
+    ] as const)
+      expect(outcome(answer, whole), answer.slice(0, 20)).toMatchObject({ outcome: 'delivered', failed: [] });
+  });
+
+  it('a claim takes at most its limit of batches over every subscription', async () => {
+    const subs = await Promise.all(
+      [1, 2, 3].map(() => subscriptionWithBacklog(10, { batchSize: 2, maxConcurrency: 5 })),
+    );
+    const mine = new Set(subs.map((s) => s.sub.id));
+    const claimed = (await claimBatches(4)).filter((b) => mine.has(b.subscriptionId));
+    expect(claimed.length).toBeLessThanOrEqual(4);
+    // Each subscription's first batch before any second.
+    expect(new Set(claimed.map((b) => b.subscriptionId)).size).toBe(Math.min(3, claimed.length));
+    const leased = (await Promise.all(subs.map((s) => messageRows(s.sub.id))))
+      .flat()
+      .filter((m) => m.deliveryId !== null);
+    expect(leased.length).toBe(claimed.reduce((n, b) => n + b.messages.length, 0));
+  });
+
+  it("a batch's body stays within 1 MiB: fewer messages go rather than more bytes", async () => {
+    const { db, sub, messages } = await subscriptionWithBacklog(10, { batchSize: 10, maxConcurrency: 1 });
+    const big = 'x'.repeat(120 * 1024);
+    for (const m of messages)
+      await db.update(t.queueMessages).set({ body: { big } }).where(eq(t.queueMessages.id, m.id));
+    const sizes: number[] = [];
+    for (let i = 0; i < 5 && sizes.reduce((n, s) => n + s, 0) < 10; i++) {
+      const [batch] = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
+      expect(Buffer.byteLength(batch.body)).toBeLessThanOrEqual(MAX_BATCH_BYTES);
+      sizes.push(batch.messages.length);
+      await record(batch, ok());
+    }
+    expect(sizes[0]).toBe(8);
+    expect(sizes.reduce((n, s) => n + s, 0)).toBe(10);
+  });
+
+  it("a message past its queue's retention is never claimed, whether or not the expiry pass has run", async () => {
+    const { db, sub, messages } = await subscriptionWithBacklog(3);
+    await db.update(t.queues).set({ retentionSeconds: 60 }).where(eq(t.queues.id, sub.queueId));
+    await db
+      .update(t.subscriptionMessages)
+      .set({ publishedAt: new Date(Date.now() - 120_000) })
+      .where(eq(t.subscriptionMessages.messageId, messages[0].id));
+    // Redriven a moment ago: its retention counts from then.
+    await db
+      .update(t.subscriptionMessages)
+      .set({ publishedAt: new Date(Date.now() - 120_000), deadLetteredAt: new Date() })
+      .where(eq(t.subscriptionMessages.messageId, messages[1].id));
+    const claimed = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
+    expect(claimed.flatMap((b) => b.messages.map((m) => m.id)).sort()).toEqual([messages[1].id, messages[2].id].sort());
+  });
+
   it('a 410 pauses the subscription and gives the messages back without counting an attempt', async () => {
     const { db, sub } = await subscriptionWithBacklog(2);
     const [batch] = (await claimBatches(100)).filter((b) => b.subscriptionId === sub.id);
     expect(await record(batch, failedWith(410))).toMatchObject({ paused: true, failed: 0 });
     const [row] = await db.select().from(t.subscriptions).where(eq(t.subscriptions.id, sub.id));
     expect(row).toMatchObject({ state: 'paused', lastError: { class: 'http', status: 410 } });
+    // The API's pause, with its event: by the system, saying why, committed with the record.
+    const events = await db
+      .select()
+      .from(t.auditEvents)
+      .where(eq(t.auditEvents.organizationId, sub.organizationId))
+      .then((rows) => rows.filter((e) => e.target.id === sub.id && e.action === 'subscription.paused'));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      actor: { type: 'system' },
+      target: { type: 'subscription', id: sub.id, name: sub.slug },
+      projectId: sub.projectId,
+      changes: [{ field: 'state', from: 'active', to: 'paused' }],
+      reason: 'The target answered 410 Gone.',
+    });
+    expect(events[0].occurredAt.getTime()).toBe(row.updatedAt.getTime());
     expect((await messageRows(sub.id)).map((m) => [m.attempts, m.deliveryId])).toEqual([
       [0, null],
       [0, null],
@@ -241,12 +344,29 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect(rows[0]).toMatchObject({ health: 'failing', consecutiveFailures: 3, lastSuccessAt: expect.any(Date) });
     const others = await first.db.select().from(t.subscriptions).where(eq(t.subscriptions.id, second.sub.id));
     expect(others[0]).toMatchObject({ health: 'healthy', consecutiveFailures: 0 });
+    // Counted in memory once committed, written by the next flush: one row for the minute.
+    await flushMinuteCounts();
     const minutes = await first.db
       .select()
       .from(t.subscriptionMinutes)
       .where(eq(t.subscriptionMinutes.subscriptionId, first.sub.id));
     expect(minutes.map((m) => [m.delivered, m.failed, m.deadLettered])).toEqual([[1, 5, 0]]);
     expect((await messageRows(second.sub.id)).map((m) => m.state)).toEqual(['dead']);
+  });
+
+  it("minute counts are written once a second, added to the minute's row; a deleted subscription's are dropped", async () => {
+    const { db, sub } = await subscriptionWithBacklog(0);
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    countMinute(sub.id, minute, { delivered: 2, failed: 1, dead: 0 });
+    countMinute(sub.id, minute, { delivered: 3, failed: 0, dead: 1 });
+    countMinute(randomUUID(), minute, { delivered: 1, failed: 0, dead: 0 });
+    await flushMinuteCounts();
+    countMinute(sub.id, minute, { delivered: 1, failed: 0, dead: 0 });
+    await flushMinuteCounts();
+    const rows = await db.select().from(t.subscriptionMinutes).where(eq(t.subscriptionMinutes.subscriptionId, sub.id));
+    expect(rows.map((m) => [m.minute.toISOString(), m.delivered, m.failed, m.deadLettered])).toEqual([
+      [minute, 6, 1, 1],
+    ]);
   });
 
   it('two records of one subscription at once: the second counts from what the first committed', async () => {
@@ -298,7 +418,7 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     answer = (_, res) => void res.writeHead(204).end();
     const { sub, messages } = await subscriptionWithBacklog(4, { batchSize: 2, maxConcurrency: 1 });
     for (let i = 0; i < 50 && (await messageRows(sub.id)).length > 0; i++) {
-      await subscriptionDelivery.job.run!();
+      await subscriptionDeliveryLoop.job.run!();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await messageRows(sub.id)).toEqual([]);

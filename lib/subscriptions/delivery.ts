@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { recordAuditEvent } from '../audit/record';
-import { SYSTEM_ACTOR } from '../audit/source';
 import { getDb, type Tx } from '../db/client';
 import type { DeliveryError } from '../db/schema';
 import { targetUrlProblem } from '../delivery/address';
@@ -21,11 +19,15 @@ import {
   type RecordedCounts,
 } from './delivery-service';
 import { queueDeliveries, queueDeliveryDuration } from './metrics';
+import { countMinute } from './minute-counts';
+import { settings } from '../settings/settings';
 
 /**
- * What an answer means for a batch (PRODUCT.md "Delivery"): any 2xx delivers it, unless its JSON body is
- * `{"failed": [messageId, …]}`, which fails only those (an id not in the batch, or a `failed` that is no list of
- * ids, is an invalid answer and fails the whole batch); a 410 pauses the subscription; anything else fails it.
+ * What an answer means for a batch (PRODUCT.md "Delivery"): a 2xx read to its end delivers it, unless its body is a
+ * JSON object (after an optional byte-order mark and white space) with `failed: [messageId, …]`, which fails only
+ * those. A JSON object must be whole within 64 KiB, parse, and have `failed` absent or a list of this batch's ids;
+ * otherwise the whole batch fails as `invalid_response`. Any other 2xx body (text, HTML, empty) delivers it,
+ * whatever its length. A 410 pauses the subscription; anything else, and no whole answer, fails it.
  */
 export function batchOutcome(batch: ClaimedBatch, result: SendResult, at: Date): BatchOutcome {
   const error = (cls: string, message: string, status = result.status ?? 0): DeliveryError => ({
@@ -39,7 +41,7 @@ export function batchOutcome(batch: ClaimedBatch, result: SendResult, at: Date):
     status: result.status,
     durationMs: result.durationMs,
     error: e,
-    failed: retries(batch, batch.messages, result, at),
+    failed: retries(batch, batch.messages, result),
   });
   if (result.status === null) return failAll(error(result.errorClass ?? 'connection', result.error ?? 'No answer.', 0));
   const status = result.status;
@@ -53,16 +55,12 @@ export function batchOutcome(batch: ClaimedBatch, result: SendResult, at: Date):
     };
   if (status < 200 || status >= 300)
     return failAll(error('http', `The target answered ${status} ${STATUS_CODES[status] ?? ''}`.trim() + '.'));
-  const reported = reportedFailures(result.answer);
-  if (reported === null)
-    return { outcome: 'delivered', status, durationMs: result.durationMs, error: null, failed: [] };
+  const reported = reportedFailures(result);
+  if (typeof reported === 'string') return failAll(error('invalid_response', `The target answered 2xx ${reported}.`));
   const ids = new Set(batch.messages.map((m) => m.id));
-  if (reported === 'invalid' || reported.some((id) => !ids.has(id)))
+  if (reported.some((id) => !ids.has(id)))
     return failAll(
-      error(
-        'invalid_response',
-        'The target answered 2xx with a "failed" that is not a list of this batch\'s message ids.',
-      ),
+      error('invalid_response', 'The target answered 2xx with a "failed" naming ids that are not in this batch.'),
     );
   if (reported.length === 0)
     return { outcome: 'delivered', status, durationMs: result.durationMs, error: null, failed: [] };
@@ -76,34 +74,42 @@ export function batchOutcome(batch: ClaimedBatch, result: SendResult, at: Date):
       'http',
       `The target reported ${failedMessages.length} of ${batch.messages.length} messages as failed.`,
     ),
-    failed: retries(batch, failedMessages, result, at),
+    failed: retries(batch, failedMessages, result),
   };
 }
 
-/** The ids a 2xx answer reports as failed: null when it reports none (no JSON object with `failed`). */
-function reportedFailures(answer: string): string[] | 'invalid' | null {
-  if (!answer.trimStart().startsWith('{')) return null;
+/**
+ * The ids a 2xx answer reports as failed (none when its body is no JSON object, or one without `failed`), or why
+ * the answer cannot be read, which fails the whole batch: never read as a success.
+ */
+export function reportedFailures(result: Pick<SendResult, 'answer' | 'answerWhole'>): string[] | string {
+  // RFC 8259 §8.1: a parser may ignore a byte-order mark.
+  const text = result.answer.replace(/^\uFEFF/, '');
+  if (!text.trimStart().startsWith('{')) return [];
+  if (!result.answerWhole) return 'with a JSON object longer than 64 KiB';
   let parsed: unknown;
   try {
-    parsed = JSON.parse(answer);
+    parsed = JSON.parse(text);
   } catch {
-    return null;
+    return 'with a body that starts as a JSON object but is not valid JSON';
   }
-  if (!parsed || typeof parsed !== 'object' || !('failed' in parsed)) return null;
-  const failed = (parsed as { failed: unknown }).failed;
-  return Array.isArray(failed) && failed.every((id) => typeof id === 'string') ? failed : 'invalid';
+  const failed = (parsed as { failed?: unknown }).failed;
+  if (failed === undefined) return [];
+  return Array.isArray(failed) && failed.every((id) => typeof id === 'string')
+    ? failed
+    : 'with a "failed" that is not a list of message ids';
 }
 
-function retries(batch: ClaimedBatch, messages: ClaimedBatch['messages'], result: SendResult, at: Date) {
+/** How long each failed message waits, counted from its record on the database's clock. */
+function retries(batch: ClaimedBatch, messages: ClaimedBatch['messages'], result: SendResult) {
   const retryAfter = retryAfterMs(result.retryAfter);
-  const failedAt = at.getTime() + result.durationMs;
   return messages.map((m) => ({
     id: m.id,
-    retryAt: new Date(failedAt + backoffDelayMs(batch.retryPolicy, m.attempts + 1, retryAfter)).toISOString(),
+    retryInMs: backoffDelayMs(batch.retryPolicy, m.attempts + 1, retryAfter),
   }));
 }
 
-/** A health turn's webhook event and console notice, and a 410's pause in the audit log: with the record. */
+/** A health turn's webhook event and console notice, with the record (a 410's pause is the record's own). */
 async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: RecordedCounts, at: Date) {
   const subscription = { id: batch.subscriptionId, projectId: batch.projectId, queueId: batch.queueId };
   if (counts.turned) {
@@ -123,21 +129,10 @@ async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: Re
       subscriptionHealthMessage({ slug: batch.slug, url: batch.url }, counts.turned, o.error?.message ?? null),
     );
   }
-  if (counts.paused)
-    await recordAuditEvent(tx, {
-      actor: SYSTEM_ACTOR,
-      context: { requestId: null, ip: null, userAgent: null },
-      organizationId: batch.organizationId,
-      projectId: batch.projectId,
-      action: 'subscription.paused',
-      target: { type: 'subscription', id: batch.subscriptionId, name: batch.slug },
-      changes: [{ field: 'state', from: 'active', to: 'paused' }],
-      reason: 'The target answered 410 Gone.',
-    });
 }
 
 /**
- * Records one attempt with what it announces (a health turn, a 410's pause), in one transaction, and counts it.
+ * Records one attempt with what it announces (a health turn), in one transaction, and counts it.
  * Returns what it recorded (nothing when the lease was no longer this attempt's).
  */
 export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<RecordedCounts> {
@@ -162,6 +157,11 @@ export async function recordDeliveries(finished: Finished[]): Promise<RecordedCo
   });
   recorded.forEach((counts, i) => {
     if (!counts.recorded) return;
+    countMinute(finished[i].batch.subscriptionId, counts.minute, {
+      delivered: counts.delivered,
+      failed: counts.failed,
+      dead: counts.deadLettered,
+    });
     queueDeliveryDuration.observe(finished[i].result.durationMs / 1000);
     queueDeliveries.inc({ outcome: 'delivered' }, counts.delivered);
     queueDeliveries.inc({ outcome: 'failed' }, counts.failed);
@@ -207,7 +207,7 @@ const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
   name: 'subscriptions',
   claim: claimBatches,
   key: (batch) => batch.deliveryId,
-  request(batch, at) {
+  outgoing(batch, at) {
     // Checked when saved; the loopback switch may have been turned off since. The address is checked at connect.
     const problem = targetUrlProblem(batch.url);
     if (problem) return { refused: problem };
@@ -220,12 +220,13 @@ const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
 
 /**
  * Subscription batches through the delivery engine, in every instance. QUEUE_POLL_MS is how often an idle
- * instance looks for ready messages (a publish here, or a send finishing, wakes it at once);
- * QUEUE_MAX_IN_FLIGHT bounds this process's open deliveries over all subscriptions.
+ * instance looks for ready messages (a publish here, or a send finishing, wakes it at once); QUEUE_MAX_IN_FLIGHT,
+ * the process's budget, bounds its open deliveries together with every other channel's.
  */
-export const subscriptionDelivery = deliveryLoop(subscriptionChannel, {
-  everyMs: Number(process.env.QUEUE_POLL_MS ?? 250),
-  maxInFlight: Number(process.env.QUEUE_MAX_IN_FLIGHT ?? 200),
+export const subscriptionDeliveryLoop = deliveryLoop(subscriptionChannel, {
+  everyMs: settings().QUEUE_POLL_MS,
+  // No share of its own: the process's budget (lib/delivery/budget.ts) is what bounds it.
+  maxInFlight: Number.MAX_SAFE_INTEGER,
   claimLimit: 100,
   // Sends to a fast target finish a few at a time: one claim then leases a batch for each.
   wakeDelayMs: 2,

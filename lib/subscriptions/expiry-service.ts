@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { queueBacklog, queueDeliveries } from './metrics';
+import { queryRows } from '../db/statement';
 
 const BATCH = 1_000;
-const rowsOf = <R>(result: unknown) => (result as { rows: R[] }).rows;
 
 /**
  * One pass of the queues' retention, in batches: pending messages older than their queue's retention (not in a
@@ -27,8 +27,9 @@ const outlived = (condition: SQL) => sql`
 
 export async function expireMessages(): Promise<number> {
   const db = await getDb();
-  const [expired] = rowsOf<{ n: number }>(
-    await db.execute(sql`
+  const [expired] = await queryRows<{ n: number }>(
+    db,
+    sql`
       with due as (${outlived(sql`m.state = 'pending'
             and m.published_at < ${RETENTION_START}
             -- A redriven message's retention counts from its redrive.
@@ -43,21 +44,23 @@ export async function expireMessages(): Promise<number> {
         select subscription_id, date_trunc('minute', now()), count(*) from gone group by subscription_id
         on conflict (subscription_id, minute) do update set expired = subscription_minutes.expired + excluded.expired
       )
-      select count(*)::int as n from gone`),
+      select count(*)::int as n from gone`,
   );
   queueDeliveries.inc({ outcome: 'expired' }, expired.n);
-  const [dead] = rowsOf<{ n: number }>(
-    await db.execute(sql`
+  const [dead] = await queryRows<{ n: number }>(
+    db,
+    sql`
       with due as (${outlived(sql`m.state = 'dead' and m.dead_lettered_at < ${RETENTION_START}`)}
       ), gone as (
         delete from subscription_messages m using due
         where m.subscription_id = due.subscription_id and m.message_id = due.message_id
         returning 1
       )
-      select count(*)::int as n from gone`),
+      select count(*)::int as n from gone`,
   );
-  const [stored] = rowsOf<{ n: number }>(
-    await db.execute(sql`
+  const [stored] = await queryRows<{ n: number }>(
+    db,
+    sql`
       with gone as (
         delete from queue_messages q
         where q.id in (
@@ -67,7 +70,7 @@ export async function expireMessages(): Promise<number> {
           limit ${BATCH})
         returning 1
       )
-      select count(*)::int as n from gone`),
+      select count(*)::int as n from gone`,
   );
   return expired.n + dead.n + stored.n;
 }
@@ -75,12 +78,13 @@ export async function expireMessages(): Promise<number> {
 /** The backlog gauge: pending (ready or delayed), in flight and dead-lettered, summed over every subscription. */
 export async function measureBacklog(): Promise<void> {
   const db = await getDb();
-  const [row] = rowsOf<{ pending: number; dead: number; in_flight: number }>(
-    await db.execute(sql`
+  const [row] = await queryRows<{ pending: number; dead: number; in_flight: number }>(
+    db,
+    sql`
       select coalesce(sum(pending), 0)::bigint as pending, coalesce(sum(dead), 0)::bigint as dead,
         (select coalesce(sum(messages), 0)::bigint from subscription_deliveries
          where finished_at is null and lease_until > now()) as in_flight
-      from subscription_backlogs`),
+      from subscription_backlogs`,
   );
   queueBacklog.set({ state: 'in_flight' }, Number(row.in_flight));
   queueBacklog.set({ state: 'pending' }, Number(row.pending) - Number(row.in_flight));

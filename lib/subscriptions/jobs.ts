@@ -1,11 +1,13 @@
 import { HOUSEKEEPING_EVERY_MS, type BackgroundJob } from '../jobs/runner';
 import { onPublished } from '../queues/published';
 import { purgeSubscriptionRecords } from './activity-service';
-import { subscriptionDelivery } from './delivery';
+import { subscriptionDeliveryLoop } from './delivery';
 import { expireMessages, measureBacklog } from './expiry-service';
+import { flushMinuteCounts } from './minute-counts';
+import { settings } from '../settings/settings';
 
 /** QUEUE_EXPIRY_EVERY_MS: how often retention runs and the backlog gauge is read (default 30 s). */
-const EXPIRY_EVERY_MS = Number(process.env.QUEUE_EXPIRY_EVERY_MS ?? 30_000);
+const EXPIRY_EVERY_MS = settings().QUEUE_EXPIRY_EVERY_MS;
 
 /**
  * Subscriptions' background work, in every instance: delivering batches (the claims keep instances apart), the
@@ -13,10 +15,10 @@ const EXPIRY_EVERY_MS = Number(process.env.QUEUE_EXPIRY_EVERY_MS ?? 30_000);
  */
 export const subscriptionJobs: BackgroundJob[] = [
   {
-    ...subscriptionDelivery.job,
+    ...subscriptionDeliveryLoop.job,
     // A publish on this instance wakes its loop at once; other instances find the messages at their next pass.
     wakeWith: (wake) => {
-      subscriptionDelivery.job.wakeWith?.(wake);
+      subscriptionDeliveryLoop.job.wakeWith?.(wake);
       onPublished(wake);
     },
   },
@@ -29,6 +31,13 @@ export const subscriptionJobs: BackgroundJob[] = [
       return removed;
     },
     again: (removed) => typeof removed === 'number' && removed >= 1_000,
+  },
+  {
+    // The activity chart's counts, added up in memory by the records; what is left is written at shutdown.
+    name: 'subscription-minute-counts',
+    everyMs: 1_000,
+    run: () => flushMinuteCounts(),
+    release: async () => void (await flushMinuteCounts()),
   },
   { name: 'purge-subscription-records', everyMs: HOUSEKEEPING_EVERY_MS, run: () => purgeSubscriptionRecords() },
 ];

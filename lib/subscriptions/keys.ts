@@ -4,6 +4,8 @@
 /** Query keys of the subscriptions area; never inline string keys. */
 export const subscriptionKeys = {
   all: ['subscriptions'] as const,
+  /** The organization's failing subscriptions and dead letters, per project (the overview). */
+  health: (orgId: string) => [...subscriptionKeys.all, orgId, 'health'] as const,
   list: (orgId: string, projectId: string) => [...subscriptionKeys.all, orgId, projectId, 'list'] as const,
   /** Every subscription of the project, in pages of `EVERY_PAGE_SIZE`: the queue pages group them by queue. */
   every: (orgId: string, projectId: string) => [...subscriptionKeys.all, orgId, projectId, 'every'] as const,

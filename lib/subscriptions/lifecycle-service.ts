@@ -14,7 +14,7 @@ import { PREVIOUS_SECRET_MS } from '../webhooks/service';
 import { DEFAULT_RETRY_POLICY, type CreatedSubscription, type SubscriptionCreate } from './schema';
 import { mergeRetryPolicy, retryColumns } from './retry-policy';
 import { subscriptionSecretContext } from './secret';
-import { editable, inScope, toSubscription, type SubscriptionScope } from './service';
+import { editable, oneSubscription, toSubscription, type SubscriptionScope } from './service';
 
 /** PRODUCT.md: a queue has at most this many subscriptions. */
 export const MAX_SUBSCRIPTIONS_PER_QUEUE = 10;
@@ -100,7 +100,7 @@ export async function createSubscription(
 export async function deleteSubscription(scope: SubscriptionScope, id: string, source: AuditSource): Promise<void> {
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(t.subscriptions).where(inScope(scope, id)).returning();
+    const [row] = await tx.delete(t.subscriptions).where(oneSubscription(scope, id)).returning();
     if (!row) throw notFound('Subscription not found.');
     await tx.delete(t.subscriptionBacklogs).where(eq(t.subscriptionBacklogs.subscriptionId, id));
     await recordAuditEvent(tx, projectResourceEvent(source, 'subscription.deleted', row, []));
@@ -120,7 +120,7 @@ export async function rotateSubscriptionSecret(
   const secret = newSigningSecret();
   const db = await getDb();
   await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update');
+    const [row] = await tx.select().from(t.subscriptions).where(oneSubscription(scope, id)).for('update');
     if (!row) throw notFound('Subscription not found.');
     await tx
       .update(t.subscriptions)
@@ -131,7 +131,7 @@ export async function rotateSubscriptionSecret(
         // Strictly later than the previous value, so a change is always visible in updatedAt.
         updatedAt: new Date(Math.max(now.getTime(), row.updatedAt.getTime() + 1)),
       })
-      .where(inScope(scope, id));
+      .where(oneSubscription(scope, id));
     await recordAuditEvent(tx, projectResourceEvent(source, 'subscription.secret_rotated', row, []));
   });
   return { signingSecret: secret };

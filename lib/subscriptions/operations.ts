@@ -1,6 +1,7 @@
 import { ANY_CREDENTIAL, defineOperation } from '../pipeline/operation';
 import { pageOf, pageQuery } from '../http/pagination';
-import { projectParams } from '../orgs/schema';
+import { orgParams, projectParams } from '../orgs/schema';
+import { subscriptionHealth } from './health-schema';
 import { activityOperations } from './activity-operations';
 import {
   createdSubscription,
@@ -139,7 +140,24 @@ const stateChange = (verb: 'pause' | 'resume') =>
 export const pauseSubscriptionOp = stateChange('pause');
 export const resumeSubscriptionOp = stateChange('resume');
 
+export const subscriptionHealthOp = defineOperation({
+  method: 'GET',
+  path: '/v1/organizations/{orgId}/subscription-health',
+  summary: "Failing subscriptions and dead letters in each of an organization's projects",
+  description:
+    'One item per project that has a subscription and whose subscriptions the caller may list ' +
+    '(`queues.subscriptions.list` there): how many fail, the dead letters they hold, and the subscription holding ' +
+    "the most. The console's overview shows it.",
+  tags: ['Queues'],
+  scope: 'organization',
+  credentials: ANY_CREDENTIAL,
+  params: orgParams,
+  permission: 'projects.get',
+  success: { status: 200, description: 'Each project the caller may see.', schema: subscriptionHealth },
+});
+
 export const subscriptionOperations = [
+  subscriptionHealthOp,
   listSubscriptionsOp,
   createSubscriptionOp,
   getSubscriptionOp,

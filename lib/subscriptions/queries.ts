@@ -15,10 +15,20 @@ import {
 import type { z } from 'zod';
 import type { createSubscriptionBody, CreatedSubscription, Subscription, SubscriptionUpdate } from './schema';
 import type { DeadLetter, SubscriptionActivity, SubscriptionDelivery } from './activity-schema';
+import type { SubscriptionHealth } from './health-schema';
 
 export { subscriptionKeys };
 
 const basePath = subscriptionsPath;
+
+/** Each project's failing subscriptions and dead letters, those the caller may see (one read for the overview). */
+export function useSubscriptionHealth(orgId: string) {
+  return useQuery({
+    queryKey: subscriptionKeys.health(orgId),
+    queryFn: () => apiGet<SubscriptionHealth>(`/v1/organizations/${orgId}/subscription-health`),
+    refetchOnWindowFocus: 'always',
+  });
+}
 
 export function useSubscriptions(orgId: string, projectId: string) {
   return usePagedList<Subscription>(subscriptionKeys.list(orgId, projectId), basePath(orgId, projectId));

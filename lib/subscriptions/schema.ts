@@ -2,9 +2,14 @@ import { z } from 'zod';
 import { targetUrlProblem } from '../delivery/address';
 import { MAX_TARGET_URL_LENGTH } from '../delivery/target-url';
 import type { Issue } from '../errors';
+import { resourceIdParam, shortIdPattern } from '../short-ids';
 import { signingSecret } from '../webhooks/schema';
 
-export const subscriptionParams = z.object({ orgId: z.uuid(), projectId: z.uuid(), subscriptionId: z.uuid() });
+export const subscriptionParams = z.object({
+  orgId: z.uuid(),
+  projectId: z.uuid(),
+  subscriptionId: resourceIdParam('subscription'),
+});
 
 export const BATCH_SIZE = { min: 1, max: 10 } as const;
 export const MAX_CONCURRENCY = { min: 1, max: 100 } as const;
@@ -151,7 +156,7 @@ export const subscription = z
     projectId: z.uuid(),
     queueId: z.uuid(),
     resourceName: z.string(),
-    slug: z.string().regex(/^qsb_[a-z0-9]{12}$/),
+    slug: z.string().regex(shortIdPattern('qsb')),
     state: z.enum(['active', 'paused']),
     batchSize: z.int().min(1).max(10),
     maxConcurrency: z.int().min(1).max(100),

@@ -3,8 +3,8 @@ import { changesBetween } from '../audit/changes';
 import { projectResourceEvent } from '../audit/project-event';
 import { auditEventCtes, recordAuditEvent, statementValue } from '../audit/record';
 import type { AuditSource } from '../db/audit-types';
-import { getDb, preparedStatement, runStatement } from '../db/client';
-import { projectResourceWhere, rowOf, StatementValues } from '../db/statement';
+import { getDb, preparedStatement, runStatement, type Tx } from '../db/client';
+import { projectResourceWhere, rowOf, StatementValues, projectWhere } from '../db/statement';
 import * as t from '../db/schema';
 import { invalidRequest, notFound, type Issue } from '../errors';
 import { mapPage, pageInCreationOrder } from '../http/page-rows';
@@ -45,19 +45,14 @@ export function toSubscription(row: Row): Subscription {
 }
 
 /** One subscription by id, only within the caller's organization and project. */
-export const inScope = (scope: SubscriptionScope, id: string) =>
-  and(
-    eq(t.subscriptions.id, id),
-    eq(t.subscriptions.organizationId, scope.organizationId),
-    eq(t.subscriptions.projectId, scope.projectId),
-  );
+export const oneSubscription = (scope: SubscriptionScope, id: string) =>
+  and(eq(t.subscriptions.id, id), projectWhere(t.subscriptions, scope));
 
 export async function listSubscriptions(scope: SubscriptionScope, page: PageQuery): Promise<Page<Subscription>> {
-  const inProject = and(
-    eq(t.subscriptions.organizationId, scope.organizationId),
-    eq(t.subscriptions.projectId, scope.projectId),
+  return mapPage(
+    await pageInCreationOrder(t.subscriptions, projectWhere(t.subscriptions, scope), page),
+    toSubscription,
   );
-  return mapPage(await pageInCreationOrder(t.subscriptions, inProject, page), toSubscription);
 }
 
 // The read behind every GET of one subscription: built once, a named statement on both databases.
@@ -88,7 +83,7 @@ export async function updateSubscription(
     return (await changeNumbers(scope, id, update, source)) ?? updateNumbers(scope, id, update, source);
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
+    const [row] = await tx.select().from(t.subscriptions).where(oneSubscription(scope, id)).for('update').limit(1);
     if (!row) throw notFound('Subscription not found.');
 
     const issues: Issue[] = [];
@@ -110,7 +105,7 @@ export async function updateSubscription(
     const [updated] = await tx
       .update(t.subscriptions)
       .set({ ...changes, updatedAt })
-      .where(inScope(scope, id))
+      .where(oneSubscription(scope, id))
       .returning();
     await recordAuditEvent(
       tx,
@@ -148,7 +143,7 @@ async function changeNumbers(
   if (fields.length === 0) return null;
   const now = new Date();
   const v = new StatementValues();
-  const inScopeSql = `s.id = ${v.add(id, 'uuid')} and s.organization_id = ${v.add(scope.organizationId, 'uuid')}
+  const oneSubscriptionSql = `s.id = ${v.add(id, 'uuid')} and s.organization_id = ${v.add(scope.organizationId, 'uuid')}
     and s.project_id = ${v.add(scope.projectId, 'uuid')}`;
   const sent = fields.map((field) => ({
     field,
@@ -166,14 +161,14 @@ async function changeNumbers(
     })),
   );
   const statement = `with previous as (
-      select ${sent.map((f) => `s.${f.column}`).join(', ')} from subscriptions s where ${inScopeSql} for update
+      select ${sent.map((f) => `s.${f.column}`).join(', ')} from subscriptions s where ${oneSubscriptionSql} for update
     ), updated as (
       update subscriptions s
       set ${sent.map((f) => `${f.column} = ${f.value}`).join(', ')},
         -- Strictly later than the previous value, so a change is always visible in updatedAt.
         updated_at = greatest(${v.add(now.toISOString(), 'timestamptz')}, s.updated_at + interval '1 millisecond')
       from previous
-      where ${inScopeSql} and ${sent.map((f) => `s.${f.column} <> ${f.value}`).join(' and ')}
+      where ${oneSubscriptionSql} and ${sent.map((f) => `s.${f.column} <> ${f.value}`).join(' and ')}
       returning s.*, ${sent.map((f) => `previous.${f.column} as previous_${f.column}`).join(', ')}
     ), ${auditEventCtes(event, v, 'updated', now)}
     select * from updated`;
@@ -205,7 +200,7 @@ async function updateNumbers(
           previousMaxConcurrency: sql<number>`${t.subscriptions.maxConcurrency}`.as('previous_max_concurrency'),
         })
         .from(t.subscriptions)
-        .where(inScope(scope, id))
+        .where(oneSubscription(scope, id))
         .for('update'),
     );
     const [updated] = await tx
@@ -219,7 +214,7 @@ async function updateNumbers(
         then greatest(${new Date().toISOString()}::timestamptz, ${t.subscriptions.updatedAt} + interval '1 millisecond') else ${t.subscriptions.updatedAt} end`,
       })
       .from(previous)
-      .where(inScope(scope, id))
+      .where(oneSubscription(scope, id))
       .returning({
         ...getTableColumns(t.subscriptions),
         previousBatchSize: previous.previousBatchSize,
@@ -235,6 +230,47 @@ async function updateNumbers(
   });
 }
 
+/** What a state change says in the audit log: who asked (a caller, or the system for a 410) and why, if it says. */
+export type StateChangeSource = AuditSource & { reason?: string };
+
+/**
+ * Moves a subscription to `state` with its audit event, in the caller's transaction. The row is locked first, so of
+ * two changes at once one writes and the other finds the state already there: no write, no new `updatedAt`, no event
+ * (`changed` false). Null when the subscription is not in scope.
+ */
+async function changeState(
+  tx: Tx,
+  scope: SubscriptionScope,
+  id: string,
+  state: 'active' | 'paused',
+  { reason, ...source }: StateChangeSource,
+): Promise<{ row: Row; changed: boolean } | null> {
+  const [row] = await tx.select().from(t.subscriptions).where(oneSubscription(scope, id)).for('no key update').limit(1);
+  if (!row) return null;
+  if (row.state === state) return { row, changed: false };
+  const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
+  const [updated] = await tx
+    .update(t.subscriptions)
+    .set({ state, updatedAt })
+    .where(oneSubscription(scope, id))
+    .returning();
+  const action = state === 'paused' ? 'subscription.paused' : 'subscription.resumed';
+  const changes = [{ field: 'state', from: row.state, to: state }];
+  await recordAuditEvent(tx, { ...projectResourceEvent(source, action, row, changes), reason }, updatedAt);
+  return { row: updated, changed: true };
+}
+
+/**
+ * The one pause: the API's (`POST …/pause`) and a 410's (in its record's transaction, by the system), each with its
+ * `subscription.paused` event in the same transaction.
+ */
+export const pauseSubscription = (tx: Tx, scope: SubscriptionScope, id: string, source: StateChangeSource) =>
+  changeState(tx, scope, id, 'paused', source);
+
+/** The API's resume (`POST …/resume`), with its `subscription.resumed` event. */
+export const resumeSubscription = (tx: Tx, scope: SubscriptionScope, id: string, source: StateChangeSource) =>
+  changeState(tx, scope, id, 'active', source);
+
 /**
  * Pause or resume, with its event, in one transaction. A subscription already in that state is answered
  * as it is: no write, no new `updatedAt`, no event.
@@ -247,14 +283,9 @@ export async function setSubscriptionState(
 ): Promise<Subscription> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(t.subscriptions).where(inScope(scope, id)).for('update').limit(1);
-    if (!row) throw notFound('Subscription not found.');
-    if (row.state === state) return toSubscription(row);
-    const updatedAt = new Date(Math.max(Date.now(), row.updatedAt.getTime() + 1));
-    const [updated] = await tx.update(t.subscriptions).set({ state, updatedAt }).where(inScope(scope, id)).returning();
-    const action = state === 'paused' ? 'subscription.paused' : 'subscription.resumed';
-    const changes = [{ field: 'state', from: row.state, to: state }];
-    await recordAuditEvent(tx, projectResourceEvent(source, action, row, changes), updatedAt);
-    return toSubscription(updated);
+    const change = state === 'paused' ? pauseSubscription : resumeSubscription;
+    const changed = await change(tx, scope, id, source);
+    if (!changed) throw notFound('Subscription not found.');
+    return toSubscription(changed.row);
   });
 }

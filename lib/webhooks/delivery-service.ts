@@ -7,6 +7,7 @@ import * as t from '../db/schema';
 import { webhookDisabledMessage } from '../notifications/messages';
 import { notifyUsers, organizationAdmins } from '../notifications/service';
 import { secretContext } from './service';
+import { queryRows } from '../db/statement';
 
 /** How long a claim holds a delivery: well past the 10 s send timeout, so only a crashed sender loses it. */
 const LEASE_SECONDS = 60;
@@ -50,7 +51,9 @@ type ClaimRow = {
  */
 export async function claimDueDeliveries(limit: number, now = new Date()): Promise<ClaimedDelivery[]> {
   const db = await getDb();
-  const result = await db.execute(sql`
+  const rows = await queryRows<ClaimRow>(
+    db,
+    sql`
     with due as (
       select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id and w.enabled
       where d.state = 'pending' and d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())
@@ -70,8 +73,8 @@ export async function claimDueDeliveries(limit: number, now = new Date()): Promi
         'action', e.action, 'actor', e.actor, 'target', e.target, 'projectId', e.project_id, 'changes', e.changes,
         'reason', e.reason, 'context', e.context) end as event
     from claimed c join webhooks w on w.id = c.webhook_id
-    left join audit_events e on e.id = c.message_id`);
-  const rows = (result as unknown as { rows: ClaimRow[] }).rows;
+    left join audit_events e on e.id = c.message_id`,
+  );
   const claimed: ClaimedDelivery[] = [];
   const unsignable: ClaimRow[] = [];
   for (const row of rows) {
@@ -128,8 +131,9 @@ export type AttemptOutcome = {
   error: string | null;
   durationMs: number;
   at: Date;
-  /** When to try again; null: no retry (delivered, refused for good, or the schedule is used up). */
-  nextAttemptAt: Date | null;
+  /** How long until the next try, from the record on the database's clock; null: no retry (delivered, refused for
+   * good, or the schedule is used up). */
+  retryInMs: number | null;
   delivered: boolean;
   /** The schedule is used up: the endpoint is disabled and its admins are told. */
   exhausted: boolean;
@@ -143,15 +147,17 @@ export type AttemptOutcome = {
 export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    const state = outcome.delivered ? 'delivered' : outcome.nextAttemptAt ? 'pending' : 'failed';
+    const state = outcome.delivered ? 'delivered' : outcome.retryInMs !== null ? 'pending' : 'failed';
+    const nextAttemptAt =
+      outcome.retryInMs === null ? null : sql`now() + make_interval(secs => ${outcome.retryInMs / 1000})`;
     const moved = await tx
       .update(t.webhookDeliveries)
-      .set({ state, nextAttemptAt: outcome.nextAttemptAt, lockedUntil: null })
+      .set({ state, nextAttemptAt, lockedUntil: null })
       .where(
         sql`${t.webhookDeliveries.id} = ${delivery.id} and ${t.webhookDeliveries.attempts} = ${delivery.attempt}
           and ${t.webhookDeliveries.lockedUntil} is not null`,
       )
-      .returning({ id: t.webhookDeliveries.id });
+      .returning({ id: t.webhookDeliveries.id, nextAttemptAt: t.webhookDeliveries.nextAttemptAt });
     if (moved.length === 0) return false;
     await tx.insert(t.webhookAttempts).values({
       organizationId: delivery.organizationId,
@@ -162,7 +168,7 @@ export async function recordAttempt(delivery: ClaimedDelivery, outcome: AttemptO
       durationMs: outcome.durationMs,
       error: outcome.error,
       at: outcome.at,
-      nextAttemptAt: outcome.nextAttemptAt,
+      nextAttemptAt: outcome.retryInMs === null ? null : moved[0].nextAttemptAt,
     });
     if (outcome.exhausted) await disableEndpoint(tx, delivery);
     return true;

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client';
 import { textAsSql } from '../db/statement';
-import { insertDeliveries } from './outbox/insert-deliveries';
+import { insertDeliveries } from '../audit/outbox';
 
 export type DataEvent = { id: string; type: string; payload: unknown };
 

@@ -1,9 +1,4 @@
-import { Counter, Gauge, register } from 'prom-client';
-
-// Next may load this module more than once in a process; the default registry keeps one of each metric.
-function counter(name: string, help: string): Counter {
-  return (register.getSingleMetric(name) as Counter | undefined) ?? new Counter({ name, help });
-}
+import { counter, gauge } from '../observability/metrics';
 
 export const deliveriesSent = counter(
   'svc_webhook_deliveries_sent_total',
@@ -17,9 +12,7 @@ export const deliveriesRetried = counter(
   'svc_webhook_deliveries_retried_total',
   'Failed webhook attempts for which a retry was scheduled.',
 );
-export const queueAge =
-  (register.getSingleMetric('svc_webhook_queue_age_seconds') as Gauge | undefined) ??
-  new Gauge({
-    name: 'svc_webhook_queue_age_seconds',
-    help: 'How long the oldest delivery this instance last claimed had been due (0 when none was due).',
-  });
+export const queueAge = gauge(
+  'svc_webhook_queue_age_seconds',
+  'How long the oldest delivery this instance last claimed had been due (0 when none was due).',
+);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { uuidIdParam } from '../short-ids';
 import { actionNoun, WEBHOOK_EVENTS } from '../audit-actions';
 import { pageQuery } from '../http/pagination';
 import { MAX_TARGET_URL_LENGTH } from '../delivery/target-url';
 import { targetUrlProblem } from '../delivery/address';
 
-export const webhookParams = z.object({ orgId: z.uuid(), webhookId: z.uuid() });
-export const attemptParams = z.object({ orgId: z.uuid(), webhookId: z.uuid(), deliveryId: z.uuid() });
+export const webhookParams = z.object({ orgId: z.uuid(), webhookId: uuidIdParam('webhook') });
+export const attemptParams = webhookParams.extend({ deliveryId: z.uuid() });
 
 export const webhookUrl = z
   .string({ error: 'The URL must be a string.' })

@@ -6,9 +6,10 @@ import type { AuditSource } from '../db/audit-types';
 import { sealSecret } from '../crypto/secret-box';
 import { getDb, type DbOrTx } from '../db/client';
 import * as t from '../db/schema';
-import { notFound } from '../errors';
+import { idNotFound, notFound } from '../errors';
 import { afterCursor, toPage, type Page, type PageQuery } from '../http/pagination';
 import type { CreateWebhookBody, UpdateWebhookBody, Webhook, WebhookAttempt } from './schema';
+import { queryRows } from '../db/statement';
 
 type Row = typeof t.webhooks.$inferSelect;
 
@@ -90,7 +91,7 @@ async function lockedWebhook(tx: DbOrTx, organizationId: string, webhookId: stri
     .from(t.webhooks)
     .where(and(eq(t.webhooks.id, webhookId), eq(t.webhooks.organizationId, organizationId)))
     .for('update');
-  if (!row) throw notFound('No such webhook.');
+  if (!row) throw idNotFound('webhook', webhookId);
   return row;
 }
 
@@ -100,7 +101,7 @@ export async function getWebhook(organizationId: string, webhookId: string): Pro
     .select()
     .from(t.webhooks)
     .where(and(eq(t.webhooks.id, webhookId), eq(t.webhooks.organizationId, organizationId)));
-  if (!row) throw notFound('No such webhook.');
+  if (!row) throw idNotFound('webhook', webhookId);
   return toWebhook(row);
 }
 
@@ -186,7 +187,7 @@ export async function queueTestEvent(organizationId: string, webhookId: string, 
     .select({ id: t.webhooks.id })
     .from(t.webhooks)
     .where(and(eq(t.webhooks.id, webhookId), eq(t.webhooks.organizationId, organizationId)));
-  if (!row) throw notFound('No such webhook.');
+  if (!row) throw idNotFound('webhook', webhookId);
   await db.insert(t.webhookDeliveries).values({
     organizationId,
     webhookId,
@@ -243,12 +244,18 @@ export async function listWebhookAttempts(
 /** Queues the message of an attempt again, now; its retry schedule starts over. */
 export async function redeliver(organizationId: string, webhookId: string, attemptId: string): Promise<void> {
   const db = await getDb();
-  const moved = await db.execute(sql`
+  const moved = await queryRows<{ id: string }>(
+    db,
+    sql`
     update webhook_deliveries d
     set state = 'pending', next_attempt_at = now(), schedule_from = d.attempts, locked_until = null
     from webhook_attempts a
     where a.id = ${attemptId}::uuid and a.webhook_id = ${webhookId}::uuid and a.organization_id = ${organizationId}::uuid
       and d.id = a.delivery_id and (d.locked_until is null or d.locked_until < now())
-    returning d.id`);
-  if (moved.rows.length === 0) throw notFound('No such delivery.');
+    returning d.id`,
+  );
+  if (moved.length > 0) return;
+  // Nothing moved: the webhook's own 404 first (it names the id), else the attempt's.
+  await getWebhook(organizationId, webhookId);
+  throw notFound('No such delivery.');
 }

@@ -9,14 +9,20 @@ import * as t from '../db/schema';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { claimDueDeliveries } from './delivery-service';
 import { secretContext } from './service';
-import { webhookDelivery } from './worker';
+import { webhookDeliveryLoop } from './worker';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
 
 /** A receiver that holds every request until told to answer. */
 const held: ServerResponse[] = [];
-const receiver = createServer((req, res) => void req.resume().once('end', () => held.push(res)));
+/** Whether each held request's connection has closed. */
+const closed: boolean[] = [];
+const receiver = createServer((req, res) => {
+  const i = closed.push(false) - 1;
+  req.socket.on('close', () => (closed[i] = true));
+  req.resume().once('end', () => held.push(res));
+});
 beforeAll(() => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)));
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
@@ -47,19 +53,22 @@ async function dueDelivery() {
 describe('webhook deliveries at shutdown', () => {
   withEmptyEmbeddedDatabase('webhook-release');
 
-  it('a delivery being sent is handed back: due at once under the same attempt, and the late send records nothing', async () => {
+  it('a delivery being sent is cancelled, its connection closed, then handed back: due at once under the same attempt', async () => {
     const delivery = await dueDelivery();
-    expect(await webhookDelivery.job.run!()).toBe(1);
+    expect(await webhookDeliveryLoop.job.run!()).toBe(1);
     while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     // The receiver holds the request past the shutdown's grace: the delivery is handed back.
-    await webhookDelivery.job.release!();
-    expect(webhookDelivery.inFlight()).toBe(0);
+    await webhookDeliveryLoop.job.release!();
+    expect(webhookDeliveryLoop.inFlight()).toBe(0);
+    // Closed before the release returned: no other instance may send it while this request is open.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toEqual([true]);
     const row = async () =>
       (await (await getDb()).select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.id, delivery.id)))[0];
     expect(await row()).toMatchObject({ state: 'pending', attempts: 0, lockedUntil: null });
     // Another instance claims it at once, as attempt 1 again.
     expect((await claimDueDeliveries(20)).map((d) => [d.id, d.attempt])).toEqual([[delivery.id, 1]]);
-    // The first send is answered after all: it records nothing over the other instance's claim.
+    // The first request's answer, written to its closed connection, records nothing over the other instance's claim.
     held.shift()!.writeHead(200).end();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await row()).toMatchObject({ state: 'pending', attempts: 1, lockedUntil: expect.any(Date) });

@@ -5,8 +5,10 @@ import { signedHeaders } from '../delivery/signing';
 import { targetUrlProblem } from '../delivery/address';
 import { claimDueDeliveries, recordAttempt, releaseClaim, type ClaimedDelivery } from './delivery-service';
 import { deliveriesFailed, deliveriesRetried, deliveriesSent, queueAge } from './metrics';
+import { settings } from '../settings/settings';
 
-export const BATCH = 20;
+/** Webhook attempts this process keeps open at once (within the budget over every channel). */
+const MAX_IN_FLIGHT = 20;
 
 let schedule: number[] | undefined;
 
@@ -20,7 +22,7 @@ const webhookChannel: DeliveryChannel<ClaimedDelivery> = {
     return claimed;
   },
   key: (delivery) => delivery.id,
-  request(delivery, at) {
+  outgoing(delivery, at) {
     // The URL was checked when saved; the switch for loopback targets may have been turned off since.
     const problem = targetUrlProblem(delivery.url);
     if (problem) return { refused: problem };
@@ -34,24 +36,26 @@ const webhookChannel: DeliveryChannel<ClaimedDelivery> = {
       !delivered && !refused && isRetryable(result.status)
         ? nextRetryDelay(delivery.failedInSchedule, (schedule ??= retrySchedule()), retryAfterMs(result.retryAfter))
         : null;
-    (delivered ? deliveriesSent : deliveriesFailed).inc();
-    if (retry !== null) deliveriesRetried.inc();
-    await recordAttempt(delivery, {
+    const recorded = await recordAttempt(delivery, {
       status: result.status,
       error: result.error ?? (delivered ? null : `The receiver answered ${result.status}.`),
       durationMs: result.durationMs,
       at,
-      // The schedule counts from the failure: the attempt's start plus how long it took.
-      nextAttemptAt: retry === null ? null : new Date(at.getTime() + result.durationMs + retry),
+      // The schedule counts from the failure, which the record follows at once.
+      retryInMs: retry,
       delivered,
       exhausted: !delivered && retry === null && isRetryable(result.status) && !refused,
     });
+    // Counted once per recorded attempt: not for a record that found its lease gone, nor twice for a retried one.
+    if (!recorded) return;
+    (delivered ? deliveriesSent : deliveriesFailed).inc();
+    if (retry !== null) deliveriesRetried.inc();
   },
   release: (delivery) => releaseClaim(delivery.id, delivery.attempt),
 };
 
 /** The webhook delivery loop, in every instance: the claim keeps them from sending the same attempt. */
-export const webhookDelivery = deliveryLoop(webhookChannel, {
-  everyMs: Number(process.env.WEBHOOK_POLL_MS ?? 1000),
-  maxInFlight: BATCH,
+export const webhookDeliveryLoop = deliveryLoop(webhookChannel, {
+  everyMs: settings().WEBHOOK_POLL_MS,
+  maxInFlight: MAX_IN_FLIGHT,
 });

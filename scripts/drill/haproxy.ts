@@ -17,7 +17,7 @@ export function ensureHaproxy(): void {
 }
 
 /**
- * The backend docs/operations.md gives: health checks on /v1/health every second, down after 2 failures, up after
+ * The backend docs/deploy.md gives: health checks on /v1/health every second, down after 2 failures, up after
  * 2 passes; a connection refused is retried on another server. Each answer names the server that gave it (HAProxy's
  * own 502s too), so a failure is pinned to an instance.
  */

@@ -8,6 +8,7 @@ import { newSlug } from '../../lib/slug';
 import type { Db } from '../../lib/db/client';
 import * as t from '../../lib/db/schema';
 import { seedAuditHistory } from './seed-audit';
+import { settings } from '../../lib/settings/settings';
 
 /** The columns of a queue of a project, keeping messages four days (PRODUCT.md's default). */
 export function queueValues(
@@ -52,8 +53,8 @@ function demoSigningSecret(): { id: string; secretBox?: string } {
 }
 
 /** Whether start-up creates the demo data: the embedded database is the demo, PostgreSQL gets it only when asked. */
-export function demoSeedWanted(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.DATABASE_URL ? env.SEED_DEMO === '1' : env.SEED_DEMO !== '0';
+export function demoSeedWanted({ DATABASE_URL, SEED_DEMO } = settings()): boolean {
+  return DATABASE_URL ? SEED_DEMO === true : SEED_DEMO !== false;
 }
 
 const HOUR = 3_600_000;

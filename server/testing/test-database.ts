@@ -7,9 +7,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { queueValues, seedDemoData, subscriptionValues } from '../demo/seed';
+import { registerHooks } from '../hooks';
 import { closeDb, getDb } from '../../lib/db/client';
 import { insertScratchProject } from '../../lib/db/scratch-project';
 import * as t from '../../lib/db/schema';
+
+// A test's database comes with what a start registers (server/hooks.ts): the one fixture of the hooks.
+registerHooks();
 
 /**
  * For a unit test file: its own embedded database in a temporary folder, without demo data, opened and

@@ -17,7 +17,7 @@ export default async function LoginPage({
   if (await getServerSession(authOptions)) {
     if (reason !== 'ended') redirect(safeReturnPath(callbackUrl));
   }
-  const sso = Boolean(process.env.OIDC_ISSUER && process.env.OIDC_CLIENT_ID && process.env.OIDC_CLIENT_SECRET);
+  const sso = authOptions.providers.some((provider) => provider.id === 'oidc');
   return (
     <main className="flex min-h-screen items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">

@@ -3,7 +3,7 @@ import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/rout
 import { GET as listAuditEvents } from '@/app/v1/organizations/[orgId]/audit-events/route';
 import { GET as readGettingStarted } from '@/app/v1/organizations/[orgId]/getting-started/route';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
-import { GET as listSubscriptions } from '@/app/v1/organizations/[orgId]/projects/[projectId]/subscriptions/route';
+import { GET as readSubscriptionHealth } from '@/app/v1/organizations/[orgId]/subscription-health/route';
 import { Prefetched } from '@/server/console/prefetched';
 import { hasGrant } from '@/lib/access/grants';
 import { apiKeyFilters, apiKeyKeys } from '@/lib/api-keys/keys';
@@ -21,8 +21,8 @@ export const metadata: Metadata = { title: 'Overview' };
 export default async function OrganizationHome({ params }: { params: Promise<{ orgId: string }> }) {
   const { orgId } = await params;
   // Every panel's data comes with the page, read as each panel asks for it: an admin's next steps, the keys expiring soon (everyone's or
-  // the caller's own, as the permissions allow), the newest events, and each project's subscriptions and silence
-  // counts. The permissions and projects are the layout's reads, made once per request.
+  // the caller's own, as the permissions allow), the newest events, the projects' subscription health and each one's
+  // silence counts. The permissions and projects are the layout's reads, made once per request.
   const [permissions, projects] = await Promise.all([serverPermissions(orgId), serverProjects(orgId)]);
   const base = `/v1/organizations/${orgId}`;
   const reads: Read[] = [];
@@ -54,15 +54,15 @@ export default async function OrganizationHome({ params }: { params: Promise<{ o
         pageSize: RECENT_EVENTS,
       });
   }
+  // Every project's failing subscriptions and dead letters: one read for the organization.
+  reads.push({
+    queryKey: subscriptionKeys.health(orgId),
+    handler: readSubscriptionHealth,
+    path: `${base}/subscription-health`,
+    params: { orgId },
+  });
   for (const project of projects?.items ?? []) {
     const params = { orgId, projectId: project.id };
-    reads.push({
-      queryKey: subscriptionKeys.list(orgId, project.id),
-      handler: listSubscriptions,
-      path: `${base}/projects/${project.id}/subscriptions`,
-      params,
-      paged: true,
-    });
     if (project.alertingEnabled)
       reads.push({
         queryKey: silenceKeys.counts(orgId, project.id),

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { BackToConsoleBar } from '@/components/console/back-to-console-bar';
 import { useConsoleUser } from '@/components/console/user-context';
 import { ErrorState, PageHeader } from '@/components/ui/states';
 import { useSecurity } from '@/lib/second-factor/queries';
@@ -14,14 +14,9 @@ export function SecurityView({ required }: { required: boolean }) {
   const hasFactor = !!security.data && (security.data.totp.enabled || security.data.passkeys.length > 0);
   return (
     <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-6">
-          <Link href="/orgs" className="text-sm font-semibold text-indigo-700 hover:text-indigo-600">
-            <span aria-hidden="true">← </span>Back to the console
-          </Link>
-          <p className="min-w-0 truncate text-sm text-slate-600">{user.email}</p>
-        </div>
-      </header>
+      <BackToConsoleBar narrow>
+        <p className="min-w-0 truncate text-sm text-slate-600">{user.email}</p>
+      </BackToConsoleBar>
       <main id="main" className="mx-auto max-w-3xl space-y-6 px-4 py-6 sm:px-6 lg:py-8">
         <PageHeader
           title="Security"

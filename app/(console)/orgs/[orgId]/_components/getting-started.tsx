@@ -17,8 +17,8 @@ function stepsOf(orgId: string, steps: Steps): Step[] {
     {
       key: 'alerting',
       title: 'A project with alerting',
-      todo: 'Alerts and silences live in a project with alerting on: make one, or switch it on in Settings.',
-      link: { href: `/orgs/${orgId}/settings`, label: 'Settings' },
+      todo: 'Alerts and silences live in a project with alerting on: make one (it starts with alerting on), or switch it on for a project in Settings.',
+      link: { href: `/orgs/${orgId}/settings?new-project=alerting`, label: 'New project' },
     },
     {
       key: 'colleague',

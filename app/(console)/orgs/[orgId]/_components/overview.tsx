@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { LocalDate } from '@/components/console/time';
 import { useConsoleUser } from '@/components/console/user-context';
@@ -9,7 +10,8 @@ import { useApiKeys } from '@/lib/api-keys/queries';
 import { useProjects } from '@/lib/orgs/queries';
 import type { Project } from '@/lib/orgs/schema';
 import { useSilenceCounts } from '@/lib/silences/queries';
-import { useSubscriptions } from '@/lib/subscriptions/queries';
+import type { ProjectSubscriptionHealth } from '@/lib/subscriptions/health-schema';
+import { useSubscriptionHealth } from '@/lib/subscriptions/queries';
 import { AttentionCard } from './attention-card';
 import { RecentAuditEvents } from './recent-audit-events';
 import { GettingStarted } from './getting-started';
@@ -62,34 +64,71 @@ function ExpiringKeys({ orgId }: { orgId: string }) {
   );
 }
 
-function FailingSubscriptions({ orgId, project }: { orgId: string; project: Project }) {
-  const subscriptions = useSubscriptions(orgId, project.id);
-  const failing = subscriptions.items.filter((s) => s.status.health === 'failing');
+const figureLink = 'inline-flex min-h-6 items-center gap-1.5 font-medium text-indigo-700 hover:underline';
+
+/**
+ * A project's subscriptions at a glance, from the organization's one read (`…/subscription-health`): how many fail
+ * (the project's list shows which) and the dead letters they hold (on the page of the subscription with the most).
+ */
+function SubscriptionHealthCard({
+  orgId,
+  project,
+  health,
+}: {
+  orgId: string;
+  project: Project;
+  health: ProjectSubscriptionHealth;
+}) {
+  const list = `/orgs/${orgId}/projects/${project.id}/subscriptions`;
+  const dead = health.deadLetterSubscription;
   return (
-    <AttentionCard
-      title={`Failing subscriptions in ${project.name}`}
-      href={`/orgs/${orgId}/projects/${project.id}/subscriptions`}
-    >
-      {subscriptions.isPending ? (
-        <Quiet>Loading…</Quiet>
-      ) : subscriptions.isError ? (
-        <ErrorState title="Could not load subscriptions" message={subscriptions.error.message} />
-      ) : failing.length === 0 ? (
-        <Quiet>Every subscription is healthy.</Quiet>
-      ) : (
-        <ul className="divide-y divide-slate-100">
-          {failing.map((s) => (
-            <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-              <span className="font-mono text-xs text-slate-900">{s.slug}</span>
-              <span className="text-red-700">
-                {s.status.lastError ? `${s.status.lastError.status} · ${s.status.lastError.class}` : 'Failing'}
+    <AttentionCard title={`Subscriptions in ${project.name}`} href={list}>
+      <ul className="space-y-2">
+        <li>
+          <Link href={list} className={figureLink}>
+            <Badge tone={health.failing > 0 ? 'red' : 'green'}>{health.failing}</Badge>{' '}
+            {health.failing === 1 ? 'failing subscription' : 'failing subscriptions'}
+          </Link>
+          <span className="text-slate-600"> of {health.subscriptions}</span>
+        </li>
+        <li>
+          {dead ? (
+            <>
+              <Link href={`${list}/${dead.id}#dead-letters-title`} className={figureLink}>
+                <Badge tone="amber">{health.deadLetters}</Badge>{' '}
+                {health.deadLetters === 1 ? 'dead letter' : 'dead letters'}
+              </Link>
+              <span className="text-slate-600">
+                , most in <span className="font-mono text-xs text-slate-900">{dead.slug}</span>
               </span>
-            </li>
-          ))}
-        </ul>
-      )}
+            </>
+          ) : (
+            <span className="inline-flex min-h-6 items-center gap-1.5">
+              <Badge tone="green">0</Badge> dead letters
+            </span>
+          )}
+        </li>
+      </ul>
     </AttentionCard>
   );
+}
+
+/** One read for every project's subscriptions: a card for each project the caller may see that has any. */
+function SubscriptionHealthCards({ orgId, projects }: { orgId: string; projects: Project[] }) {
+  const health = useSubscriptionHealth(orgId);
+  if (health.isError)
+    return (
+      <section className="min-w-0 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200" aria-label="Subscriptions">
+        <ErrorState title="Could not load the subscriptions' health" message={health.error.message} />
+      </section>
+    );
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  return (health.data?.items ?? []).flatMap((h) => {
+    const project = byId.get(h.projectId);
+    return project
+      ? [<SubscriptionHealthCard key={`subs-${h.projectId}`} orgId={orgId} project={project} health={h} />]
+      : [];
+  });
 }
 
 function SilenceSummary({ orgId, project }: { orgId: string; project: Project }) {
@@ -136,7 +175,7 @@ export function Overview({ orgId }: { orgId: string }) {
       <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
         <ExpiringKeys orgId={orgId} />
         {readsAudit && <RecentAuditEvents orgId={orgId} />}
-        {known && projects.items.map((p) => <FailingSubscriptions key={`subs-${p.id}`} orgId={orgId} project={p} />)}
+        {known && <SubscriptionHealthCards orgId={orgId} projects={projects.items} />}
         {known && projects.items.map((p) => <SilenceSummary key={`silences-${p.id}`} orgId={orgId} project={p} />)}
       </div>
     </>

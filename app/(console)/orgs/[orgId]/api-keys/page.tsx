@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { GET as listLeaks } from '@/app/v1/organizations/[orgId]/api-key-leaks/route';
 import { GET as listApiKeys } from '@/app/v1/organizations/[orgId]/api-keys/route';
+import { CODE_ACTS } from '@/server/console/code-acts';
 import { Prefetched } from '@/server/console/prefetched';
 import { hasGrant } from '@/lib/access/grants';
 import { apiKeyFilters, apiKeyKeys, rotationKeys } from '@/lib/api-keys/keys';
@@ -27,7 +28,7 @@ export default async function Page({
   // "Add my address" offers what a key's allowedIps would be checked against: the same address the API sees.
   const address = clientAddress(await headers());
   const myAddress = address === 'unknown' ? null : address;
-  if (!permissions) return <ApiKeysView orgId={orgId} myAddress={myAddress} />;
+  if (!permissions) return <ApiKeysView orgId={orgId} myAddress={myAddress} firstCall={CODE_ACTS.currentKey} />;
   const owner = hasGrant(permissions, 'apiKeys.list') ? 'all' : 'me';
   return (
     <Prefetched
@@ -48,7 +49,7 @@ export default async function Page({
         },
       ]}
     >
-      <ApiKeysView orgId={orgId} myAddress={myAddress} />
+      <ApiKeysView orgId={orgId} myAddress={myAddress} firstCall={CODE_ACTS.currentKey} />
     </Prefetched>
   );
 }

@@ -3,8 +3,15 @@ import { SettingsView } from './_components/settings-view';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-export default async function Page({ params }: { params: Promise<{ orgId: string }> }) {
-  const { orgId } = await params;
-  // The organizations and projects this page shows already come with the console's frame.
-  return <SettingsView orgId={orgId} />;
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ orgId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const [{ orgId }, search] = await Promise.all([params, searchParams]);
+  // The organizations and projects this page shows already come with the console's frame. `?new-project=alerting`
+  // (the overview's guided start) opens New project with alerting on.
+  return <SettingsView orgId={orgId} newProjectWithAlerting={search['new-project'] === 'alerting'} />;
 }

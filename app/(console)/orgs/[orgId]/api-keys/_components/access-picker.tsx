@@ -8,6 +8,7 @@ import type { EffectivePermissions } from '@/lib/access/schema';
 import type { Project } from '@/lib/orgs/schema';
 import { listInWords } from '@/lib/policy-description';
 import { projectsThatUnlock, unavailableBecause } from './permission-reasons';
+import { RoleStart } from './role-start';
 
 /** The policies' vocabulary by area (`obs.silences`, `apiKeys`), in the list's order: one fieldset per area. */
 const AREAS: { area: string; permissions: string[] }[] = [];
@@ -101,6 +102,7 @@ export function AccessPicker({
         <p id="access-permissions-hint" className="text-xs text-slate-600">
           None checked: every permission the owner holds. Those you do not hold here are disabled.
         </p>
+        <RoleStart held={held} projects={projects} onStart={set} />
         {offers.length > 0 && (
           <ul aria-label="Projects that allow more" className="space-y-1 text-xs text-slate-700">
             {offers.map(({ project, permissions }) => (

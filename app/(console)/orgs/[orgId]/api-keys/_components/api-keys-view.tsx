@@ -1,5 +1,6 @@
 'use client';
 
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useRef, useState } from 'react';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { LocalDate, TimeAgo } from '@/components/console/time';
@@ -11,13 +12,16 @@ import { ListStates } from '@/components/console/list-states';
 import { LoadMore } from '@/components/console/load-more';
 import { SearchBox, useSearchText } from '@/components/console/search-box';
 import { Select } from '@/components/ui/select';
+import { FirstCall } from './first-call';
 import { KeyBadges } from './key-badges';
+import { keyStartOf, withoutKeyStart } from './key-start';
 import { LeakNotices } from './leak-notices';
 import { useLeakNotices } from '@/lib/api-keys/rotation-queries';
 import { Badge, EmptyState, PageHeader } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useApiKeys, useRevokeApiKey } from '@/lib/api-keys/queries';
 import type { ApiKey } from '@/lib/api-keys/schema';
+import type { CodeAct } from '@/lib/console/code-samples';
 import { useBots } from '@/lib/bots/queries';
 import { useProjects } from '@/lib/orgs/queries';
 import { ActionsCell, DataTable, RowAction } from '@/components/ui/data-table';
@@ -55,7 +59,16 @@ function Expiry({ apiKey }: { apiKey: ApiKey }) {
   return <LocalDate iso={apiKey.expiresAt} exact />;
 }
 
-export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: string | null }) {
+export function ApiKeysView({
+  orgId,
+  myAddress,
+  firstCall,
+}: {
+  orgId: string;
+  myAddress?: string | null;
+  /** The call every key may make, for the reveal's "Use from code". */
+  firstCall: CodeAct;
+}) {
   const me = useConsoleUser();
   const permissions = usePermissions(orgId);
   const isAdmin = hasGrant(permissions.data, 'apiKeys.list') === true;
@@ -73,7 +86,16 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
   const projects = useProjects(orgId);
   const bots = useBots(orgId);
   const revoke = useRevokeApiKey(orgId);
-  const [creating, setCreating] = useState(false);
+  // A "Use from code" panel links here with the key it describes: the create dialog opens on it at once.
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const [start] = useState(() => keyStartOf(params));
+  const [creating, setCreating] = useState(start !== null);
+  const openCreate = (open: boolean) => {
+    setCreating(open);
+    if (!open && params.has('new')) router.replace(`${pathname}${withoutKeyStart(params)}`, { scroll: false });
+  };
   // The one place the secret exists in the console: this state, dropped when the reveal dialog closes.
   const [secret, setSecret] = useState<string | null>(null);
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
@@ -213,11 +235,12 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
       <CreateApiKeyDialog
         orgId={orgId}
         open={creating}
-        onOpenChange={setCreating}
+        onOpenChange={openCreate}
+        start={start}
         bots={canCreateForBots ? bots.items : []}
         myAddress={myAddress ?? null}
         onCreated={(created) => {
-          setCreating(false);
+          openCreate(false);
           setSecret(created.secret);
         }}
       />
@@ -250,7 +273,9 @@ export function ApiKeysView({ orgId, myAddress }: { orgId: string; myAddress?: s
         secret={secret}
         onClose={() => setSecret(null)}
         returnFocus={backToRow}
-      />
+      >
+        {secret && <FirstCall secret={secret} act={firstCall} />}
+      </SecretRevealDialog>
       <ConfirmDialog
         open={toRevoke !== null}
         onOpenChange={(open) => !open && setToRevoke(null)}

@@ -16,6 +16,7 @@ import { usePermissions } from '@/lib/access/queries';
 import { useProjects } from '@/lib/orgs/queries';
 import { NarrowedKeyLimits } from './owner-doors';
 import { AccessPicker, type Access, type AccessErrors } from './access-picker';
+import type { KeyStart } from './key-start';
 
 const ME = 'me';
 const NEVER = 'never';
@@ -56,6 +57,7 @@ export function CreateApiKeyDialog({
   bots,
   myAddress,
   onCreated,
+  start = null,
 }: {
   orgId: string;
   open: boolean;
@@ -65,12 +67,14 @@ export function CreateApiKeyDialog({
   /** The caller's address as the server sees it, for "Add my address". */
   myAddress: string | null;
   onCreated: (created: CreatedApiKey) => void;
+  /** Restricted from the first render to these (a link from "Use from code"); a later opening starts blank. */
+  start?: KeyStart | null;
 }) {
   const createApiKey = useCreateApiKey(orgId);
   const held = usePermissions(orgId);
   const projects = useProjects(orgId);
-  const [restricted, setRestricted] = useState(false);
-  const [access, setAccess] = useState<Access>(NO_ACCESS);
+  const [restricted, setRestricted] = useState(start !== null);
+  const [access, setAccess] = useState<Access>(start ? { ...start, allowedIps: [] } : NO_ACCESS);
   const [accessErrors, setAccessErrors] = useState<AccessErrors>({});
   const form = useForm<CreateApiKeyInput>({
     resolver: zodResolver(createApiKeyBody),

@@ -1,6 +1,7 @@
 'use client';
 
 import { Switch } from 'radix-ui';
+import { usePathname, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { runMutation } from '@/components/console/feedback';
 import { ListStates } from '@/components/console/list-states';
@@ -25,14 +26,29 @@ export function ProjectsSection({
   orgId,
   canCreate,
   canUpdate,
+  newWithAlerting = false,
 }: {
   orgId: string;
   canCreate: boolean | undefined;
   canUpdate: boolean | undefined;
+  /** Opens New project at once with alerting on (the overview's step "A project with alerting" links here so). */
+  newWithAlerting?: boolean;
 }) {
   const projects = useProjects(orgId);
   const update = useUpdateProject(orgId);
+  const router = useRouter();
+  const pathname = usePathname();
   const [creating, setCreating] = useState(false);
+  // Asked for by the address: open once the permissions say the caller may create, until closed.
+  const [alertingFirst, setAlertingFirst] = useState(newWithAlerting);
+  const dialogOpen = creating || (alertingFirst && canCreate === true);
+  const openCreating = (open: boolean) => {
+    setCreating(open);
+    if (open || !alertingFirst) return;
+    // Closed: the address no longer asks for it, so a reload or Back does not open it again.
+    setAlertingFirst(false);
+    router.replace(pathname, { scroll: false });
+  };
   // The project last renamed stays in state after its dialog closes, so the dialog can return focus to its button.
   const [renaming, setRenaming] = useState<Project | null>(null);
   const [renameOpen, setRenameOpen] = useState(false);
@@ -58,7 +74,7 @@ export function ProjectsSection({
             {canUpdate === false && ' Only an organization admin can change them.'}
           </p>
         </div>
-        {canCreate && <Button onClick={() => setCreating(true)}>New project</Button>}
+        {canCreate && <Button onClick={() => openCreating(true)}>New project</Button>}
       </div>
       <ListStates
         list={projects}
@@ -110,7 +126,7 @@ export function ProjectsSection({
           })}
         </DataTable>
       </ListStates>
-      <ProjectDialog orgId={orgId} open={creating} onOpenChange={setCreating} />
+      <ProjectDialog orgId={orgId} open={dialogOpen} onOpenChange={openCreating} alertingOn={alertingFirst} />
       {renaming && <ProjectDialog orgId={orgId} project={renaming} open={renameOpen} onOpenChange={setRenameOpen} />}
     </section>
   );

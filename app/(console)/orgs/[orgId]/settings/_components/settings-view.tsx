@@ -12,7 +12,7 @@ import { TwoFactorPolicy } from './two-factor-policy';
  * The organization's settings: its name, its projects, and the second-factor and key policies. Every member sees
  * them; the permissions decide who changes them.
  */
-export function SettingsView({ orgId }: { orgId: string }) {
+export function SettingsView({ orgId, newProjectWithAlerting }: { orgId: string; newProjectWithAlerting: boolean }) {
   const permissions = usePermissions(orgId);
   const org = useOrganizations().items.find((o) => o.id === orgId);
   // Undefined while the permissions load: the controls wait, disabled, in their places (no layout shift).
@@ -24,7 +24,12 @@ export function SettingsView({ orgId }: { orgId: string }) {
     <>
       <PageHeader title="Settings" description="The organization, its projects, and the rules its members keep." />
       <OrganizationName orgId={orgId} name={org?.name} canChange={canUpdateOrg} />
-      <ProjectsSection orgId={orgId} canCreate={may('projects.create')} canUpdate={may('projects.update')} />
+      <ProjectsSection
+        orgId={orgId}
+        canCreate={may('projects.create')}
+        canUpdate={may('projects.update')}
+        newWithAlerting={newProjectWithAlerting}
+      />
       <TwoFactorPolicy orgId={orgId} enabled={org?.requireTwoFactor} canChange={canUpdateOrg} />
       {/* Remounted when the saved policy arrives or changes, so the form starts from it. */}
       <KeyPolicy

@@ -11,6 +11,7 @@ import { CheckboxField, FieldError, TextField } from '@/components/ui/field';
 import { createWebhookBody, type Webhook } from '@/lib/webhooks/schema';
 import { EventPicker } from './event-picker';
 import { reauthenticationMessage } from '@/components/console/reauthentication';
+import { useTargetHint } from '@/components/console/delivery-targets';
 
 // The shared schema, except the URL: whether a loopback target is admitted is the server's setting, so the
 // server's guard judges it and its issue lands on the field.
@@ -46,6 +47,7 @@ export function WebhookFormDialog({
     description: webhook?.description ?? '',
     enabled: webhook?.enabled ?? true,
   };
+  const targetHint = useTargetHint();
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<FormValues>({ resolver: zodResolver(formSchema), values: defaults });
   const { errors, isSubmitting, dirtyFields } = form.formState;
@@ -87,7 +89,7 @@ export function WebhookFormDialog({
       <TextField
         id="webhook-url"
         label="URL"
-        hint="https://, reachable from the internet."
+        hint={`${targetHint}.`}
         error={errors.url?.message}
         autoFocus
         type="url"

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { GET as countSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/counts/route';
 import { GET as listSilences } from '@/app/v1/organizations/[orgId]/projects/[projectId]/obs/silences/route';
+import { CODE_ACTS } from '@/server/console/code-acts';
 import { Prefetched } from '@/server/console/prefetched';
 import { PageHeader } from '@/components/ui/states';
 import { searchText } from '@/lib/console/search-text';
@@ -42,7 +43,7 @@ export default async function Page({
           },
         ]}
       >
-        <SilencesView orgId={orgId} projectId={projectId} />
+        <SilencesView orgId={orgId} projectId={projectId} updateAct={CODE_ACTS.updateSilence} />
       </Prefetched>
     </>
   );

@@ -6,11 +6,21 @@ import { CodeSnippet } from '@/components/console/code-snippet';
 import { CopyButton } from '@/components/console/copy-id';
 import { SecretRevealDialog } from '@/components/console/secret-reveal-dialog';
 import { RelativeTime } from '@/components/console/time';
+import { newKeyHref } from '@/components/console/use-from-code';
+import { DisclosureHeading } from '@/components/ui/disclosure-heading';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
+import { AMTOOL_SILENCE_COMMANDS, AMTOOL_SILENCE_PERMISSIONS } from '@/lib/alertmanager/amtool-permissions';
 import { useAlertRefusals, useRefreshAlerts } from '@/lib/alerts/queries';
 import { useProjects } from '@/lib/orgs/queries';
+import { listInWords } from '@/lib/policy-description';
 import { MakeSenderForm, type MadeSender } from './make-sender';
-import { alertmanagerUrl, amtoolSnippet, prometheusSnippet, type SenderTarget } from './sender-snippets';
+import {
+  alertmanagerUrl,
+  AMTOOL_KEY_PLACEHOLDER,
+  amtoolSnippet,
+  prometheusSnippet,
+  type SenderTarget,
+} from './sender-snippets';
 
 /** When the project's Alertmanager API last received alerts: the first sign that a sender is connected. */
 export function LastPost({ at }: { at: string | null | undefined }) {
@@ -70,21 +80,15 @@ export function ConnectSender({
 
   return (
     <section aria-labelledby="connect-sender" className="mb-6 rounded-lg bg-white p-5 shadow-sm ring-1 ring-slate-200">
-      {/* A disclosure (the heading's own button), as an accordion's: its state is said, its steps stay in place. */}
-      <h2 id="connect-sender" className="text-base font-semibold text-slate-900">
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls="connect-sender-steps"
-          onClick={() => setToggled(!open)}
-          className="inline-flex items-center gap-2 rounded-md text-left hover:text-indigo-700"
-        >
-          <span aria-hidden="true" className={`inline-block transition-transform ${open ? 'rotate-90' : ''}`}>
-            ▸
-          </span>
-          Connect a sender
-        </button>
-      </h2>
+      <DisclosureHeading
+        id="connect-sender"
+        open={open}
+        onToggle={() => setToggled(!open)}
+        controls="connect-sender-steps"
+        className="text-base font-semibold text-slate-900"
+      >
+        Connect a sender
+      </DisclosureHeading>
       <LastPost at={lastPostAt} />
       <div id="connect-sender-steps" hidden={!open} className="mt-4 space-y-5">
         <p className="text-sm text-slate-700">
@@ -136,13 +140,29 @@ export function ConnectSender({
             title="3. ~/.config/prometheus/amtool.yml, for amtool"
             text={amtoolSnippet(target, null)}
           />
-          <p className="text-sm text-slate-600">
-            With a key of yours that may read and change silences here, from{' '}
+          <p id="amtool-key-hint" className="text-sm text-slate-600">
+            With a key of yours from{' '}
             <Link href={`/orgs/${orgId}/api-keys`} className="font-semibold text-indigo-700 hover:text-indigo-600">
               API keys
             </Link>
-            . amtool reads a silence before it updates it: such a key needs obs.silences.get as well as
-            obs.silences.update.
+            . Restricted, it needs in this project:
+          </p>
+          <ul aria-labelledby="amtool-key-hint" className="space-y-0.5 text-sm text-slate-600">
+            {AMTOOL_SILENCE_COMMANDS.map(({ command, permissions }) => (
+              <li key={command}>
+                <span className="font-mono text-slate-800">amtool {command}</span>:{' '}
+                <span className="font-mono">{listInWords(permissions)}</span>
+              </li>
+            ))}
+          </ul>
+          <p className="text-sm text-slate-600">
+            <Link
+              href={newKeyHref(orgId, projectId, AMTOOL_SILENCE_PERMISSIONS)}
+              className="font-semibold text-indigo-700 hover:text-indigo-600"
+            >
+              Create a key for amtool
+            </Link>{' '}
+            starts one restricted to all four in this project; put it in place of {AMTOOL_KEY_PLACEHOLDER}.
           </p>
         </div>
       </div>

@@ -1,14 +1,11 @@
+import { alertmanagerPath, alertmanagerUrl, type AlertmanagerTarget } from '@/lib/console/code-samples';
+
 /** Where a project's Alertmanager API is, as Prometheus, amtool and Grafana are given it (docs/alertmanager.md). */
-export type SenderTarget = { origin: string; orgId: string; projectId: string };
+export type SenderTarget = AlertmanagerTarget;
+export { alertmanagerUrl };
 
 export const SENDER_KEY_PLACEHOLDER = '<the sender key>';
 export const AMTOOL_KEY_PLACEHOLDER = '<your API key>';
-
-/** The path prefix of the project's Alertmanager API: Prometheus posts to it + /api/v2/alerts. */
-export const alertmanagerPath = ({ orgId, projectId }: SenderTarget) => `/alertmanager/${orgId}/${projectId}`;
-
-/** The base URL amtool's `--alertmanager.url` and Grafana's data source take. */
-export const alertmanagerUrl = (target: SenderTarget) => `${target.origin}${alertmanagerPath(target)}`;
 
 /** `host:port`, the port said even when it is the scheme's own, as Prometheus's `targets` take it. */
 function hostAndPort(origin: URL): string {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { CODE_ACTS } from '@/server/console/code-acts';
 import { Prefetched } from '@/server/console/prefetched';
 import { queueRead, subscriptionsWithBacklogs } from '../_server/reads';
 import { QueueView } from './_components/queue-view';
@@ -16,7 +17,13 @@ export default async function Page({
   const reads = await subscriptionsWithBacklogs(project, (sub) => sub.queueId === queueId);
   return (
     <Prefetched reads={[queueRead(project, queueId), ...reads]}>
-      <QueueView orgId={orgId} projectId={projectId} queueId={queueId} />
+      <QueueView
+        orgId={orgId}
+        projectId={projectId}
+        queueId={queueId}
+        publish={CODE_ACTS.publish}
+        readQueue={CODE_ACTS.readQueue}
+      />
     </Prefetched>
   );
 }

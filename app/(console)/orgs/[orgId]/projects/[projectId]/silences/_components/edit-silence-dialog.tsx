@@ -13,6 +13,7 @@ import { placeServerIssues } from '@/components/console/form-issues';
 import { describedBy, Field } from '@/components/ui/field';
 import { Badge, ErrorState, TableSkeleton } from '@/components/ui/states';
 import { ApiRequestError } from '@/lib/api-client';
+import type { CodeAct } from '@/lib/console/code-samples';
 import {
   createSilenceBody,
   FIELDS_BY_STATE,
@@ -34,6 +35,7 @@ import { MatcherEditor } from './matcher-editor';
 import { endAfter, EndDuration, type Duration } from './end-duration';
 import { ExpireSilenceButton } from './expire-silence-button';
 import { localTime } from '@/lib/format/time';
+import { SilenceCode } from './silence-code';
 import { TimeField } from './time-field';
 import { consolePlace, openPlace } from '@/components/console/console-place';
 
@@ -88,10 +90,13 @@ export function SilenceDialog({
   onClose,
   onSaved,
   onRecreate,
+  updateAct,
 }: {
   orgId: string;
   projectId: string;
   target: SilenceDialogTarget;
+  /** Changing a silence as the registry declares it: an existing one shows it under "Use from code". */
+  updateAct?: CodeAct;
   onClose: () => void;
   /** A silence created or expired here, to announce it and show its tab. */
   onSaved: (silence: Silence, verb: 'Created' | 'Expired') => void;
@@ -296,6 +301,9 @@ export function SilenceDialog({
               className="block w-full rounded-md px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 disabled:bg-slate-100 disabled:text-slate-500"
             />
           </Field>
+          {silence && etag && updateAct && silence.state !== 'expired' && (
+            <SilenceCode orgId={orgId} projectId={projectId} silence={silence} etag={etag} update={updateAct} />
+          )}
 
           <DialogFooter>
             {guard.prompt ?? (

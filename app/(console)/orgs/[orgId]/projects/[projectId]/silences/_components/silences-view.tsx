@@ -15,6 +15,7 @@ import { ActionsCell, DataTable } from '@/components/ui/data-table';
 import { Badge, EmptyState, ErrorState, ReadOnlyNote, TableSkeleton } from '@/components/ui/states';
 import type { Silence, SilenceState } from '@/lib/silences/schema';
 import { useCanCreateSilences, useCanUpdateSilences, useSilenceCounts, useSilences } from '@/lib/silences/queries';
+import type { CodeAct } from '@/lib/console/code-samples';
 import type { SilenceDialogTarget } from './edit-silence-dialog';
 import { timeLeft } from './format';
 
@@ -146,7 +147,15 @@ function SilenceList({
   );
 }
 
-export function SilencesView({ orgId, projectId }: { orgId: string; projectId: string }) {
+export function SilencesView({
+  orgId,
+  projectId,
+  updateAct,
+}: {
+  orgId: string;
+  projectId: string;
+  updateAct: CodeAct;
+}) {
   const counts = useSilenceCounts(orgId, projectId);
   const canUpdate = useCanUpdateSilences(orgId, projectId);
   const canCreate = useCanCreateSilences(orgId, projectId) === true;
@@ -232,6 +241,7 @@ export function SilencesView({ orgId, projectId }: { orgId: string; projectId: s
           orgId={orgId}
           projectId={projectId}
           target={opened}
+          updateAct={updateAct}
           onClose={() => {
             setOpened(null);
             forgetOpenParam();

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import type { Subscription } from '@/lib/subscriptions/schema';
+import { CODE_ACTS } from '@/server/console/code-acts';
 import { Prefetched } from '@/server/console/prefetched';
 import { serverRead } from '@/server/console/prefetch';
 import { activityRead, deadLettersRead, deliveriesRead, queueRead, subscriptionRead } from '../../queues/_server/reads';
@@ -24,7 +25,13 @@ export default async function Page({ params }: { params: Promise<SubscriptionAdd
         ...(sub ? [queueRead(project, sub.queueId)] : []),
       ]}
     >
-      <SubscriptionView orgId={orgId} projectId={projectId} subscriptionId={subscriptionId} />
+      <SubscriptionView
+        orgId={orgId}
+        projectId={projectId}
+        subscriptionId={subscriptionId}
+        read={CODE_ACTS.readSubscription}
+        activity={CODE_ACTS.subscriptionActivity}
+      />
     </Prefetched>
   );
 }

@@ -3,6 +3,7 @@
 import { Badge } from '@/components/ui/states';
 import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
+import { targetScheme } from '@/components/console/delivery-targets';
 
 /** healthy and failing as the spec names them; any other value is shown as unknown, never as an error. */
 export function HealthBadge({ health }: { health: string }) {
@@ -22,7 +23,7 @@ export function TargetSummary({ target }: { target: Subscription['target'] }) {
   return (
     <div className="min-w-0 max-w-[13rem]">
       <span className="text-xs font-semibold uppercase tracking-wide text-slate-500">
-        {known.kind === 'https' ? 'HTTPS' : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}
+        {known.kind === 'https' ? targetScheme(known.url) : known.kind === 'workflow' ? 'Workflow' : 'Unknown'}
       </span>
       {known.kind === 'https' && (
         <p className="truncate font-mono text-xs text-slate-800" title={known.url}>

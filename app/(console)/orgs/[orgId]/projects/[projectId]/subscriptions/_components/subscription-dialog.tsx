@@ -8,6 +8,7 @@ import type { Subscription } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
 import { localTime } from '@/lib/format/time';
 import { TimeAgo } from '@/components/console/time';
+import { targetScheme } from '@/components/console/delivery-targets';
 import { HealthBadge, StateBadge } from './display';
 import { SubscriptionForm } from './subscription-form';
 
@@ -76,7 +77,7 @@ export function SubscriptionDialog({
           <LastError error={sub.status.lastError} />
         </Row>
         <Row term="Target kind">
-          {target.kind === 'https' ? 'HTTPS' : target.kind === 'workflow' ? 'Workflow' : 'Unknown'}
+          {target.kind === 'https' ? targetScheme(target.url) : target.kind === 'workflow' ? 'Workflow' : 'Unknown'}
         </Row>
         {target.kind === 'workflow' && (
           <Row term="Workflow ID">

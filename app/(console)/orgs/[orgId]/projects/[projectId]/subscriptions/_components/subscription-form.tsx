@@ -2,7 +2,7 @@
 
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormFooter } from '@/components/ui/dialog';
 import { runMutation } from '@/components/console/feedback';
@@ -18,6 +18,8 @@ import {
   type SubscriptionUpdate,
 } from '@/lib/subscriptions/schema';
 import { knownTarget } from '@/lib/subscriptions/known-target';
+import { useLoopbackTargets, useTargetHint } from '@/components/console/delivery-targets';
+import { targetUrlProblem } from '@/lib/delivery/address';
 
 type FormInput = z.input<typeof updateSubscriptionBody>;
 type FormOutput = z.output<typeof updateSubscriptionBody>;
@@ -54,6 +56,26 @@ function changesOf(values: FormOutput, sub: Subscription): SubscriptionUpdate {
   return changes;
 }
 
+const bodyResolver = zodResolver(updateSubscriptionBody);
+
+/**
+ * The route's own rules, and where the server admits loopback targets (WEBHOOK_ALLOW_LOOPBACK) a loopback URL too,
+ * which the shared schema cannot know in the browser.
+ */
+function resolverFor(loopback: boolean): Resolver<FormInput, unknown, FormOutput> {
+  return async (values, context, options) => {
+    const result = await bodyResolver(values, context, options);
+    const url = values.target?.kind === 'https' ? values.target.url : undefined;
+    const admitted = loopback && url !== undefined && targetUrlProblem(url, true) === null;
+    if (!admitted || !result.errors.target) return result;
+    const targetErrors = { ...(result.errors.target as Record<string, unknown>) };
+    delete targetErrors.url;
+    const errors = { ...result.errors, target: targetErrors } as typeof result.errors;
+    if (Object.keys(targetErrors).length === 0) delete errors.target;
+    return Object.keys(errors).length === 0 ? { values: values as FormOutput, errors: {} } : { values: {}, errors };
+  };
+}
+
 export function SubscriptionForm({
   orgId,
   projectId,
@@ -74,8 +96,10 @@ export function SubscriptionForm({
   discardPrompt: ReactNode;
 }) {
   const update = useUpdateSubscription(orgId, projectId);
+  const targetHint = useTargetHint();
+  const loopback = useLoopbackTargets();
   const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(updateSubscriptionBody),
+    resolver: resolverFor(loopback),
     defaultValues: defaultsOf(sub),
   });
   const target = knownTarget(sub.target);
@@ -144,7 +168,7 @@ export function SubscriptionForm({
           <TextField
             id="subscription-target-url"
             label="Target URL"
-            hint="An https:// address on the public internet."
+            hint={`${targetHint}.`}
             error={errorOf('target.url')}
             type="url"
             spellCheck={false}

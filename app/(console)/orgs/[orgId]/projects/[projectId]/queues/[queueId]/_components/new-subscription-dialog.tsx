@@ -25,6 +25,7 @@ import {
   type CreatedSubscription,
 } from '@/lib/subscriptions/schema';
 import { consolePlace, openPlace } from '@/components/console/console-place';
+import { useTargetHint } from '@/components/console/delivery-targets';
 
 // The create's own rules, except the URL: whether a loopback target is admitted is the server's setting
 // (WEBHOOK_ALLOW_LOOPBACK), so the server's guard judges it and its issue lands on the field.
@@ -79,6 +80,7 @@ export function NewSubscriptionDialog({
   onCreated: (created: CreatedSubscription) => void;
 }) {
   const create = useCreateSubscription(orgId, projectId);
+  const targetHint = useTargetHint();
   const form = useForm<FormValues>({ resolver: zodResolver(formSchema), defaultValues: DEFAULT_VALUES });
   const { register, handleSubmit, reset, setError } = form;
   const { errors, isSubmitting } = form.formState;
@@ -136,7 +138,7 @@ export function NewSubscriptionDialog({
       <TextField
         id="new-subscription-target-url"
         label="Target URL"
-        hint="An https:// address on the public internet; it receives each batch as a POST."
+        hint={`${targetHint}; it receives each batch as a POST.`}
         error={errorOf('target.url')?.message}
         type="url"
         autoFocus

@@ -17,8 +17,10 @@ import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { ApiRequestError } from '@/lib/api-client';
 import { useDeleteQueue, useQueue } from '@/lib/queues/queries';
 import { subscriptionKeys, useProjectSubscriptions, useSubscriptionActivities } from '@/lib/subscriptions/queries';
+import type { CodeAct } from '@/lib/console/code-samples';
 import type { CreatedSubscription } from '@/lib/subscriptions/schema';
 import { retentionWords } from '../../_components/queue-words';
+import { QueueCode } from './queue-code';
 import { QueueSubscriptions } from './queue-subscriptions';
 
 // The dialogs (their forms and zod) load at the first sign of a person on the page, not with it.
@@ -36,7 +38,20 @@ const NewSubscriptionDialog = whenOpened(
 );
 
 /** One queue: its id, its subscriptions and what waits in them; Publish message, New subscription, Delete. */
-export function QueueView({ orgId, projectId, queueId }: { orgId: string; projectId: string; queueId: string }) {
+export function QueueView({
+  orgId,
+  projectId,
+  queueId,
+  publish,
+  readQueue,
+}: {
+  orgId: string;
+  projectId: string;
+  queueId: string;
+  /** Publishing, and the read `svc` makes first, as the registry declares them: for "Use from code". */
+  publish: CodeAct;
+  readQueue: CodeAct;
+}) {
   const router = useRouter();
   const client = useQueryClient();
   const queue = useQueue(orgId, projectId, queueId);
@@ -163,6 +178,11 @@ export function QueueView({ orgId, projectId, queueId }: { orgId: string; projec
           <dd className="mt-1 text-slate-800">{q ? <LocalDate iso={q.createdAt} exact /> : '…'}</dd>
         </div>
       </dl>
+      {q && (
+        <div className="mt-4">
+          <QueueCode orgId={orgId} projectId={projectId} queueSlug={q.slug} publish={publish} readQueue={readQueue} />
+        </div>
+      )}
 
       <section aria-labelledby="queue-subscriptions-title" className="mt-8">
         <h2 id="queue-subscriptions-title" className="mb-3 text-lg font-semibold text-slate-900">

@@ -6,6 +6,7 @@ import { NotFoundPanel } from '@/components/console/not-found-panel';
 import { ErrorState, PageHeader, ReadOnlyNote } from '@/components/ui/states';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { ApiRequestError } from '@/lib/api-client';
+import type { CodeAct } from '@/lib/console/code-samples';
 import { useQueue } from '@/lib/queues/queries';
 import { knownTarget } from '@/lib/subscriptions/known-target';
 import { useSubscription, useSubscriptionActivity } from '@/lib/subscriptions/queries';
@@ -15,13 +16,20 @@ import { RecentDeliveries } from './recent-deliveries';
 import { Settings } from './settings-panel';
 import { BacklogFigures, StatusPanel } from './status-panels';
 import { SubscriptionActions } from './subscription-actions';
+import { SubscriptionCode } from './subscription-code';
 import type { SubscriptionAddress } from './subscription-address';
 
 /**
  * One subscription as it works: status, backlog and the last hour (refreshed every few seconds while visible),
  * deliveries and dead letters; Edit, Pause or Resume, Rotate secret and Delete.
  */
-export function SubscriptionView({ orgId, projectId, subscriptionId }: SubscriptionAddress) {
+export function SubscriptionView({
+  orgId,
+  projectId,
+  subscriptionId,
+  read,
+  activity: activityAct,
+}: SubscriptionAddress & { read: CodeAct; activity: CodeAct }) {
   const subscription = useSubscription(orgId, projectId, subscriptionId);
   const activity = useSubscriptionActivity(orgId, projectId, subscriptionId);
   const sub = subscription.data;
@@ -125,6 +133,17 @@ export function SubscriptionView({ orgId, projectId, subscriptionId }: Subscript
         </p>
       )}
       {sub && <StatusPanel sub={sub} />}
+      {sub && (
+        <div className="mt-4">
+          <SubscriptionCode
+            orgId={orgId}
+            projectId={projectId}
+            subscriptionSlug={sub.slug}
+            read={read}
+            activity={activityAct}
+          />
+        </div>
+      )}
 
       <section aria-labelledby="backlog-title" className="mt-8">
         <h2 id="backlog-title" className="mb-3 text-lg font-semibold text-slate-900">

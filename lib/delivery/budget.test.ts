@@ -1,0 +1,28 @@
+import { describe, expect, it, vi } from 'vitest';
+import { deliveryBudget } from './budget';
+
+describe('deliveryBudget', () => {
+  it('never hands out more than its max over every loop, and wakes a loop that got less once room frees', () => {
+    const budget = deliveryBudget(() => 6);
+    const wakeA = vi.fn();
+    const wakeB = vi.fn();
+    expect(budget.reserve(5, wakeA)).toBe(5);
+    expect(budget.reserve(5, wakeB)).toBe(1);
+    expect(budget.reserve(3, wakeA)).toBe(0);
+    expect(budget.open()).toBe(6);
+    budget.free(2);
+    expect(wakeA).toHaveBeenCalledTimes(1);
+    expect(wakeB).toHaveBeenCalledTimes(1);
+    expect(budget.reserve(5, wakeB)).toBe(2);
+    expect(budget.open()).toBe(6);
+  });
+
+  it('does not wake a loop that got all it asked for', () => {
+    const budget = deliveryBudget(() => 10);
+    const wake = vi.fn();
+    expect(budget.reserve(4, wake)).toBe(4);
+    budget.free(4);
+    expect(wake).not.toHaveBeenCalled();
+    expect(budget.open()).toBe(0);
+  });
+});
