@@ -1,4 +1,8 @@
 import { relinkSilence, renotifySilence } from '../lib/alerts/muting-service';
+import { outboxFilled } from '../lib/audit/outbox';
+import { emailDeliveryLoop } from '../lib/notifications/mailer';
+import { emailsQueued } from '../lib/notifications/service';
+import { webhookDeliveryLoop } from '../lib/webhooks/worker';
 import { registerSignInFactors } from '../lib/auth/sign-in-factors';
 import { registerJoinByInvitation } from '../lib/auth/invited-sign-in';
 import { joinInvitedBySso } from '../lib/onboarding/sso-join-service';
@@ -13,7 +17,7 @@ import { openSudoWindow, outsideSudo } from '../lib/second-factor/sudo-service';
 
 /**
  * Plugs the features into the floors below them (docs/architecture.md, "Floors"): what the pipeline, sign-in,
- * the metrics and silence writes ask of code they must not import. Idempotent; runs when the server module loads.
+ * the metrics, silence writes and the queues of webhook deliveries and emails ask of code they must not import. Idempotent; runs when the server module loads.
  */
 export function registerHooks(): void {
   registerPipelineHooks({
@@ -33,4 +37,7 @@ export function registerHooks(): void {
   registerJoinByInvitation(joinInvitedBySso);
   reportDatabaseFigures(databaseFigures);
   registerSilenceMuting({ relinkSilence, renotifySilence });
+  // A delivery queued here is sent at once rather than at the loop's next poll.
+  outboxFilled.register(() => webhookDeliveryLoop.wake());
+  emailsQueued.register(() => emailDeliveryLoop.wake());
 }

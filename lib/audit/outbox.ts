@@ -1,3 +1,18 @@
+import { hook } from '../hooks';
+import { affectedRows } from '../db/statement';
+
+/**
+ * Who is told that a statement queued webhook deliveries: this instance's webhook loop (server/hooks.ts), which then
+ * looks at once rather than at its next poll. A hint: other instances, and the writes that queue their rows inside a
+ * larger statement, are found by the poll (WEBHOOK_POLL_MS).
+ */
+export const outboxFilled = hook<() => void>('outbox-filled');
+
+/** Tells the webhook loop when `result`, the outbox insert's own statement, queued any delivery. */
+export function noteOutboxInsert(result: unknown): void {
+  if (affectedRows(result) > 0) outboxFilled.find()?.();
+}
+
 /**
  * The outbox's one insert, as SQL text: for each row of `events` (a relation aliased `e` with `id`, `type` and
  * `payload`), one pending delivery for every enabled endpoint of the organization subscribed to the event's type,

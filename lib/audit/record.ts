@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { outboxInsert } from './outbox';
+import { noteOutboxInsert, outboxInsert } from './outbox';
 import * as t from '../db/schema';
 import type { DbOrTx } from '../db/client';
 import { textAsSql, type StatementValues } from '../db/statement';
@@ -45,7 +45,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
   const event = eventOf(input, now);
   const [before, after] = eventJsonAroundSeq(event);
   const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
-  await tx.execute(sql`
+  const result = await tx.execute(sql`
     with head as (
       insert into audit_chain_heads as h (organization_id, seq, hash)
       values (${event.organizationId}::uuid, 1,
@@ -64,6 +64,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
     returning 1
     )
     ${outboxStatement(event)}`);
+  noteOutboxInsert(result);
   auditEventsWritten.inc({ action: event.action });
 }
 

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { getDb } from './client';
+import { affectedRows } from './statement';
 
 /** Rows per statement: a batch holds the embedded database's one backend for a few milliseconds at most. */
 export const DELETE_BATCH = 1000;
@@ -16,9 +17,7 @@ export async function deleteInBatches(table: PgTable, where: SQL, batch = DELETE
   for (;;) {
     const result = await db.execute(sql`
       delete from ${table} where ctid = any(array(select ctid from ${table} where ${where} limit ${batch}))`);
-    // node-postgres says rowCount, PGlite affectedRows.
-    const { rowCount, affectedRows } = result as unknown as { rowCount?: number | null; affectedRows?: number };
-    const count = rowCount ?? affectedRows ?? 0;
+    const count = affectedRows(result);
     deleted += count;
     if (count < batch) return deleted;
     await new Promise((resolve) => setImmediate(resolve));

@@ -17,6 +17,13 @@ export class StatementValues {
   }
 }
 
+/** How many rows a statement run by `execute` wrote (its outermost insert, update or delete). */
+export function affectedRows(result: unknown): number {
+  // node-postgres says rowCount, PGlite affectedRows.
+  const { rowCount, affectedRows: affected } = result as { rowCount?: number | null; affectedRows?: number };
+  return rowCount ?? affected ?? 0;
+}
+
 /**
  * SQL text built with placeholders (`build(p)`, where `p(value, type)` marks a value as `StatementValues.add` does)
  * as a drizzle fragment, for text that statements run as text and statements drizzle runs share: each value becomes

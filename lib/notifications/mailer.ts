@@ -1,4 +1,4 @@
-import { deliveryLoop, type DeliveryChannel } from '../delivery/engine';
+import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop, type DeliveryChannel } from '../delivery/engine';
 import { mailTransport, mailFrom, sendMail } from '../delivery/mail';
 import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
 import { messageHtml, type Message } from './messages';
@@ -28,6 +28,7 @@ const emailChannel: DeliveryChannel<PendingEmail> = {
 export const emailDeliveryLoop = deliveryLoop(emailChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
+  wakeDelayMs: AFTER_COMMIT_WAKE_DELAY_MS,
 });
 
 /**

@@ -6,9 +6,17 @@ import { afterCursor, toPage, type PageQuery } from '../http/pagination';
 import { NOTIFICATION_KINDS, type Message, type NotificationKind } from './messages';
 import type { NotificationPage, NotificationPreferences } from './schema';
 import { settings } from '../settings/settings';
+import { hook } from '../hooks';
+import { affectedRows } from '../db/statement';
 
 /** Email goes out only where SMTP_URL is set; the console list gets every notification either way. */
 export const emailConfigured = () => Boolean(settings().SMTP_URL);
+
+/**
+ * Who is told that emails were queued: this instance's email loop (server/hooks.ts), which then sends at once
+ * rather than at its next poll (WEBHOOK_POLL_MS); other instances find them at theirs.
+ */
+export const emailsQueued = hook<() => void>('emails-queued');
 
 /**
  * Notifies users inside the caller's transaction, so a notice exists exactly when its cause committed: one row
@@ -24,7 +32,7 @@ export async function notifyUsers(
   const users = [...new Set(userIds)];
   if (users.length === 0) return;
   const emailState = emailConfigured() ? 'pending' : 'none';
-  await tx.execute(sql`
+  const result = await tx.execute(sql`
     insert into notifications (user_id, organization_id, kind, subject, body, email_state)
     select u.id, ${organizationId}::uuid, ${kind}, ${message.subject}, ${message.body}, ${emailState}
     from users u
@@ -33,6 +41,7 @@ export async function notifyUsers(
       sql`, `,
     )}) and u.status = 'active'
       and not exists (select 1 from notification_preferences p where p.user_id = u.id and p.kind = ${kind} and not p.enabled)`);
+  if (emailState === 'pending' && affectedRows(result) > 0) emailsQueued.find()?.();
 }
 
 /** The organization's admins: active members bound to a policy with `orgs.update` at organization scope. */

@@ -185,7 +185,11 @@ export const DECLARATIONS = {
     false,
     '`1` admits 127.0.0.0/8 and ::1 webhook and subscription targets, over `http://` too; nothing else private (local setups and tests only)',
   ),
-  WEBHOOK_POLL_MS: duration(1, 1000, 'how often an idle instance looks for due webhook deliveries and emails'),
+  WEBHOOK_POLL_MS: duration(
+    1,
+    1000,
+    'how often an idle instance looks for due webhook deliveries and emails (what it queues itself, and its retries as they fall due, wake it at once)',
+  ),
   SMTP_URL: url(
     ['smtp', 'smtps'],
     '`smtp://` or `smtps://user:pass@host:port` turns email on; unset: notifications only in the console',

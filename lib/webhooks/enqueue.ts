@@ -1,6 +1,6 @@
 import type { Tx } from '../db/client';
 import { textAsSql } from '../db/statement';
-import { insertDeliveries } from '../audit/outbox';
+import { insertDeliveries, noteOutboxInsert } from '../audit/outbox';
 
 export type DataEvent = { id: string; type: string; payload: unknown };
 
@@ -17,7 +17,7 @@ export async function enqueueWebhookEvents(
   at: Date,
 ): Promise<void> {
   if (events.length === 0) return;
-  await tx.execute(
+  const result = await tx.execute(
     textAsSql((p) =>
       insertDeliveries(
         `jsonb_to_recordset(${p(JSON.stringify(events), 'jsonb')}) as e(id uuid, type text, payload jsonb)`,
@@ -26,4 +26,5 @@ export async function enqueueWebhookEvents(
       ),
     ),
   );
+  noteOutboxInsert(result);
 }

@@ -1,4 +1,4 @@
-import { deliveryLoop, type DeliveryChannel } from '../delivery/engine';
+import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop, type DeliveryChannel } from '../delivery/engine';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from '../delivery/retry';
 import { TIMEOUT_MS, type SendResult } from '../delivery/send';
 import { signedHeaders } from '../delivery/signing';
@@ -9,6 +9,8 @@ import { settings } from '../settings/settings';
 
 /** Webhook attempts this process keeps open at once (within the budget over every channel). */
 const MAX_IN_FLIGHT = 20;
+/** A retry due within this long wakes the loop when it falls due; a later one is found by the poll. */
+const RETRY_WAKE_WITHIN_MS = 60_000;
 
 let schedule: number[] | undefined;
 
@@ -49,7 +51,12 @@ const webhookChannel: DeliveryChannel<ClaimedDelivery> = {
     // Counted once per recorded attempt: not for a record that found its lease gone, nor twice for a retried one.
     if (!recorded) return;
     (delivered ? deliveriesSent : deliveriesFailed).inc();
-    if (retry !== null) deliveriesRetried.inc();
+    if (retry === null) return;
+    deliveriesRetried.inc();
+    // Due again on the database's clock, counted from this record: the loop looks then rather than at its next
+    // poll. A retry an hour away waits for the poll instead of holding a timer for the hour.
+    if (retry <= RETRY_WAKE_WITHIN_MS)
+      setTimeout(() => webhookDeliveryLoop.wake(), retry + AFTER_COMMIT_WAKE_DELAY_MS).unref();
   },
   release: (delivery) => releaseClaim(delivery.id, delivery.attempt),
 };
@@ -58,4 +65,5 @@ const webhookChannel: DeliveryChannel<ClaimedDelivery> = {
 export const webhookDeliveryLoop = deliveryLoop(webhookChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
+  wakeDelayMs: AFTER_COMMIT_WAKE_DELAY_MS,
 });
