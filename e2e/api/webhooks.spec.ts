@@ -75,11 +75,13 @@ test('failures are retried with the same webhook-id on the schedule, until the r
     [4, 204],
   ]);
   expect(new Set(attempts.map((a) => a.messageId))).toEqual(new Set([receiver.received[0].id]));
-  // Each retry was scheduled the schedule's delay after its failure (start plus duration), ±20 % jitter.
+  // Each retry was scheduled the schedule's delay after its failure (start plus duration), ±20 % jitter. The due
+  // time counts from the record, on the database's clock, which follows the failure by a round trip or a few:
+  // at +20 % jitter, 1 ms of slack was once too little.
   attempts.slice(0, 3).forEach((a, i) => {
     const delay = Date.parse(a.nextAttemptAt!) - Date.parse(a.at) - a.durationMs;
     expect(delay).toBeGreaterThanOrEqual(SCHEDULE[i] * 0.8 - 1);
-    expect(delay).toBeLessThanOrEqual(SCHEDULE[i] * 1.2 + 1);
+    expect(delay).toBeLessThanOrEqual(SCHEDULE[i] * 1.2 + 50);
     // and the retry was not sent before it was due.
     expect(Date.parse(attempts[i + 1].at)).toBeGreaterThanOrEqual(Date.parse(a.nextAttemptAt!));
     expect(a.error).toBe(`The receiver answered ${a.status}.`);
