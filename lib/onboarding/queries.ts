@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, apiGet } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import { useWrite } from '../console/write';
 import type { z } from 'zod';
 import type { CreateInvitationBody, Invitation, invitationPreview, issuedInvitation } from './invitation-schema';
 import { onboardingKeys } from './keys';
@@ -28,22 +29,18 @@ export function useInvitations(orgId: string, enabled = true) {
 
 /** `POST …/invitations` (sudo). A plain request result, so a returned link never sits in a query cache. */
 export function useInvite(orgId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: CreateInvitationBody) =>
-      (await apiFetch<InvitationSent>(`/v1/organizations/${orgId}/invitations`, { method: 'POST', body })).data,
-    onSettled: () => client.invalidateQueries({ queryKey: onboardingKeys.invitations(orgId) }),
-  });
+  return useWrite<CreateInvitationBody, InvitationSent>(
+    (body) => [`/v1/organizations/${orgId}/invitations`, { method: 'POST', body }],
+    onboardingKeys.invitations(orgId),
+  );
 }
 
 /** `POST …/invitations/{id}/resend` (sudo): a new token; the old link dies. */
 export function useResendInvitation(orgId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (id: string) =>
-      (await apiFetch<InvitationSent>(`/v1/organizations/${orgId}/invitations/${id}/resend`, { method: 'POST' })).data,
-    onSettled: () => client.invalidateQueries({ queryKey: onboardingKeys.invitations(orgId) }),
-  });
+  return useWrite<string, InvitationSent>(
+    (id) => [`/v1/organizations/${orgId}/invitations/${id}/resend`, { method: 'POST' }],
+    onboardingKeys.invitations(orgId),
+  );
 }
 
 export function useRevokeInvitation(orgId: string) {

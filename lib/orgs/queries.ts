@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../api-client';
 import { usePagedList } from '../console/paged-list';
+import { useWrite } from '../console/write';
 import type {
   CreateOrganizationBody,
   CreateProjectBody,
@@ -26,12 +27,10 @@ export function useProjects(orgId: string) {
 
 /** `PATCH /v1/organizations/{orgId}` (sudo): the organization's settings, such as its second-factor policy. */
 export function useUpdateOrganization(orgId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: UpdateOrganizationBody) =>
-      (await apiFetch<Organization>(`/v1/organizations/${orgId}`, { method: 'PATCH', body })).data,
-    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.list() }),
-  });
+  return useWrite<UpdateOrganizationBody, Organization>(
+    (body) => [`/v1/organizations/${orgId}`, { method: 'PATCH', body }],
+    orgKeys.list(),
+  );
 }
 
 /** `POST /v1/organizations` (a person's session): the caller becomes its OrganizationAdmin. */
@@ -46,20 +45,16 @@ export function useCreateOrganization() {
 
 /** `POST …/projects` (`projects.create`). */
 export function useCreateProject(orgId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: CreateProjectBody) =>
-      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects`, { method: 'POST', body })).data,
-    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
-  });
+  return useWrite<CreateProjectBody, Project>(
+    (body) => [`/v1/organizations/${orgId}/projects`, { method: 'POST', body }],
+    orgKeys.projects(orgId),
+  );
 }
 
 /** `PATCH …/projects/{projectId}` (`projects.update`): its name, or alerting on or off. */
 export function useUpdateProject(orgId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ projectId, ...body }: UpdateProjectBody & { projectId: string }) =>
-      (await apiFetch<Project>(`/v1/organizations/${orgId}/projects/${projectId}`, { method: 'PATCH', body })).data,
-    onSettled: () => client.invalidateQueries({ queryKey: orgKeys.projects(orgId) }),
-  });
+  return useWrite<UpdateProjectBody & { projectId: string }, Project>(
+    ({ projectId, ...body }) => [`/v1/organizations/${orgId}/projects/${projectId}`, { method: 'PATCH', body }],
+    orgKeys.projects(orgId),
+  );
 }
