@@ -9,7 +9,7 @@ import { sealSecret } from '../../lib/crypto/secret-box';
 import { resetSettings } from '../../lib/settings/settings';
 import { expect, test } from '../fixtures';
 import { E2E } from '../support/env';
-import { spawnServer } from '../support/spawn-server';
+import { spawnServer, type Spawned } from '../support/spawn-server';
 
 const PORT = E2E.port + 54;
 const RECEIVER_PORT = E2E.port + 55;
@@ -34,6 +34,7 @@ test.describe('what a stopping instance holds is handed back', () => {
         await db.close();
       }
     };
+    let server: Spawned | undefined;
     try {
       await (await spawnServer(PORT, env)).stop(); // migrated
       // The webhook's secret is sealed here under the servers' key. The settings module reads the environment once
@@ -61,10 +62,12 @@ test.describe('what a stopping instance holds is handed back', () => {
         return rows[0].id;
       });
 
-      const server = await spawnServer(PORT, env);
-      while (requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      const exit = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
-      server.child.kill('SIGTERM');
+      server = await spawnServer(PORT, env);
+      // Bounded, so a delivery never sent fails here and the server is stopped below, not left on its port.
+      await expect.poll(() => requests.length, { timeout: 60_000 }).toBeGreaterThan(0);
+      const { child } = server;
+      const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
       expect(await exit).toBe(0);
 
       const row = await open((db) =>
@@ -72,6 +75,7 @@ test.describe('what a stopping instance holds is handed back', () => {
       );
       expect(row.rows).toEqual([{ state: 'pending', attempts: 0, locked_until: null }]);
     } finally {
+      await server?.stop();
       if (keyBefore === undefined) delete process.env.ENCRYPTION_KEY;
       else process.env.ENCRYPTION_KEY = keyBefore;
       resetSettings();
