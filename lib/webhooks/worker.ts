@@ -53,10 +53,10 @@ const webhookChannel: DeliveryChannel<ClaimedDelivery> = {
     (delivered ? deliveriesSent : deliveriesFailed).inc();
     if (retry === null) return;
     deliveriesRetried.inc();
-    // Due again on the database's clock, counted from this record: the loop looks then rather than at its next
-    // poll. A retry an hour away waits for the poll instead of holding a timer for the hour.
-    if (retry <= RETRY_WAKE_WITHIN_MS)
-      setTimeout(() => webhookDeliveryLoop.wake(), retry + AFTER_COMMIT_WAKE_DELAY_MS).unref();
+    // Due again on the database's clock, counted from this record, which has committed: the timer starts after it,
+    // and the wake's own delay follows. The loop looks then rather than at its next poll. A retry an hour away waits
+    // for the poll instead of holding a timer for the hour.
+    if (retry <= RETRY_WAKE_WITHIN_MS) setTimeout(() => webhookDeliveryLoop.wake(), retry).unref();
   },
   release: (delivery) => releaseClaim(delivery.id, delivery.attempt),
 };
