@@ -1,7 +1,8 @@
 'use client';
 
 import { useParams, usePathname, useRouter } from 'next/navigation';
-import { useEffect, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { rememberChosenProject } from '@/lib/console/chosen-project';
 import { Select } from '@/components/ui/select';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
 import { useProjects } from '@/lib/orgs/queries';
@@ -12,52 +13,47 @@ import { linkButtonClass } from './menu-button';
 /** A project's pages: switching project keeps the one you are on. */
 const PROJECT_SECTIONS = ['queues', 'subscriptions', 'alerts', 'silences'];
 
-// The project last opened in each organization, kept in this browser so its organization's pages stay in it.
-const storageKey = (orgId: string) => `svc.project.${orgId}`;
-const CHOSEN = 'svc:project-chosen';
-const onChosen = (notify: () => void) => {
-  window.addEventListener(CHOSEN, notify);
-  window.addEventListener('storage', notify);
-  return () => {
-    window.removeEventListener(CHOSEN, notify);
-    window.removeEventListener('storage', notify);
-  };
-};
-function remember(orgId: string, projectId: string) {
-  try {
-    if (localStorage.getItem(storageKey(orgId)) === projectId) return;
-    localStorage.setItem(storageKey(orgId), projectId);
-    window.dispatchEvent(new Event(CHOSEN));
-  } catch {
-    // Storage refused (private mode, quota): the switcher falls back to the first project.
-  }
-}
-function recalled(orgId: string): string | null {
-  try {
-    return localStorage.getItem(storageKey(orgId));
-  } catch {
-    return null;
-  }
+type Chosen = { chosen: string | null; choose: (projectId: string) => void };
+const ChosenProject = createContext<Chosen>({ chosen: null, choose: () => {} });
+
+/**
+ * The organization's chosen project (`lib/console/chosen-project.ts`): `initial` is what the server read from the
+ * cookie; opening a project's page chooses it.
+ */
+export function ChosenProjectProvider({
+  orgId,
+  initial,
+  children,
+}: {
+  orgId: string;
+  initial: string | null;
+  children: ReactNode;
+}) {
+  const [chosen, setChosen] = useState(initial);
+  const choose = useCallback(
+    (projectId: string) => {
+      setChosen(projectId);
+      rememberChosenProject(orgId, projectId);
+    },
+    [orgId],
+  );
+  const value = useMemo(() => ({ chosen, choose }), [chosen, choose]);
+  return <ChosenProject.Provider value={value}>{children}</ChosenProject.Provider>;
 }
 
 /**
- * The project the console is in: the page's own, else (on an organization's pages) the last one opened here, else
- * the first. Undefined while there is none.
+ * The project the console is in: the page's own, else (on an organization's pages) the last one opened in this
+ * browser, else the first. Undefined while there is none.
  */
 export function useCurrentProject(orgId: string): string | undefined {
   const params = useParams<{ projectId?: string }>();
   const projects = useProjects(orgId);
-  // The server renders without it; the browser reads it once hydrated.
-  const last = useSyncExternalStore(
-    onChosen,
-    () => recalled(orgId),
-    () => null,
-  );
+  const { chosen, choose } = useContext(ChosenProject);
   useEffect(() => {
-    if (params.projectId) remember(orgId, params.projectId);
-  }, [orgId, params.projectId]);
+    if (params.projectId && params.projectId !== chosen) choose(params.projectId);
+  }, [params.projectId, chosen, choose]);
   if (params.projectId) return params.projectId;
-  return projects.items.find((p) => p.id === last)?.id ?? projects.items[0]?.id;
+  return projects.items.find((p) => p.id === chosen)?.id ?? projects.items[0]?.id;
 }
 
 const projectDialog = onDemand(() => import('./project-dialog').then((m) => m.ProjectDialog));

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useParams, usePathname, useRouter } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
-import { ProjectSwitcher, useCurrentProject } from './project-switcher';
+import { ChosenProjectProvider, ProjectSwitcher, useCurrentProject } from './project-switcher';
 import { Select } from '@/components/ui/select';
 import { useOrganizations, useProjects } from '@/lib/orgs/queries';
 import { DialogOnDemand } from './dialog-on-demand';
@@ -196,7 +196,16 @@ function MobileMenu({ orgId }: { orgId: string }) {
 }
 
 /** The signed-in frame: a sidebar from `lg` up, a top bar with a menu below it; then the page. */
-export function ConsoleShell({ orgId, children }: { orgId: string; children: ReactNode }) {
+export function ConsoleShell({
+  orgId,
+  chosenProject,
+  children,
+}: {
+  orgId: string;
+  /** The project last opened in this organization in this browser, as the server read it. */
+  chosenProject: string | null;
+  children: ReactNode;
+}) {
   const params = useParams<{ projectId?: string }>();
   const orgs = useOrganizations();
   const projects = useProjects(orgId);
@@ -210,34 +219,36 @@ export function ConsoleShell({ orgId, children }: { orgId: string; children: Rea
     !projects.items.some((p) => p.id === params.projectId);
 
   return (
-    <div className="min-h-screen lg:flex">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        Skip to content
-      </a>
-      <header className="sticky top-0 z-30 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 lg:hidden">
-        <MobileMenu orgId={orgId} />
-        <p className="min-w-0 flex-1 truncate text-right text-sm font-medium text-slate-700">{org?.name ?? ''}</p>
-        <NotificationBell orgId={orgId} />
-      </header>
-      <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
-        <Navigation orgId={orgId} />
-      </aside>
-      <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
-        {orgMissing ? (
-          <NotFoundPanel title="Organization not found">
-            It does not exist, or you are not a member of it.
-          </NotFoundPanel>
-        ) : projectMissing ? (
-          <NotFoundPanel title="Not found" backHref={`/orgs/${orgId}`} backLabel="Back to the overview">
-            This project does not exist in this organization.
-          </NotFoundPanel>
-        ) : (
-          children
-        )}
-      </main>
-    </div>
+    <ChosenProjectProvider orgId={orgId} initial={chosenProject}>
+      <div className="min-h-screen lg:flex">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+        >
+          Skip to content
+        </a>
+        <header className="sticky top-0 z-30 flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-4 py-2 lg:hidden">
+          <MobileMenu orgId={orgId} />
+          <p className="min-w-0 flex-1 truncate text-right text-sm font-medium text-slate-700">{org?.name ?? ''}</p>
+          <NotificationBell orgId={orgId} />
+        </header>
+        <aside className="hidden w-64 shrink-0 flex-col border-r border-slate-200 bg-white lg:flex">
+          <Navigation orgId={orgId} />
+        </aside>
+        <main id="main" className="min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+          {orgMissing ? (
+            <NotFoundPanel title="Organization not found">
+              It does not exist, or you are not a member of it.
+            </NotFoundPanel>
+          ) : projectMissing ? (
+            <NotFoundPanel title="Not found" backHref={`/orgs/${orgId}`} backLabel="Back to the overview">
+              This project does not exist in this organization.
+            </NotFoundPanel>
+          ) : (
+            children
+          )}
+        </main>
+      </div>
+    </ChosenProjectProvider>
   );
 }

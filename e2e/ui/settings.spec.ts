@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../fixtures';
 import { expectAccessible, LAYOUTS } from '../support/axe';
 import { signInAs } from '../support/console';
+import { baseURL } from '../support/env';
 
 type Project = { id: string; name: string; alertingEnabled: boolean };
 
@@ -141,6 +142,7 @@ for (const width of [1280, 320]) {
 for (const width of [1280, 320]) {
   test(`ada makes a project from the project switcher by keyboard at ${width} px; the switcher keeps it`, async ({
     page,
+    browser,
     as,
   }) => {
     const ada = await as('ada');
@@ -179,6 +181,21 @@ for (const width of [1280, 320]) {
       `/orgs/${orgId}/projects/${second.id}/silences`,
     );
     await page.screenshot({ path: `test-results/screens/project-switcher-${width}.png` });
+
+    // The server's own HTML names it, with no script run: the first paint is already in the project.
+    const plain = await browser.newContext({
+      baseURL,
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+    });
+    try {
+      const html = await plain.newPage();
+      await html.setViewportSize({ width: 1280, height: 800 });
+      await html.goto(`/orgs/${orgId}/members`);
+      await expect(html.getByRole('combobox', { name: 'Project' }).locator('visible=true')).toHaveText(/Second/);
+    } finally {
+      await plain.close();
+    }
   });
 }
 

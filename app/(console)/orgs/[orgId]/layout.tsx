@@ -1,4 +1,6 @@
+import { cookies } from 'next/headers';
 import type { ReactNode } from 'react';
+import { chosenProjectCookie } from '@/lib/console/chosen-project';
 import { ConsoleShell } from '@/components/console/shell';
 import { Prefetched } from '@/server/console/prefetched';
 import { organizationsRead, permissionsRead, projectsRead } from '@/server/console/shell-reads';
@@ -16,9 +18,14 @@ export default async function OrganizationLayout({
   params: Promise<{ orgId: string }>;
 }) {
   const { orgId } = await params;
+  // The project last opened here (the switcher shows it on the organization's pages); only an id, which the shell
+  // looks for among the projects the caller may see.
+  const chosen = (await cookies()).get(chosenProjectCookie(orgId))?.value ?? null;
   return (
     <Prefetched reads={[organizationsRead(), projectsRead(orgId), permissionsRead(orgId)]}>
-      <ConsoleShell orgId={orgId}>{children}</ConsoleShell>
+      <ConsoleShell orgId={orgId} chosenProject={chosen}>
+        {children}
+      </ConsoleShell>
     </Prefetched>
   );
 }
