@@ -3,7 +3,11 @@
 import Link from 'next/link';
 import { useUnreadCount } from '@/lib/notifications/queries';
 
-/** The shell's bell: a link to the notifications page, its unread count in a badge and in its name. */
+/**
+ * The shell's bell: a link to the notifications page, its unread count in a badge and in its name. It is on every
+ * page and seldom followed, so the page is not prefetched when the bell shows (two requests and their parsing after
+ * every load); it loads when pressed.
+ */
 export function NotificationBell({ orgId }: { orgId: string }) {
   const unread = useUnreadCount();
   const count = unread.data ?? 0;
@@ -11,6 +15,7 @@ export function NotificationBell({ orgId }: { orgId: string }) {
   return (
     <Link
       href={`/orgs/${orgId}/notifications`}
+      prefetch={false}
       aria-label={count > 0 ? `Notifications, ${count} unread` : 'Notifications'}
       className="relative inline-flex size-9 shrink-0 items-center justify-center rounded-md text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-100"
     >
