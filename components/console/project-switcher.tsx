@@ -1,7 +1,7 @@
 'use client';
 
 import { useParams, usePathname, useRouter } from 'next/navigation';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { rememberChosenProject } from '@/lib/console/chosen-project';
 import { Select } from '@/components/ui/select';
 import { hasGrant, usePermissions } from '@/lib/access/queries';
@@ -13,12 +13,11 @@ import { linkButtonClass } from './menu-button';
 /** A project's pages: switching project keeps the one you are on. */
 const PROJECT_SECTIONS = ['queues', 'subscriptions', 'alerts', 'silences'];
 
-type Chosen = { chosen: string | null; choose: (projectId: string) => void };
-const ChosenProject = createContext<Chosen>({ chosen: null, choose: () => {} });
+const ChosenProject = createContext<string | null>(null);
 
 /**
  * The organization's chosen project (`lib/console/chosen-project.ts`): `initial` is what the server read from the
- * cookie; opening a project's page chooses it.
+ * cookie; opening a project's page chooses it, here once for every switcher and navigation under it.
  */
 export function ChosenProjectProvider({
   orgId,
@@ -29,16 +28,14 @@ export function ChosenProjectProvider({
   initial: string | null;
   children: ReactNode;
 }) {
+  const { projectId } = useParams<{ projectId?: string }>();
   const [chosen, setChosen] = useState(initial);
-  const choose = useCallback(
-    (projectId: string) => {
-      setChosen(projectId);
-      rememberChosenProject(orgId, projectId);
-    },
-    [orgId],
-  );
-  const value = useMemo(() => ({ chosen, choose }), [chosen, choose]);
-  return <ChosenProject.Provider value={value}>{children}</ChosenProject.Provider>;
+  // Adjusted while rendering (React's way for state that follows a prop), so no render shows the old choice.
+  if (projectId && projectId !== chosen) setChosen(projectId);
+  useEffect(() => {
+    if (projectId) rememberChosenProject(orgId, projectId);
+  }, [orgId, projectId]);
+  return <ChosenProject.Provider value={chosen}>{children}</ChosenProject.Provider>;
 }
 
 /**
@@ -48,10 +45,7 @@ export function ChosenProjectProvider({
 export function useCurrentProject(orgId: string): string | undefined {
   const params = useParams<{ projectId?: string }>();
   const projects = useProjects(orgId);
-  const { chosen, choose } = useContext(ChosenProject);
-  useEffect(() => {
-    if (params.projectId && params.projectId !== chosen) choose(params.projectId);
-  }, [params.projectId, chosen, choose]);
+  const chosen = useContext(ChosenProject);
   if (params.projectId) return params.projectId;
   return projects.items.find((p) => p.id === chosen)?.id ?? projects.items[0]?.id;
 }
