@@ -89,8 +89,6 @@ async function measure(url: string, chromePort: number): Promise<Measured> {
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   if (process.env.BENCH_CONSOLE_DETAILS) {
     console.error(`  benchmarkIndex ${lhr.environment.benchmarkIndex}; warnings: ${JSON.stringify(lhr.runWarnings)}`);
-    // Where the blocking time comes from: the long main-thread tasks and each script's execution time.
-    // (Lighthouse's largest-contentful-paint-element fails in this Chromium: "RootCauses … frame_sequence".)
     // What the browser saw, unthrottled, against which Lighthouse simulates the slow phone: a simulated largest paint
     // far after the first one while the observed ones coincide means scripts that started before it weigh on it.
     const observed = (lhr.audits.metrics?.details as { items?: Record<string, number>[] } | undefined)?.items?.[0];
@@ -99,6 +97,8 @@ async function measure(url: string, chromePort: number): Promise<Measured> {
         `  observed (ms): first paint ${observed.observedFirstContentfulPaint}, largest ${observed.observedLargestContentfulPaint}, ` +
           `DOM loaded ${observed.observedDomContentLoaded}, load ${observed.observedLoad}`,
       );
+    // Where the blocking time comes from: the long main-thread tasks and each script's execution time.
+    // (Lighthouse's largest-contentful-paint-element fails in this Chromium: "RootCauses … frame_sequence".)
     for (const id of ['long-tasks', 'bootup-time', 'mainthread-work-breakdown', 'largest-contentful-paint-element']) {
       const details = lhr.audits[id]?.details as { items?: Record<string, unknown>[] } | undefined;
       const shown = JSON.stringify(details?.items?.slice(0, 8) ?? lhr.audits[id]?.displayValue) ?? 'not measured';
