@@ -7,12 +7,16 @@ describe('deliveryBudget', () => {
     const wakeA = vi.fn();
     const wakeB = vi.fn();
     expect(budget.reserve(5, wakeA)).toBe(5);
+    expect(budget.awaited()).toBe(false);
     expect(budget.reserve(5, wakeB)).toBe(1);
+    // A loop waits for room: the sends that end give theirs back rather than refill it.
+    expect(budget.awaited()).toBe(true);
     expect(budget.reserve(3, wakeA)).toBe(0);
     expect(budget.open()).toBe(6);
     budget.free(2);
     expect(wakeA).toHaveBeenCalledTimes(1);
     expect(wakeB).toHaveBeenCalledTimes(1);
+    expect(budget.awaited()).toBe(false);
     expect(budget.reserve(5, wakeB)).toBe(2);
     expect(budget.open()).toBe(6);
   });

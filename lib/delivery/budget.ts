@@ -10,6 +10,8 @@ export function deliveryBudget(max: () => number) {
   const waiting = new Set<() => void>();
   return {
     open: () => open,
+    /** Whether a loop got less room than it asked for and waits for more. */
+    awaited: () => waiting.size > 0,
     /** Up to `wanted` places, taken now; `wake` is called once room frees if fewer were left. */
     reserve(wanted: number, wake: () => void): number {
       const room = Math.max(0, Math.min(wanted, max() - open));

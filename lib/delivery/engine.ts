@@ -23,8 +23,12 @@ export type DeliveryChannel<C> = {
   claim(limit: number): Promise<C[]>;
   key(claimed: C): string;
   outgoing(claimed: C, at: Date): Outgoing;
-  /** Records one attempt; only while the lease it claimed still holds (a second record writes nothing). */
-  record(claimed: C, result: SendResult, at: Date): Promise<void>;
+  /**
+   * Records one attempt; only while the lease it claimed still holds (a second record writes nothing). When
+   * `refill` is set, a channel may lease its next delivery in the same transaction, in the room this one leaves (the
+   * same target's next batch): it returns it, and the engine sends it at once, with no claim between the two.
+   */
+  record(claimed: C, result: SendResult, at: Date, refill: boolean): Promise<C | void>;
   /** Gives back a claim not recorded: due again at once for any instance, no attempt counted. */
   release(claimed: C): Promise<void>;
 };
@@ -73,23 +77,43 @@ export function deliveryLoop<C>(
 ): DeliveryLoop {
   const held = new Map<string, Held<C>>();
   let wake: () => void = () => {};
+  let stopping = false;
 
+  /**
+   * Sends what `entry` holds and records it; while the record hands back the next delivery in its room (a refill),
+   * sends that too, in the same place of the budget. Resolves once the room is free again.
+   */
   async function attempt(entry: Held<C>): Promise<void> {
-    const { claimed } = entry;
-    const at = new Date();
-    const outgoing = channel.outgoing(claimed, at);
-    const result: SendResult =
-      'refused' in outgoing
-        ? { ...NOT_SENT, error: outgoing.refused }
-        : 'transport' in outgoing
-          ? await outgoing.transport(entry.cancel.signal)
-          : await sendSigned(outgoing.url, outgoing.headers, outgoing.body, outgoing.timeoutMs, entry.cancel.signal);
-    entry.sending = false;
-    // Cancelled at shutdown: its connection is closed and the release gives it back.
-    if (result.cancelled) return void (entry.cancelled = true);
+    for (;;) {
+      const { claimed } = entry;
+      const at = new Date();
+      const outgoing = channel.outgoing(claimed, at);
+      const result: SendResult =
+        'refused' in outgoing
+          ? { ...NOT_SENT, error: outgoing.refused }
+          : 'transport' in outgoing
+            ? await outgoing.transport(entry.cancel.signal)
+            : await sendSigned(outgoing.url, outgoing.headers, outgoing.body, outgoing.timeoutMs, entry.cancel.signal);
+      entry.sending = false;
+      // Cancelled at shutdown: its connection is closed and the release gives it back.
+      if (result.cancelled) return void (entry.cancelled = true);
+      // No refill once shutdown has begun, nor while another loop waits for room in the process's budget: then the
+      // room goes back to the claims, which serve every target in turn.
+      const next = await recordTried(claimed, result, at, !stopping && !processBudget.awaited());
+      if (!next) return;
+      held.delete(channel.key(claimed));
+      entry.claimed = next;
+      held.set(channel.key(next), entry);
+      // Leased as shutdown began: not sent, given back by the release with what else was open.
+      if (stopping) return void (entry.cancelled = true);
+      entry.sending = true;
+    }
+  }
+
+  async function recordTried(claimed: C, result: SendResult, at: Date, refill: boolean): Promise<C | void> {
     for (let tries = 1; ; tries++) {
       try {
-        return await channel.record(claimed, result, at);
+        return await channel.record(claimed, result, at, refill);
       } catch (err) {
         // The lease runs out if every try fails, and the next claim is a new attempt: at least once still holds.
         if (tries >= RECORD_TRIES) throw err;
@@ -118,10 +142,12 @@ export function deliveryLoop<C>(
       };
       held.set(key, entry);
       entry.done = attempt(entry)
-        .catch((err: unknown) => console.error(`${channel.name} delivery ${key}: attempt not recorded.`, err))
+        .catch((err: unknown) =>
+          console.error(`${channel.name} delivery ${channel.key(entry.claimed)}: attempt not recorded.`, err),
+        )
         .finally(() => {
           if (entry.cancelled) return;
-          held.delete(key);
+          held.delete(channel.key(entry.claimed));
           processBudget.free(1);
           wake();
         });
@@ -130,6 +156,7 @@ export function deliveryLoop<C>(
   }
 
   async function release(): Promise<void> {
+    stopping = true;
     const deadline = Date.now() + SHUTDOWN_GRACE_MS;
     while (held.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const open = [...held.values()];

@@ -69,9 +69,7 @@ const candidates = (limit: number) => sql`
             where m.state = 'pending' and m.subscription_id > w.id order by m.subscription_id limit 1)
     from waiting w where w.id is not null
   )
-  select s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
-    (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
-    s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds
+  select ${LOCKED_COLUMNS}
   from subscriptions s join queues q on q.id = s.queue_id
   where s.id in (select id from waiting where id is not null)
     and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
@@ -119,21 +117,61 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
       sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for no key update of s skip locked`,
     );
     if (locked.length === 0) return { locked, leased: [] as LeasedRow[] };
-    const ids = sql`array[${sql.join(
-      locked.map((s) => sql`${s.id}::uuid`),
-      sql`, `,
-    )}]`;
-    const leased = await queryRows<LeasedRow>(
-      tx,
-      sql`
-        with slots as (
+    const leased = await leaseBatches(tx, locked, { claim: limit });
+    return { locked, leased };
+  });
+  busy = leased.length > 0;
+  const { batches, unsignable } = batchesOf(locked, leased);
+  // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease.
+  for (const deliveryId of unsignable) await releaseBatch(deliveryId);
+  return batches;
+}
+
+/**
+ * Leases batches of the locked subscriptions, in one statement. `claim`: at most that many batches in all, each
+ * subscription's first, then the seconds, and so on, and every subscription looked at goes to the back of the
+ * claims' line. `refill`: for the deliveries just recorded in this transaction, at most one batch in place of
+ * each whose lease was still live, of its subscription. Either way a subscription gets at most `maxConcurrency`
+ * minus its live leases, counted by this statement, which runs after the locks are held (so its snapshot sees
+ * every lease committed before them).
+ */
+async function leaseBatches(
+  tx: Tx,
+  locked: LockedRow[],
+  take: { claim: number } | { refill: string[] },
+): Promise<LeasedRow[]> {
+  const ids = sql`array[${sql.join(
+    locked.map((s) => sql`${s.id}::uuid`),
+    sql`, `,
+  )}]`;
+  const limit = 'claim' in take ? take.claim : take.refill.length;
+  // How many batches each subscription may start, before its cap. A refill replaces only a lease well short of its
+  // end: one running out as this statement commits could have been left uncounted by a claim meanwhile.
+  const wanted =
+    'claim' in take
+      ? sql`select id, ${limit}::int as n from unnest(${ids}) as id`
+      : sql`select d.subscription_id as id, count(*)::int as n from subscription_deliveries d
+            where d.id = any(array[${sql.join(
+              take.refill.map((id) => sql`${id}::uuid`),
+              sql`, `,
+            )}]) and d.lease_until > now() + interval '5 seconds'
+            group by d.subscription_id`;
+  // A claim sends every subscription it looked at to the back of the line; a refill, which holds only a share lock
+  // on them, writes nothing to their rows.
+  const touched =
+    'claim' in take ? sql`, touched as (update subscriptions set claimed_at = now() where id = any(${ids}))` : sql``;
+  return queryRows<LeasedRow>(
+    tx,
+    sql`
+        with wanted as (${wanted}), slots as (
           select s.id, s.organization_id, s.batch_size,
             least(s.max_concurrency - (select count(*) from subscription_deliveries d
                                        where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()),
-                  ${limit}) as free,
+                  w.n) as free,
             (s.target->>'timeoutSeconds')::int + ${LEASE_MARGIN_SECONDS} as lease_seconds,
             now() - make_interval(secs => q.retention_seconds) as kept_since
-          from subscriptions s join queues q on q.id = s.queue_id where s.id = any(${ids})
+          from subscriptions s join queues q on q.id = s.queue_id join wanted w on w.id = s.id
+          where s.id = any(${ids})
         ), picked as (
           select sl.id as subscription_id, m.message_id, m.available_at, m.bytes,
             (row_number() over (partition by sl.id order by m.available_at, m.message_id) - 1) / sl.batch_size as batch
@@ -170,22 +208,48 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
           from fitted p join batches b using (subscription_id, batch) join slots sl on sl.id = p.subscription_id
           where m.subscription_id = p.subscription_id and m.message_id = p.message_id
           returning m.subscription_id, m.message_id, m.delivery_id, m.attempts, m.published_at
-        ), touched as (
-          -- Every subscription looked at goes to the back of the line, so a few busy ones cannot crowd out the rest.
-          update subscriptions set claimed_at = now() where id = any(${ids})
-        )
+        )${touched}
         select l.delivery_id, l.subscription_id, l.message_id, l.attempts,
           to_char(l.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at,
           q.body::text as body, q.attributes::text as attributes
         from leased l join queue_messages q on q.id = l.message_id
         order by l.delivery_id, l.published_at, l.message_id`,
-    );
-    return { locked, leased };
-  });
-  busy = leased.length > 0;
+  );
+}
+
+/** The columns of a subscription a batch is built from, for a claim's lock and a refill's. */
+const LOCKED_COLUMNS = sql.raw(`s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
+    (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
+    s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds`);
+
+/**
+ * In the transaction that recorded `recorded` (delivery ids), leases the next batch of each one's subscription in
+ * its place, while the subscription is active and under its cap: the record's round trip also starts the next
+ * send, with no claim between. A delivery's end and its successor's start commit together, so the number of live
+ * leases never grows here; only a claim adds to it. The subscriptions are locked `for share` (pause, resume and
+ * PATCH wait for it, and are seen if they came first), skipping any another transaction holds: those are left to
+ * the next claim.
+ */
+export async function refillBatches(tx: Tx, recorded: string[]): Promise<ClaimedBatch[]> {
+  if (recorded.length === 0) return [];
+  const locked = await queryRows<LockedRow>(
+    tx,
+    sql`select ${LOCKED_COLUMNS} from subscriptions s
+        where s.id in (select subscription_id from subscription_deliveries
+                       where id = any(array[${sql.join(
+                         recorded.map((id) => sql`${id}::uuid`),
+                         sql`, `,
+                       )}]))
+          and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
+        order by s.id
+        for share of s skip locked`,
+  );
+  if (locked.length === 0) return [];
+  const leased = await leaseBatches(tx, locked, { refill: recorded });
+  if (leased.length > 0) busy = true;
   const { batches, unsignable } = batchesOf(locked, leased);
-  // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease.
-  for (const deliveryId of unsignable) await releaseBatch(deliveryId);
+  // Cannot happen after a record signed by this instance, unless its secret changed meanwhile: given back at once.
+  if (unsignable.length > 0) await releaseDeliveries(tx, unsignable);
   return batches;
 }
 
@@ -445,13 +509,20 @@ const GONE: StateChangeSource = {
 
 /** Gives back a delivery not recorded (shutdown, or a secret this instance cannot open): no attempt counted. */
 export async function releaseBatch(deliveryId: string): Promise<void> {
-  const db = await getDb();
+  await releaseDeliveries(await getDb(), [deliveryId]);
+}
+
+async function releaseDeliveries(db: Tx | Awaited<ReturnType<typeof getDb>>, deliveryIds: string[]): Promise<void> {
+  const ids = sql`array[${sql.join(
+    deliveryIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]`;
   await db.execute(sql`
     with d as (
       update subscription_deliveries set finished_at = now(), outcome = 'released'
-      where id = ${deliveryId}::uuid and finished_at is null
-      returning subscription_id
+      where id = any(${ids}) and finished_at is null
+      returning id, subscription_id
     )
     update subscription_messages m set delivery_id = null, available_at = now()
-    from d where m.subscription_id = d.subscription_id and m.delivery_id = ${deliveryId}::uuid`);
+    from d where m.subscription_id = d.subscription_id and m.delivery_id = d.id`);
 }

@@ -114,6 +114,42 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect(new Set([...first, ...next, ...more].flatMap((b) => b.messages.map((m) => m.id))).size).toBe(20);
   });
 
+  it("a record refills: the next batch is leased in the finished one's place, never past the cap, never while paused", async () => {
+    const { db, sub } = await subscriptionWithBacklog(12, { batchSize: 2, maxConcurrency: 2 });
+    const refilled = async (batch: ClaimedBatch, refill = true) =>
+      (await recordDeliveries([{ batch, result: ok(), at: new Date(), refill }]))[0];
+    const [a, b] = (await claimBatches(100)).filter((x) => x.subscriptionId === sub.id);
+    // Its place is taken by the next two messages, in the same transaction: nothing is left for a claim.
+    const next = await refilled(a);
+    expect(next).toMatchObject({ recorded: true, delivered: 2, next: { subscriptionId: sub.id } });
+    expect(next.next!.messages.map((m) => m.id)).toEqual(
+      (await messageRows(sub.id)).filter((m) => m.deliveryId === next.next!.deliveryId).map((m) => m.messageId),
+    );
+    expect(next.next!.messages).toHaveLength(2);
+    expect((await claimBatches(100)).filter((x) => x.subscriptionId === sub.id)).toEqual([]);
+    // Not asked: the place is freed, and the next claim takes it.
+    expect((await refilled(b, false)).next).toBeUndefined();
+    const [c] = (await claimBatches(100)).filter((x) => x.subscriptionId === sub.id);
+    // A lower cap: a record over it frees its place instead.
+    await db.update(t.subscriptions).set({ maxConcurrency: 1 }).where(eq(t.subscriptions.id, sub.id));
+    expect((await refilled(next.next!)).next).toBeUndefined();
+    // Paused: nothing new starts.
+    await db.update(t.subscriptions).set({ state: 'paused' }).where(eq(t.subscriptions.id, sub.id));
+    expect((await refilled(c)).next).toBeUndefined();
+    await db.update(t.subscriptions).set({ state: 'active' }).where(eq(t.subscriptions.id, sub.id));
+    // A record whose lease has (nearly) run out is not replaced: a claim may not have counted it.
+    const [d] = (await claimBatches(100)).filter((x) => x.subscriptionId === sub.id);
+    await db
+      .update(t.subscriptionDeliveries)
+      .set({ leaseUntil: new Date(Date.now() + 2_000) })
+      .where(eq(t.subscriptionDeliveries.id, d.deliveryId));
+    expect((await refilled(d)).next).toBeUndefined();
+    // A second record of the same attempt records nothing and leases nothing.
+    expect(await refilled(d)).toMatchObject({ recorded: false });
+    expect((await refilled(d)).next).toBeUndefined();
+    expect((await messageRows(sub.id)).filter((m) => m.deliveryId !== null)).toEqual([]);
+  });
+
   it('a delivered batch leaves; a failed one counts an attempt and waits its backoff; maxAttempts dead-letters', async () => {
     const { sub } = await subscriptionWithBacklog(2, {
       batchSize: 10,

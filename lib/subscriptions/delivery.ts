@@ -13,6 +13,7 @@ import { enqueueWebhookEvents } from '../webhooks/enqueue';
 import {
   claimBatches,
   recordBatches,
+  refillBatches,
   releaseBatch,
   type BatchOutcome,
   type ClaimedBatch,
@@ -140,19 +141,31 @@ export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at
   return counts;
 }
 
-type Finished = { batch: ClaimedBatch; result: SendResult; at: Date };
+/** A finished send to record; `refill`: lease its subscription's next batch in its place, in the same transaction. */
+type Finished = { batch: ClaimedBatch; result: SendResult; at: Date; refill?: boolean };
 
 /**
  * Records attempts in one transaction, in one statement (and what they announce), and counts them: a round trip
- * and a commit, with its wait for the log, are paid once for all of them.
+ * and a commit, with its wait for the log, are paid once for all of them. Those that asked for it get the next
+ * batch of their subscription, leased in the same transaction (`next`).
  */
-export async function recordDeliveries(finished: Finished[]): Promise<RecordedCounts[]> {
+export async function recordDeliveries(finished: Finished[]): Promise<(RecordedCounts & { next?: ClaimedBatch })[]> {
   const db = await getDb();
   const recorded = await db.transaction(async (tx) => {
     const attempts = finished.map(({ batch, result, at }) => ({ batch, outcome: batchOutcome(batch, result, at) }));
-    const all = await recordBatches(tx, attempts);
+    const all: (RecordedCounts & { next?: ClaimedBatch })[] = await recordBatches(tx, attempts);
     for (const [i, counts] of all.entries())
       if (counts.recorded) await announce(tx, attempts[i].batch, attempts[i].outcome, counts, finished[i].at);
+    const refilling = finished.flatMap((f, i) => (f.refill && all[i].recorded ? [i] : []));
+    const next = await refillBatches(
+      tx,
+      refilling.map((i) => finished[i].batch.deliveryId),
+    );
+    // Each new batch goes to one of the finished sends of its subscription, in their order.
+    for (const batch of next) {
+      const i = refilling.findIndex((j) => finished[j].batch.subscriptionId === batch.subscriptionId && !all[j].next);
+      all[refilling[i]].next = batch;
+    }
     return all;
   });
   recorded.forEach((counts, i) => {
@@ -179,24 +192,30 @@ const RECORDS_PER_TRANSACTION = 50;
  * which the engine tries again on their own.
  */
 function recordTogether() {
-  const waiting: (Finished & { done: (error?: unknown) => void })[] = [];
+  const waiting: (Finished & { done: (error?: unknown, next?: ClaimedBatch) => void })[] = [];
   let running = false;
   async function drain() {
     running = true;
     while (waiting.length > 0) {
       const group = waiting.splice(0, RECORDS_PER_TRANSACTION);
       try {
-        await recordDeliveries(group);
-        for (const g of group) g.done();
+        const recorded = await recordDeliveries(group);
+        group.forEach((g, i) => g.done(undefined, recorded[i].next));
       } catch (error) {
         for (const g of group) g.done(error ?? new Error('record failed'));
       }
     }
     running = false;
   }
-  return (batch: ClaimedBatch, result: SendResult, at: Date) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ batch, result, at, done: (error) => (error === undefined ? resolve() : reject(error)) });
+  return (batch: ClaimedBatch, result: SendResult, at: Date, refill: boolean) =>
+    new Promise<ClaimedBatch | undefined>((resolve, reject) => {
+      waiting.push({
+        batch,
+        result,
+        at,
+        refill,
+        done: (error, next) => (error === undefined ? resolve(next) : reject(error)),
+      });
       if (!running) void drain();
     });
 }
