@@ -182,6 +182,9 @@ async function leaseBatches(
             where m.subscription_id = sl.id and m.state = 'pending' and m.available_at <= now()
               and ${kept(sql.raw('sl.kept_since'))}
             order by m.available_at limit greatest(sl.free, 0) * sl.batch_size
+            -- Two refills of one subscription may run at once: a message another is leasing is skipped, and one it
+            -- leased since this statement began is seen leased (its new row is checked again) and skipped too.
+            for no key update of m skip locked
           ) m
         ), fitted as (
           -- A batch's body stays within MAX_BATCH_BYTES: the messages past it stay ready for the next claim.

@@ -15,7 +15,14 @@ import {
   onBothDatabases,
 } from '../../server/testing/test-database';
 import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDeliveryLoop } from './delivery';
-import { claimBatches, MAX_BATCH_BYTES, recordBatches, type ClaimedBatch } from './delivery-service';
+import {
+  claimBatches,
+  MAX_BATCH_BYTES,
+  recordBatches,
+  refillBatches,
+  releaseBatch,
+  type ClaimedBatch,
+} from './delivery-service';
 import { expireMessages } from './expiry-service';
 import { countMinute, flushMinuteCounts } from './minute-counts';
 import { subscriptionSecretContext } from './secret';
@@ -148,6 +155,43 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect(await refilled(d)).toMatchObject({ recorded: false });
     expect((await refilled(d)).next).toBeUndefined();
     expect((await messageRows(sub.id)).filter((m) => m.deliveryId !== null)).toEqual([]);
+  });
+
+  it('two refills of one subscription at once lease different messages: none goes out twice', async () => {
+    // Records of one subscription mostly wait for each other (on its row or its backlog's); the lease itself must
+    // not count on it. Two refills here record nothing, so nothing but the lease can keep them apart.
+    const { sub } = await subscriptionWithBacklog(30, { batchSize: 5, maxConcurrency: 4 });
+    const [a, b, ...rest] = (await claimBatches(100)).filter((x) => x.subscriptionId === sub.id);
+    // Two places free: one for each refill.
+    for (const batch of rest) await releaseBatch(batch.deliveryId);
+    const db = await getDb();
+    let leased!: () => void;
+    const aLeased = new Promise<void>((resolve) => (leased = resolve));
+    let commit!: () => void;
+    const aCommits = new Promise<void>((resolve) => (commit = resolve));
+    // The first refill's transaction stays open, its leases uncommitted, while the second runs (on PostgreSQL; the
+    // embedded database runs one transaction at a time).
+    const first = db.transaction(async (tx) => {
+      const next = await refillBatches(tx, [a.deliveryId]);
+      leased();
+      await aCommits;
+      return next;
+    });
+    await Promise.race([aLeased, first]);
+    const second = db.transaction((tx) => refillBatches(tx, [b.deliveryId]));
+    setTimeout(commit, 300);
+    const batches = (await Promise.all([first, second])).flat();
+    expect(batches).toHaveLength(2);
+    const ids = batches.flatMap((batch) => batch.messages.map((m) => m.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    const rows = await messageRows(sub.id);
+    for (const batch of batches)
+      expect(
+        rows
+          .filter((m) => m.deliveryId === batch.deliveryId)
+          .map((m) => m.messageId)
+          .sort(),
+      ).toEqual(batch.messages.map((m) => m.id).sort());
   });
 
   it('a delivered batch leaves; a failed one counts an attempt and waits its backoff; maxAttempts dead-letters', async () => {
