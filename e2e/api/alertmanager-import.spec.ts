@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '../fixtures';
 import { createKey } from '../support/api-keys';
@@ -8,12 +7,13 @@ import { alertmanagerBase, amtool } from '../support/amtool';
 import { E2E } from '../support/env';
 import { productionSilences, type Silence } from '../support/silences';
 import { startProcess, untilReady, type Spawned } from '../support/spawn-server';
+import { tempDir } from '../support/temp-dir';
 
 type Exported = { id: string; comment: string; matchers: { name: string; value: string; isRegex: boolean }[] };
 
 /** Debian's real Alertmanager on 127.0.0.1, alone (no cluster), with a storage folder of its own. */
 async function startAlertmanager(port: number): Promise<Spawned> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'alertmanager-'));
+  const dir = tempDir('alertmanager-');
   const config = path.join(dir, 'alertmanager.yml');
   writeFileSync(config, 'route:\n  receiver: "null"\nreceivers:\n  - name: "null"\n');
   const running = startProcess('prometheus-alertmanager', [
@@ -50,7 +50,7 @@ test.describe('migrating from a real Alertmanager', () => {
     expect(exported.code, exported.stderr).toBe(0);
     const theirs = (JSON.parse(exported.stdout) as Exported[]).filter((s) => s.comment.startsWith(tag));
     expect(theirs).toHaveLength(2);
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'export-')), 'silences.json');
+    const file = path.join(tempDir('export-'), 'silences.json');
     writeFileSync(file, exported.stdout);
 
     const bob = await as('bob');

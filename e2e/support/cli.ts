@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { sessionFor, type DemoUser } from '../fixtures';
 import { baseURL } from './env';
+import { tempDir } from './temp-dir';
 
 const SVC = path.resolve('cli/bin/svc.mjs');
 
@@ -23,7 +23,7 @@ export type CliEnv = Record<string, string | undefined>;
 
 /** A fresh config directory, as a new user's machine would have. */
 export function newConfigDir(): string {
-  return mkdtempSync(path.join(os.tmpdir(), 'svc-cli-config-'));
+  return tempDir('svc-cli-config-');
 }
 
 function cliEnv(configDir: string, env: CliEnv): CliEnv {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -63,9 +63,13 @@ describe('secret box', () => {
     const fromHex = encryptionKeyFingerprint();
     delete process.env.ENCRYPTION_KEY;
     const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-key-'));
-    writeFileSync(path.join(dir, 'encryption-key'), key.toString('base64url'));
-    process.env.DATA_DIR = dir;
-    expect(encryptionKeyFingerprint()).toBe(fromHex);
+    try {
+      writeFileSync(path.join(dir, 'encryption-key'), key.toString('base64url'));
+      process.env.DATA_DIR = dir;
+      expect(encryptionKeyFingerprint()).toBe(fromHex);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a key that is not 32 bytes', () => {
