@@ -21,6 +21,19 @@ describe('deliveryBudget', () => {
     expect(budget.open()).toBe(6);
   });
 
+  it('a loop that found less work than the room it got waits for nothing', () => {
+    const budget = deliveryBudget(() => 6);
+    const wake = vi.fn();
+    expect(budget.reserve(4, vi.fn())).toBe(4);
+    expect(budget.reserve(5, wake)).toBe(2);
+    expect(budget.awaited()).toBe(true);
+    // Its claim found one delivery for its two places.
+    budget.satisfied(wake);
+    budget.free(1);
+    expect(budget.awaited()).toBe(false);
+    expect(wake).not.toHaveBeenCalled();
+  });
+
   it('does not wake a loop that got all it asked for', () => {
     const budget = deliveryBudget(() => 10);
     const wake = vi.fn();

@@ -19,6 +19,10 @@ export function deliveryBudget(max: () => number) {
       open += room;
       return room;
     },
+    /** The loop `wake` belongs to found less work than it had room for: it no longer waits for more. */
+    satisfied(wake: () => void): void {
+      waiting.delete(wake);
+    },
     free(places: number): void {
       if (places <= 0) return;
       open -= places;

@@ -97,8 +97,8 @@ export function deliveryLoop<C>(
       entry.sending = false;
       // Cancelled at shutdown: its connection is closed and the release gives it back.
       if (result.cancelled) return void (entry.cancelled = true);
-      // No refill once shutdown has begun, nor while another loop waits for room in the process's budget: then the
-      // room goes back to the claims, which serve every target in turn.
+      // No refill once shutdown has begun, nor while a claim found more work than the room it got in the process's
+      // budget: then the room goes back to the claims, which serve every target in turn.
       const next = await recordTried(claimed, result, at, !stopping && !processBudget.awaited());
       if (!next) return;
       held.delete(channel.key(claimed));
@@ -129,6 +129,8 @@ export function deliveryLoop<C>(
     try {
       claimed = await channel.claim(room);
     } finally {
+      // Less work than room: this loop waits for nothing, so the sends that end may refill.
+      if (claimed.length < room) processBudget.satisfied(wake);
       processBudget.free(room - claimed.length);
     }
     for (const c of claimed) {
