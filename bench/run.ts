@@ -115,7 +115,12 @@ async function prepare(keys: number, env: Record<string, string>, alerts = false
   const out = path.join(os.tmpdir(), `bench-prepared-${process.pid}-${keys}.json`);
   const args = ['node_modules/tsx/dist/cli.mjs', 'bench/prepare.ts', String(keys), out, ...(alerts ? ['alerts'] : [])];
   await run(process.execPath, args, env);
-  return JSON.parse(readFileSync(out, 'utf8')) as Prepared;
+  // It holds the bench organization's keys: read once, then removed.
+  try {
+    return JSON.parse(readFileSync(out, 'utf8')) as Prepared;
+  } finally {
+    rmSync(out, { force: true });
+  }
 }
 
 async function load(name: string, opts: autocannon.Options, meter?: Meter): Promise<Measured> {
@@ -540,11 +545,16 @@ async function main() {
   if (profile) writeFileSync(path.join(profile, 'windows.json'), JSON.stringify(windows));
   if (process.env.BENCH_SCALE !== '0') await measureScale();
 
-  rmSync(logDir, { recursive: true, force: true });
   if (failures > 0) {
     console.error(`\n${failures} requests failed.`);
+    rmSync(logDir, { recursive: true, force: true });
     process.exit(1);
   }
 }
 
-await main();
+try {
+  await main();
+} finally {
+  // The servers' logs: removed however the bench ends.
+  rmSync(logDir, { recursive: true, force: true });
+}
