@@ -226,29 +226,27 @@ const LOCKED_COLUMNS = sql.raw(`s.id, s.slug, s.organization_id, s.project_id, s
     s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds`);
 
 /**
- * In the transaction that recorded `recorded` (delivery ids), leases the next batch of each one's subscription in
- * its place, while the subscription is active and under its cap: the record's round trip also starts the next
- * send, with no claim between. A delivery's end and its successor's start commit together, so the number of live
- * leases never grows here; only a claim adds to it. The subscriptions are locked `for share` (pause, resume and
- * PATCH wait for it, and are seen if they came first), skipping any another transaction holds: those are left to
- * the next claim.
+ * In the transaction that recorded `recorded`, leases the next batch of each one's subscription in its place, while
+ * the subscription is active and under its cap: the record's round trip also starts the next send, with no claim
+ * between. A delivery's end and its successor's start commit together, so the number of live leases never grows
+ * here; only a claim adds to it. The subscriptions are locked `for share` (pause, resume and PATCH wait for it, and
+ * are seen if they came first), skipping any another transaction holds: those are left to the next claim.
  */
-export async function refillBatches(tx: Tx, recorded: string[]): Promise<ClaimedBatch[]> {
+export async function refillBatches(tx: Tx, recorded: ClaimedBatch[]): Promise<ClaimedBatch[]> {
   if (recorded.length === 0) return [];
   const locked = await queryRows<LockedRow>(
     tx,
     sql`select ${LOCKED_COLUMNS} from subscriptions s
-        where s.id in (select subscription_id from subscription_deliveries
-                       where id = any(array[${sql.join(
-                         recorded.map((id) => sql`${id}::uuid`),
-                         sql`, `,
-                       )}]))
+        where s.id = any(array[${sql.join(
+          [...new Set(recorded.map((b) => b.subscriptionId))].map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )}])
           and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
         order by s.id
         for share of s skip locked`,
   );
   if (locked.length === 0) return [];
-  const leased = await leaseBatches(tx, locked, { refill: recorded });
+  const leased = await leaseBatches(tx, locked, { refill: recorded.map((b) => b.deliveryId) });
   if (leased.length > 0) busy = true;
   const { batches, unsignable } = batchesOf(locked, leased);
   // Cannot happen after a record signed by this instance, unless its secret changed meanwhile: given back at once.

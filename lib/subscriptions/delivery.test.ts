@@ -172,13 +172,13 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     // The first refill's transaction stays open, its leases uncommitted, while the second runs (on PostgreSQL; the
     // embedded database runs one transaction at a time).
     const first = db.transaction(async (tx) => {
-      const next = await refillBatches(tx, [a.deliveryId]);
+      const next = await refillBatches(tx, [a]);
       leased();
       await aCommits;
       return next;
     });
     await Promise.race([aLeased, first]);
-    const second = db.transaction((tx) => refillBatches(tx, [b.deliveryId]));
+    const second = db.transaction((tx) => refillBatches(tx, [b]));
     setTimeout(commit, 300);
     const batches = (await Promise.all([first, second])).flat();
     expect(batches).toHaveLength(2);

@@ -159,7 +159,7 @@ export async function recordDeliveries(finished: Finished[]): Promise<(RecordedC
     const refilling = finished.flatMap((f, i) => (f.refill && all[i].recorded ? [i] : []));
     const next = await refillBatches(
       tx,
-      refilling.map((i) => finished[i].batch.deliveryId),
+      refilling.map((i) => finished[i].batch),
     );
     // Each new batch goes to one of the finished sends of its subscription, in their order.
     for (const batch of next) {
