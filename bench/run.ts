@@ -544,12 +544,6 @@ async function main() {
   const profile = process.env.BENCH_CPU_PROF;
   if (profile) writeFileSync(path.join(profile, 'windows.json'), JSON.stringify(windows));
   if (process.env.BENCH_SCALE !== '0') await measureScale();
-
-  if (failures > 0) {
-    console.error(`\n${failures} requests failed.`);
-    rmSync(logDir, { recursive: true, force: true });
-    process.exit(1);
-  }
 }
 
 try {
@@ -557,4 +551,8 @@ try {
 } finally {
   // The servers' logs: removed however the bench ends.
   rmSync(logDir, { recursive: true, force: true });
+}
+if (failures > 0) {
+  console.error(`\n${failures} requests failed.`);
+  process.exit(1);
 }
