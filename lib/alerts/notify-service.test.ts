@@ -7,7 +7,7 @@ import { postAlertmanagerSilence } from '../alertmanager/service';
 import * as t from '../db/schema';
 import { sealSecret } from '../crypto/secret-box';
 import { createSilence, expireSilence } from '../silences/lifecycle-service';
-import { claimDueDeliveries } from '../webhooks/delivery-service';
+import { webhookChannel } from '../webhooks/worker';
 import { secretContext } from '../webhooks/service';
 import { fingerprintOf } from './fingerprint';
 import { followTheClock } from './muting-service';
@@ -228,7 +228,7 @@ describe('alert.firing and alert.resolved, one per transition', () => {
   it('the body is {type, timestamp, data: {alert, projectId}}, stamped when the transition was decided', async () => {
     const { scope, hook } = await projectWithEndpoint('Body');
     await storeAlerts(scope, [received({ alertname: 'Body', job: 'api' })], NOW);
-    const claimed = (await claimDueDeliveries(100)).filter((d) => d.webhookId === hook.id);
+    const claimed = (await webhookChannel.claim(100)).filter((d) => d.webhookId === hook.id);
     expect(claimed).toHaveLength(1);
     expect(JSON.parse(claimed[0].body)).toEqual({
       type: 'alert.firing',

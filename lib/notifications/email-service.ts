@@ -1,51 +1,34 @@
 import { sql } from 'drizzle-orm';
-import { getDb } from '../db/client';
-import { queryRows } from '../db/statement';
+import * as t from '../db/schema';
+import type { DeliveryRows } from '../delivery/rows';
 
-export type PendingEmail = { id: string; to: string; subject: string; body: string; attempts: number };
+export type PendingEmail = { id: string; to: string; subject: string; body: string; attempt: number };
 
-/** An SMTP failure is retried this many times, a minute apart and more; then the email is given up. */
+/** An SMTP failure is retried this many times in all, a minute apart and more; then the email is given up. */
 export const MAX_EMAIL_ATTEMPTS = 5;
-const LEASE_SECONDS = 60;
+/** How long a claim holds an email: past any SMTP exchange, so only a crashed sender loses it. */
+export const EMAIL_LEASE_SECONDS = 60;
 
-/** Claims pending emails for this instance (rows others hold are skipped), with a lease and an attempt count. */
-export async function claimPendingEmails(limit: number): Promise<PendingEmail[]> {
-  const db = await getDb();
-  return queryRows<PendingEmail>(
-    db,
-    sql`
-    with due as (
-      select n.id from notifications n
-      where n.email_state = 'pending' and (n.email_locked_until is null or n.email_locked_until < now())
-      order by n.created_at
-      limit ${limit}
-      for update of n skip locked
-    ), claimed as (
-      update notifications n
-      set email_attempts = n.email_attempts + 1, email_locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
-      from due where n.id = due.id
-      returning n.id, n.user_id, n.subject, n.body, n.email_attempts
-    )
-    select c.id, u.email as "to", c.subject, c.body, c.email_attempts as attempts
+/**
+ * Notifications with an email to send, as the delivery engine's rows: one email to one address each. An email has no
+ * due time of its own: the wait before a retry is written as its lease.
+ */
+export const emailRows: DeliveryRows = {
+  table: t.notifications,
+  id: t.notifications.id,
+  state: t.notifications.emailState,
+  attempts: t.notifications.emailAttempts,
+  lease: t.notifications.emailLockedUntil,
+  due: null,
+  order: t.notifications.createdAt,
+  delivered: 'sent',
+  failed: 'failed',
+  select: sql`
+    select c.id, u.email as "to", c.subject, c.body, c.email_attempts as attempt
     from claimed c join users u on u.id = c.user_id`,
-  );
-}
+};
 
-/** Sent, or failed: retried after a growing pause until MAX_EMAIL_ATTEMPTS, then given up. */
-export async function recordEmailResult(email: PendingEmail, sent: boolean): Promise<void> {
-  const db = await getDb();
-  const state = sent ? 'sent' : email.attempts >= MAX_EMAIL_ATTEMPTS ? 'failed' : 'pending';
-  await db.execute(sql`
-    update notifications
-    set email_state = ${state},
-      email_locked_until = case when ${state} = 'pending' then now() + make_interval(mins => ${email.attempts}) else null end
-    where id = ${email.id}::uuid and email_attempts = ${email.attempts}`);
-}
-
-/** Undoes a claim not yet recorded (shutdown): the email is due again for any instance at once. */
-export async function releaseEmailClaim(email: PendingEmail): Promise<void> {
-  const db = await getDb();
-  await db.execute(sql`
-    update notifications set email_attempts = email_attempts - 1, email_locked_until = null
-    where id = ${email.id}::uuid and email_attempts = ${email.attempts} and email_state = 'pending'`);
+/** After the n-th failed attempt: n minutes until the next, or null once MAX_EMAIL_ATTEMPTS are used. */
+export function emailRetryInMs(attempt: number): number | null {
+  return attempt < MAX_EMAIL_ATTEMPTS ? attempt * 60_000 : null;
 }

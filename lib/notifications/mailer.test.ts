@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { claimPendingEmails } from './email-service';
-import { emailDeliveryLoop } from './mailer';
+import { emailChannel, emailDeliveryLoop } from './mailer';
 
 /** An SMTP server that accepts and never greets: a send hangs until its connection is cut. */
 const sockets: Socket[] = [];
@@ -37,7 +36,7 @@ describe('emails at shutdown', () => {
     const row = async () => (await db.select().from(t.notifications).where(eq(t.notifications.id, email.id)))[0];
     expect(await row()).toMatchObject({ emailState: 'pending', emailAttempts: 0, emailLockedUntil: null });
     // Another instance claims it at once, as attempt 1 again.
-    expect((await claimPendingEmails(20)).map((e) => [e.id, e.attempts])).toEqual([[email.id, 1]]);
+    expect((await emailChannel.claim(20)).map((e) => [e.id, e.attempt])).toEqual([[email.id, 1]]);
     const claimed = await row();
     // The first send fails after all: its result is not recorded over the other instance's claim.
     sockets.forEach((socket) => socket.destroy());

@@ -1,28 +1,38 @@
-import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop, type DeliveryChannel } from '../delivery/engine';
+import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop } from '../delivery/engine';
 import { mailTransport, mailFrom, sendMail } from '../delivery/mail';
-import { claimPendingEmails, recordEmailResult, releaseEmailClaim, type PendingEmail } from './email-service';
+import { rowDeliveryChannel } from '../delivery/rows';
+import { EMAIL_LEASE_SECONDS, emailRetryInMs, emailRows, type PendingEmail } from './email-service';
 import { messageHtml, type Message } from './messages';
 import { settings } from '../settings/settings';
 
 /** Emails this process keeps open at once (within the budget over every channel). */
 const MAX_IN_FLIGHT = 20;
 
-/** Pending emails as a channel of the delivery engine: one email to one address each, over SMTP_URL. */
-const emailChannel: DeliveryChannel<PendingEmail> = {
+/**
+ * Pending emails as a channel of the delivery engine: one email to one address each, over SMTP_URL, claimed, recorded
+ * and handed back by the engine's rows (`lib/delivery/rows.ts`). A reply below 400 sends it; any failure is retried
+ * after a minute per attempt made, until MAX_EMAIL_ATTEMPTS.
+ */
+export const emailChannel = rowDeliveryChannel<PendingEmail>({
   name: 'emails',
-  claim: claimPendingEmails,
-  key: (email) => email.id,
+  rows: emailRows,
+  leaseSeconds: EMAIL_LEASE_SECONDS,
+  fromRow: (row) => row as PendingEmail,
   outgoing: (email) => ({
     transport: (signal) =>
       sendMail({ to: email.to, subject: email.subject, text: email.body, html: messageHtml(email) }, signal),
   }),
-  async record(email, result) {
-    const sent = result.status !== null && result.status < 400;
-    if (!sent) console.error(`Email ${email.id} not sent (attempt ${email.attempts}):`, result.error);
-    await recordEmailResult(email, sent);
+  delivered: (result) => result.status !== null && result.status < 400,
+  retryable: () => true,
+  retryIn: (email) => emailRetryInMs(email.attempt),
+  committed(email, outcome) {
+    if (!outcome.delivered)
+      console.error(
+        `Email ${email.id} not sent (attempt ${email.attempt}):`,
+        outcome.result.error ?? `the server answered ${outcome.result.status}.`,
+      );
   },
-  release: releaseEmailClaim,
-};
+});
 
 /** The email loop, in every instance that has SMTP_URL: the claim keeps instances from sending one email twice. */
 export const emailDeliveryLoop = deliveryLoop(emailChannel, {

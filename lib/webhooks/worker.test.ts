@@ -7,9 +7,8 @@ import { sealSecret } from '../crypto/secret-box';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { claimDueDeliveries } from './delivery-service';
 import { secretContext } from './service';
-import { webhookDeliveryLoop } from './worker';
+import { webhookChannel, webhookDeliveryLoop } from './worker';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
@@ -67,7 +66,7 @@ describe('webhook deliveries at shutdown', () => {
       (await (await getDb()).select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.id, delivery.id)))[0];
     expect(await row()).toMatchObject({ state: 'pending', attempts: 0, lockedUntil: null });
     // Another instance claims it at once, as attempt 1 again.
-    expect((await claimDueDeliveries(20)).map((d) => [d.id, d.attempt])).toEqual([[delivery.id, 1]]);
+    expect((await webhookChannel.claim(20)).map((d) => [d.id, d.attempt])).toEqual([[delivery.id, 1]]);
     // The first request's answer, written to its closed connection, records nothing over the other instance's claim.
     held.shift()!.writeHead(200).end();
     await new Promise((resolve) => setTimeout(resolve, 300));
