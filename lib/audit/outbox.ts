@@ -1,4 +1,5 @@
 import { hook } from '../hooks';
+import { afterCommit } from '../db/commit-hooks';
 import { affectedRows } from '../db/statement';
 
 /**
@@ -8,9 +9,12 @@ import { affectedRows } from '../db/statement';
  */
 export const outboxFilled = hook<() => void>('outbox-filled');
 
-/** Tells the webhook loop when `result`, the outbox insert's own statement, queued any delivery. */
-export function noteOutboxInsert(result: unknown): void {
-  if (affectedRows(result) > 0) outboxFilled.find()?.();
+/**
+ * Tells the webhook loop when `result`, the outbox insert's own statement run on `dbOrTx`, queued any delivery: once
+ * its transaction has committed, so the loop's claim sees the rows.
+ */
+export function noteOutboxInsert(dbOrTx: object, result: unknown): void {
+  if (affectedRows(result) > 0) afterCommit(dbOrTx, () => outboxFilled.find()?.());
 }
 
 /**

@@ -64,7 +64,7 @@ export async function recordAuditEvent(tx: DbOrTx, input: AuditEventInput, now =
     returning 1
     )
     ${outboxStatement(event)}`);
-  noteOutboxInsert(result);
+  noteOutboxInsert(tx, result);
   auditEventsWritten.inc({ action: event.action });
 }
 

@@ -6,6 +6,7 @@ import type { QueryOptions } from '@electric-sql/pglite';
 import type { Pool } from 'pg';
 import * as schema from './schema';
 import { analyzeGrowingSmallTables, maintainEmbeddedDatabase } from './analyze';
+import { withCommitHooks } from './commit-hooks';
 import { assertDatabaseMayBeUp, guardPool, noteDatabaseFailed } from './breaker';
 import { lockDataDir } from './data-dir-lock';
 import { timeConnectionWaits, timedClient } from './long-statements';
@@ -119,7 +120,7 @@ async function openPglite(): Promise<Handle> {
     exec: (text: string) => thread.exec(text),
     transaction: <T>(fn: (tx: ThreadClient) => Promise<T>) => thread.transaction(fn),
   };
-  const db = drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db;
+  const db = withCommitHooks(drizzle({ client: client as never, schema, logger: statementLogger }) as unknown as Db);
   await assertBuildCanServe((text) => thread.query(text), migrationsFolder()).catch(async (err: unknown) => {
     await thread.close().catch(() => {});
     await release();
@@ -222,7 +223,7 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     ...(blindPool ? [{ name: 'svc-search', pool: blindPool }] : []),
   ];
   return {
-    db: drizzle({ client: pool, schema, logger: statementLogger }),
+    db: withCommitHooks(drizzle({ client: pool, schema, logger: statementLogger })),
     kind: 'postgres',
     close: async () => {
       await Promise.all(pools.map(({ pool: p }) => p.end()));

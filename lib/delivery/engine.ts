@@ -45,11 +45,6 @@ const NOT_SENT = {
   answerWhole: true,
   notSent: true,
 } as const;
-/**
- * The wake delay of a channel whose work is queued inside its cause's transaction (webhooks, email): the wake comes
- * before the commit, and its claim should follow it. One that comes too soon finds nothing, and the next poll finds it.
- */
-export const AFTER_COMMIT_WAKE_DELAY_MS = 25;
 /** At shutdown, how long sends in flight may finish before what is left is cancelled and handed back. */
 const SHUTDOWN_GRACE_MS = 2_000;
 /** At shutdown, how long a send being recorded may take before its claim is left to its lease. */

@@ -1,4 +1,4 @@
-import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop } from '../delivery/engine';
+import { deliveryLoop } from '../delivery/engine';
 import { mailTransport, mailFrom, sendMail } from '../delivery/mail';
 import { rowDeliveryChannel } from '../delivery/rows';
 import { EMAIL_LEASE_SECONDS, emailRetryInMs, emailRows, type PendingEmail } from './email-service';
@@ -38,7 +38,8 @@ export const emailChannel = rowDeliveryChannel<PendingEmail>({
 export const emailDeliveryLoop = deliveryLoop(emailChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
-  wakeDelayMs: AFTER_COMMIT_WAKE_DELAY_MS,
+  // Woken once what queued the work has committed (lib/db/commit-hooks.ts); sends ending together share a claim.
+  wakeDelayMs: 2,
 });
 
 /**

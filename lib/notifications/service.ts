@@ -7,6 +7,7 @@ import { NOTIFICATION_KINDS, type Message, type NotificationKind } from './messa
 import type { NotificationPage, NotificationPreferences } from './schema';
 import { settings } from '../settings/settings';
 import { hook } from '../hooks';
+import { afterCommit } from '../db/commit-hooks';
 import { affectedRows } from '../db/statement';
 
 /** Email goes out only where SMTP_URL is set; the console list gets every notification either way. */
@@ -41,7 +42,8 @@ export async function notifyUsers(
       sql`, `,
     )}) and u.status = 'active'
       and not exists (select 1 from notification_preferences p where p.user_id = u.id and p.kind = ${kind} and not p.enabled)`);
-  if (emailState === 'pending' && affectedRows(result) > 0) emailsQueued.find()?.();
+  // Once committed: the email loop's claim then sees the rows.
+  if (emailState === 'pending' && affectedRows(result) > 0) afterCommit(tx, () => emailsQueued.find()?.());
 }
 
 /** The organization's admins: active members bound to a policy with `orgs.update` at organization scope. */

@@ -26,5 +26,5 @@ export async function enqueueWebhookEvents(
       ),
     ),
   );
-  noteOutboxInsert(result);
+  noteOutboxInsert(tx, result);
 }

@@ -1,4 +1,4 @@
-import { AFTER_COMMIT_WAKE_DELAY_MS, deliveryLoop } from '../delivery/engine';
+import { deliveryLoop } from '../delivery/engine';
 import { isRetryable, nextRetryDelay, retryAfterMs, retrySchedule } from '../delivery/retry';
 import { rowDeliveryChannel } from '../delivery/rows';
 import { TIMEOUT_MS } from '../delivery/send';
@@ -66,5 +66,6 @@ export const webhookChannel = rowDeliveryChannel<ClaimedDelivery>({
 export const webhookDeliveryLoop = deliveryLoop(webhookChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
-  wakeDelayMs: AFTER_COMMIT_WAKE_DELAY_MS,
+  // Woken once what queued the work has committed (lib/db/commit-hooks.ts); sends ending together share a claim.
+  wakeDelayMs: 2,
 });
