@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { sealSecret } from '../crypto/secret-box';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
 import { queryRows } from '../db/statement';
 import { emailChannel } from '../notifications/mailer';
 import { MAX_EMAIL_ATTEMPTS } from '../notifications/email-service';
-import { secretContext } from '../webhooks/service';
 import { webhookChannel } from '../webhooks/worker';
-import { newTestProject, onBothDatabases } from '../../server/testing/test-database';
+import { insertDueWebhookDelivery, insertWebhookDelivery, onBothDatabases } from '../../server/testing/test-database';
 import type { SendResult } from './send';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
@@ -25,30 +23,6 @@ const answered = (status: number | null, extra: Partial<SendResult> = {}): SendR
   answerWhole: true,
   ...extra,
 });
-
-async function dueWebhookDelivery(label: string) {
-  const { db, scope } = await newTestProject(label);
-  const webhookId = randomUUID();
-  await db.insert(t.webhooks).values({
-    id: webhookId,
-    organizationId: scope.organizationId,
-    url: 'http://127.0.0.1:9/hook',
-    events: ['*'],
-    secretBox: sealSecret(`whsec_${randomBytes(32).toString('base64')}`, secretContext(webhookId)),
-  });
-  const [delivery] = await db
-    .insert(t.webhookDeliveries)
-    .values({
-      organizationId: scope.organizationId,
-      webhookId,
-      messageId: randomUUID(),
-      eventType: 'webhook.test',
-      payload: { test: true },
-      nextAttemptAt: new Date(Date.now() - 1_000),
-    })
-    .returning();
-  return { db, scope, webhookId, delivery };
-}
 
 const webhookRow = async (id: string) =>
   (await (await getDb()).select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.id, id)))[0];
@@ -82,7 +56,7 @@ async function dueInSeconds(at: Date | null): Promise<number> {
 
 await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
   it('a webhook attempt is recorded once: a second record and a record after the lease was handed back move nothing', async () => {
-    const { delivery } = await dueWebhookDelivery('Rows once');
+    const { delivery } = await insertDueWebhookDelivery('http://127.0.0.1:9/hook');
     const claimed = (await claimedWebhook(delivery.id))!;
     expect(claimed.attempt).toBe(1);
     // Claimed rows are held: a second claim skips them.
@@ -127,7 +101,7 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
   });
 
   it('a webhook refused for good fails without disabling; an exhausted schedule disables its endpoint', async () => {
-    const { delivery, webhookId } = await dueWebhookDelivery('Rows exhausted');
+    const { delivery, webhookId } = await insertDueWebhookDelivery('http://127.0.0.1:9/hook');
     const claimed = (await claimedWebhook(delivery.id))!;
     await webhookChannel.record(claimed, answered(404), new Date(), false);
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'failed', nextAttemptAt: null });
@@ -136,41 +110,19 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
     expect((await endpoint()).enabled).toBe(true);
 
     // Its schedule used up (the default schedule has 7 delays): the next failure gives up and disables it.
-    const db = await getDb();
-    const [next] = await db
-      .insert(t.webhookDeliveries)
-      .values({
-        organizationId: delivery.organizationId,
-        webhookId,
-        messageId: randomUUID(),
-        eventType: 'webhook.test',
-        payload: {},
-        attempts: 7,
-        nextAttemptAt: new Date(Date.now() - 1_000),
-      })
-      .returning();
+    const next = await insertWebhookDelivery(delivery.organizationId, webhookId, { attempts: 7 });
     const last = (await claimedWebhook(next.id))!;
     expect(last.failedInSchedule).toBe(8);
     await webhookChannel.record(last, answered(503), new Date(), false);
     expect(await webhookRow(next.id)).toMatchObject({ state: 'failed', nextAttemptAt: null, lockedUntil: null });
     expect(await endpoint()).toMatchObject({ enabled: false });
     // A disabled endpoint's due deliveries are not claimed.
-    const [waiting] = await db
-      .insert(t.webhookDeliveries)
-      .values({
-        organizationId: delivery.organizationId,
-        webhookId,
-        messageId: randomUUID(),
-        eventType: 'webhook.test',
-        payload: {},
-        nextAttemptAt: new Date(Date.now() - 1_000),
-      })
-      .returning();
+    const waiting = await insertWebhookDelivery(delivery.organizationId, webhookId);
     expect(await claimedWebhook(waiting.id)).toBeUndefined();
   });
 
   it('a webhook this instance cannot sign is handed back at once, its attempt number unspent', async () => {
-    const { db, delivery, webhookId } = await dueWebhookDelivery('Rows unsignable');
+    const { db, delivery, webhookId } = await insertDueWebhookDelivery('http://127.0.0.1:9/hook');
     await db.update(t.webhooks).set({ secretBox: 'not a sealed secret' }).where(eq(t.webhooks.id, webhookId));
     expect(await claimedWebhook(delivery.id)).toBeUndefined();
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'pending', attempts: 0, lockedUntil: null });

@@ -1,13 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealSecret } from '../crypto/secret-box';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { newTestProject, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
-import { secretContext } from './service';
+import { insertDueWebhookDelivery, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
 import { webhookChannel, webhookDeliveryLoop } from './worker';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
@@ -25,35 +23,13 @@ const receiver = createServer((req, res) => {
 beforeAll(() => new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve)));
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-async function dueDelivery() {
-  const { db, scope } = await newTestProject('Webhook release');
-  const webhookId = randomUUID();
-  await db.insert(t.webhooks).values({
-    id: webhookId,
-    organizationId: scope.organizationId,
-    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-    events: ['*'],
-    secretBox: sealSecret(`whsec_${randomBytes(32).toString('base64')}`, secretContext(webhookId)),
-  });
-  const [delivery] = await db
-    .insert(t.webhookDeliveries)
-    .values({
-      organizationId: scope.organizationId,
-      webhookId,
-      messageId: randomUUID(),
-      eventType: 'webhook.test',
-      payload: { test: true },
-      nextAttemptAt: new Date(Date.now() - 1_000),
-    })
-    .returning();
-  return delivery;
-}
-
 describe('webhook deliveries at shutdown', () => {
   withEmptyEmbeddedDatabase('webhook-release');
 
   it('a delivery being sent is cancelled, its connection closed, then handed back: due at once under the same attempt', async () => {
-    const delivery = await dueDelivery();
+    const { delivery } = await insertDueWebhookDelivery(
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    );
     expect(await webhookDeliveryLoop.job.run!()).toBe(1);
     while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     // The receiver holds the request past the shutdown's grace: the delivery is handed back.
