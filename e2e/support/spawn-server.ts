@@ -6,9 +6,27 @@ import { E2E } from './env';
 export type Running = { child: ChildProcess; output: () => string; stop: () => Promise<void> };
 export type Spawned = Running & { url: string };
 
-/** Starts `command`, keeping what it prints; `stop` sends SIGTERM and waits until it has exited. */
+/** The processes tests started and have not seen exit. */
+const started = new Set<ChildProcess>();
+let stopsAtExit = false;
+function stopAtExit(): void {
+  if (stopsAtExit) return;
+  stopsAtExit = true;
+  process.once('exit', () => {
+    for (const child of started) child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts `command`, keeping what it prints; `stop` sends SIGTERM and waits until it has exited. One never stopped
+ * (its test timed out in a hook before it could keep the handle) gets SIGTERM when this test process exits: a server
+ * left running would go on claiming the next run's rows from a database of the same name.
+ */
 export function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Running {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.add(child);
+  stopAtExit();
+  child.once('exit', () => started.delete(child));
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
