@@ -1,4 +1,5 @@
 import { hook } from '../hooks';
+import type { DbOrTx } from '../db/client';
 import { afterCommit } from '../db/commit-hooks';
 import { affectedRows } from '../db/statement';
 
@@ -13,7 +14,7 @@ export const outboxFilled = hook<() => void>('outbox-filled');
  * Tells the webhook loop when `result`, the outbox insert's own statement run on `dbOrTx`, queued any delivery: once
  * its transaction has committed, so the loop's claim sees the rows.
  */
-export function noteOutboxInsert(dbOrTx: object, result: unknown): void {
+export function noteOutboxInsert(dbOrTx: DbOrTx, result: unknown): void {
   if (affectedRows(result) > 0) afterCommit(dbOrTx, () => outboxFilled.find()?.());
 }
 

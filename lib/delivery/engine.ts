@@ -45,6 +45,12 @@ const NOT_SENT = {
   answerWhole: true,
   notSent: true,
 } as const;
+/**
+ * How long after a wake the loop's pass starts: sends to a fast target finish a few at a time, and one claim then
+ * leases a delivery for each. (What queues work inside a transaction wakes the loop once it has committed,
+ * `lib/db/commit-hooks.ts`.)
+ */
+const WAKE_DELAY_MS = 2;
 /** At shutdown, how long sends in flight may finish before what is left is cancelled and handed back. */
 const SHUTDOWN_GRACE_MS = 2_000;
 /** At shutdown, how long a send being recorded may take before its claim is left to its lease. */
@@ -57,18 +63,13 @@ type Held<C> = { claimed: C; cancel: AbortController; sending: boolean; cancelle
  * channel's `maxInFlight`, and the room left in the process's budget over every channel) and starts sending
  * without waiting, so a slow target never holds back the next claim; each finished send frees its room and wakes
  * the loop. A full claim goes again at once; otherwise the loop waits `everyMs` or until woken (new work published
- * here, a send finished). A wake starts the pass after `wakeDelayMs`, so sends finishing together free their room
+ * here, a send finished). A wake starts the pass after `WAKE_DELAY_MS`, so sends finishing together free their room
  * for one claim. At shutdown, sends still open after a short grace are cancelled (their connections closed) and
  * only then given back, so no other instance sends them while they are open here.
  */
 export function deliveryLoop<C>(
   channel: DeliveryChannel<C>,
-  {
-    everyMs,
-    maxInFlight,
-    claimLimit = maxInFlight,
-    wakeDelayMs = 0,
-  }: { everyMs: number; maxInFlight: number; claimLimit?: number; wakeDelayMs?: number },
+  { everyMs, maxInFlight, claimLimit = maxInFlight }: { everyMs: number; maxInFlight: number; claimLimit?: number },
 ): DeliveryLoop {
   const held = new Map<string, Held<C>>();
   let wake: () => void = () => {};
@@ -176,7 +177,7 @@ export function deliveryLoop<C>(
       again: (claimed) => typeof claimed === 'number' && claimed >= Math.min(claimLimit, maxInFlight) && claimed > 0,
       release,
       wakeWith: (w) => (wake = w),
-      wakeDelayMs,
+      wakeDelayMs: WAKE_DELAY_MS,
     },
     inFlight: () => held.size,
     wake: () => wake(),

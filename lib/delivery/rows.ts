@@ -78,7 +78,7 @@ const column = (c: PgColumn) => sql.identifier(c.name);
  * (`for update skip locked`), and the lease plus the attempt number written here make each attempt one instance's
  * alone.
  */
-export async function claimRows<R>(rows: DeliveryRows, limit: number, leaseSeconds: number): Promise<R[]> {
+async function claimRows<R>(rows: DeliveryRows, limit: number, leaseSeconds: number): Promise<R[]> {
   const { table, id, state, attempts, lease, due, order } = rows;
   const db = await getDb();
   return queryRows<R>(
@@ -105,7 +105,7 @@ export async function claimRows<R>(rows: DeliveryRows, limit: number, leaseSecon
  * Undoes a claim not yet recorded: the row is due again for any instance at once, under the same attempt number. A
  * send of it still under way here records nothing afterwards (its attempt number no longer matches).
  */
-export async function releaseRow(rows: DeliveryRows, rowId: string, attempt: number): Promise<void> {
+async function releaseRow(rows: DeliveryRows, rowId: string, attempt: number): Promise<void> {
   const db = await getDb();
   await db.execute(sql`
     update ${rows.table} set ${column(rows.attempts)} = ${rows.attempts} - 1, ${column(rows.lease)} = null
@@ -148,7 +148,7 @@ async function moveRow(
  */
 export function rowDeliveryChannel<C extends { id: string; attempt: number }>(
   channel: RowChannel<C>,
-): DeliveryChannel<C> & { claim(limit: number): Promise<C[]> } {
+): DeliveryChannel<C> {
   const { rows } = channel;
   return {
     name: channel.name,

@@ -38,8 +38,6 @@ export const emailChannel = rowDeliveryChannel<PendingEmail>({
 export const emailDeliveryLoop = deliveryLoop(emailChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
-  // Woken once what queued the work has committed (lib/db/commit-hooks.ts); sends ending together share a claim.
-  wakeDelayMs: 2,
 });
 
 /**

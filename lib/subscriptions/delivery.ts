@@ -247,6 +247,4 @@ export const subscriptionDeliveryLoop = deliveryLoop(subscriptionChannel, {
   // No share of its own: the process's budget (lib/delivery/budget.ts) is what bounds it.
   maxInFlight: Number.MAX_SAFE_INTEGER,
   claimLimit: 100,
-  // Sends to a fast target finish a few at a time: one claim then leases a batch for each.
-  wakeDelayMs: 2,
 });

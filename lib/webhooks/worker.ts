@@ -66,6 +66,4 @@ export const webhookChannel = rowDeliveryChannel<ClaimedDelivery>({
 export const webhookDeliveryLoop = deliveryLoop(webhookChannel, {
   everyMs: settings().WEBHOOK_POLL_MS,
   maxInFlight: MAX_IN_FLIGHT,
-  // Woken once what queued the work has committed (lib/db/commit-hooks.ts); sends ending together share a claim.
-  wakeDelayMs: 2,
 });
