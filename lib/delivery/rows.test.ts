@@ -7,7 +7,8 @@ import { queryRows } from '../db/statement';
 import { emailChannel } from '../notifications/mailer';
 import { MAX_EMAIL_ATTEMPTS } from '../notifications/email-service';
 import { webhookChannel } from '../webhooks/worker';
-import { insertDueWebhookDelivery, insertWebhookDelivery, onBothDatabases } from '../../server/testing/test-database';
+import { onBothDatabases } from '../../server/testing/test-database';
+import { insertDueWebhookDelivery, insertWebhookDelivery } from '../../server/testing/webhooks';
 import type { SendResult } from './send';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '../db/client';
 import * as t from '../db/schema';
-import { insertDueWebhookDelivery, withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { withEmptyEmbeddedDatabase } from '../../server/testing/test-database';
+import { insertDueWebhookDelivery } from '../../server/testing/webhooks';
 import { webhookChannel, webhookDeliveryLoop } from './worker';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
