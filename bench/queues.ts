@@ -33,6 +33,8 @@ export type QueueFigures = {
   /** CPU milliseconds per POST of the drain alone: the instances' process trees, and PostgreSQL's backends. */
   appCpuMsPerBatch: number;
   dbCpuMsPerBatch: number | null;
+  /** When each drain ran (monotonic µs, the CPU profiles' clock) and its POSTs, for bench/profile.ts. */
+  windows: { name: string; start: number; end: number; requests: number }[];
 };
 
 /** Where the drain's CPU is counted: the instances' processes, and the database's backends on PostgreSQL. */
@@ -170,6 +172,7 @@ export async function measureQueueDelivery(
       const cpuBefore = await sampleCpu(meter);
       const load = during?.();
       const start = performance.now();
+      const startMicros = Number(process.hrtime.bigint() / 1000n);
       await call(bases[0], key, 'POST', `${scope}/subscriptions/${subscriptionId}/resume`);
       try {
         while (receiver.arrivals.size < MESSAGES) {
@@ -188,6 +191,12 @@ export async function measureQueueDelivery(
       };
       return {
         seconds: (Math.max(...receiver.arrivals.values()) - start) / 1000,
+        window: {
+          name: during ? 'drain while publishing (per POST)' : 'drain (per POST)',
+          start: startMicros,
+          end: Number(process.hrtime.bigint() / 1000n),
+          requests: Math.max(1, receiver.requests),
+        },
         queueId,
         appCpuMsPerBatch: perBatch('app') ?? 0,
         dbCpuMsPerBatch: perBatch('db'),
@@ -249,6 +258,7 @@ export async function measureQueueDelivery(
       duplicates,
       appCpuMsPerBatch: alone.appCpuMsPerBatch,
       dbCpuMsPerBatch: alone.dbCpuMsPerBatch,
+      windows: [alone.window, whilePublishing.window],
     };
   } finally {
     await receiver.close();

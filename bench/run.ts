@@ -407,6 +407,7 @@ async function benchPglite(): Promise<{ pairs: Pair[]; uncounted: Pair[]; queues
       : await withServer(PORT, { DATA_DIR: dir, WEBHOOK_ALLOW_LOOPBACK: '1' }, (s) =>
           measureQueueDelivery([s.base], p, { appPids: [s.child.pid!] }),
         );
+    if (queues) windows.push(...queues.windows);
     return { pairs, uncounted, queues };
   });
 }
@@ -470,6 +471,7 @@ async function benchPostgres(): Promise<{
             }),
           ),
         );
+    if (queues) windows.push(...queues.windows);
     return { pairs, memoryStore, uncached, queues };
   } finally {
     await admin.query(`drop database if exists ${database} with (force)`);
