@@ -140,85 +140,17 @@ async function leaseBatches(
   locked: LockedRow[],
   take: { claim: number } | { refill: string[] },
 ): Promise<LeasedRow[]> {
-  const ids = sql`array[${sql.join(
-    locked.map((s) => sql`${s.id}::uuid`),
-    sql`, `,
-  )}]`;
-  const limit = 'claim' in take ? take.claim : take.refill.length;
-  // How many batches each subscription may start, before its cap. A refill replaces only a lease well short of its
-  // end: one running out as this statement commits could have been left uncounted by a claim meanwhile.
-  const wanted =
-    'claim' in take
-      ? sql`select id, ${limit}::int as n from unnest(${ids}) as id`
-      : sql`select d.subscription_id as id, count(*)::int as n from subscription_deliveries d
-            where d.id = any(array[${sql.join(
-              take.refill.map((id) => sql`${id}::uuid`),
-              sql`, `,
-            )}]) and d.lease_until > now() + interval '5 seconds'
-            group by d.subscription_id`;
-  // A claim sends every subscription it looked at to the back of the line; a refill, which holds only a share lock
-  // on them, writes nothing to their rows.
-  const touched =
-    'claim' in take ? sql`, touched as (update subscriptions set claimed_at = now() where id = any(${ids}))` : sql``;
+  // Migration 0026 holds the statement, as a function whose plan each connection keeps.
   return queryRows<LeasedRow>(
     tx,
-    sql`
-        with wanted as (${wanted}), slots as (
-          select s.id, s.organization_id, s.batch_size,
-            least(s.max_concurrency - (select count(*) from subscription_deliveries d
-                                       where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()),
-                  w.n) as free,
-            (s.target->>'timeoutSeconds')::int + ${LEASE_MARGIN_SECONDS} as lease_seconds,
-            now() - make_interval(secs => q.retention_seconds) as kept_since
-          from subscriptions s join queues q on q.id = s.queue_id join wanted w on w.id = s.id
-          where s.id = any(${ids})
-        ), picked as (
-          select sl.id as subscription_id, m.message_id, m.available_at, m.bytes,
-            (row_number() over (partition by sl.id order by m.available_at, m.message_id) - 1) / sl.batch_size as batch
-          from slots sl cross join lateral (
-            select m.message_id, m.available_at,
-              octet_length(q.body::text) + octet_length(q.attributes::text) + ${MESSAGE_ENVELOPE_BYTES} as bytes
-            from subscription_messages m join queue_messages q on q.id = m.message_id
-            where m.subscription_id = sl.id and m.state = 'pending' and m.available_at <= now()
-              and ${kept(sql.raw('sl.kept_since'))}
-            order by m.available_at limit greatest(sl.free, 0) * sl.batch_size
-            -- Two refills of one subscription may run at once: a message another is leasing is skipped, and one it
-            -- leased since this statement began is seen leased (its new row is checked again) and skipped too.
-            for no key update of m skip locked
-          ) m
-        ), fitted as (
-          -- A batch's body stays within MAX_BATCH_BYTES: the messages past it stay ready for the next claim.
-          select p.subscription_id, p.message_id, p.batch from (
-            select p.*, sum(p.bytes) over (partition by p.subscription_id, p.batch
-                                           order by p.available_at, p.message_id) as upto
-            from picked p
-          ) p where p.upto <= ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}
-        ), ranked as (
-          -- At most the limit's batches in all: each subscription's first, then the seconds, and so on.
-          select f.subscription_id, f.batch, count(*)::int as n,
-            row_number() over (order by f.batch, array_position(${ids}, f.subscription_id)) as rank
-          from fitted f group by f.subscription_id, f.batch
-        ), batches as (
-          select r.subscription_id, r.batch, r.n, gen_random_uuid() as delivery_id from ranked r where r.rank <= ${limit}
-        ), deliveries as (
-          insert into subscription_deliveries (id, organization_id, subscription_id, started_at, lease_until, messages)
-          select b.delivery_id, sl.organization_id, b.subscription_id, now(),
-            now() + make_interval(secs => sl.lease_seconds), b.n
-          from batches b join slots sl on sl.id = b.subscription_id
-        ), leased as (
-          update subscription_messages m
-          set delivery_id = b.delivery_id, available_at = now() + make_interval(secs => sl.lease_seconds)
-          from fitted p join batches b using (subscription_id, batch) join slots sl on sl.id = p.subscription_id
-          where m.subscription_id = p.subscription_id and m.message_id = p.message_id
-          returning m.subscription_id, m.message_id, m.delivery_id, m.attempts, m.published_at
-        )${touched}
-        select l.delivery_id, l.subscription_id, l.message_id, l.attempts,
-          to_char(l.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as published_at,
-          q.body::text as body, q.attributes::text as attributes
-        from leased l join queue_messages q on q.id = l.message_id
-        order by l.delivery_id, l.published_at, l.message_id`,
+    sql`select * from subscription_lease_v1(${uuidArray(locked.map((s) => s.id))}::uuid[],
+          ${'claim' in take ? take.claim : 0}::int, ${'refill' in take ? uuidArray(take.refill) : null}::uuid[],
+          ${LEASE_MARGIN_SECONDS}::int, ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}::int, ${MESSAGE_ENVELOPE_BYTES}::int)`,
   );
 }
+
+/** Ids as one PostgreSQL array parameter (they are uuids read from the database). */
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
 /** The columns of a subscription a batch is built from, for a claim's lock and a refill's. */
 const LOCKED_COLUMNS = sql.raw(`s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
@@ -337,26 +269,17 @@ export type RecordedCounts = {
 };
 
 /**
- * A subscription's failures in a row and its health after the attempts of one record (`n`, a row of `runs`), from
- * its row as locked by the update (`s`): never from the statement's snapshot, which a record committed meanwhile by
- * another instance would have made stale.
- */
-const IN_A_ROW = sql.raw(`n.fails + case when n.any_ok then 0 else s.consecutive_failures end`);
-const NEXT_HEALTH = sql.raw(
-  `case when n.fails > 0 and n.fails + case when n.any_ok then 0 else s.consecutive_failures end >= 3 then 'failing'
-    when n.any_ok then 'healthy' else s.health end`,
-);
-
-/**
  * Records attempts in the caller's transaction, in one statement, each while its delivery is still unrecorded (a
  * second record, or one after a release, changes nothing): delivered messages leave; failed ones count an attempt
  * and wait their backoff, or are dead-lettered at `maxAttempts` (the subscription's current policy); a 410 gives
  * them back uncounted and pauses the subscription. Each subscription's status moves as if its attempts were
  * recorded one after the other in the order given: `lastSuccessAt`, `lastError`, the failures in a row and
  * `health`, whose turn is known exactly once because the turning transaction marks it (a turn and its return
- * within one statement cancel out: nobody saw either). The minute's counts are the caller's to add once committed
- * (`countMinute`). One statement for the
- * lot, so a busy instance's record costs one round trip however many attempts finished meanwhile.
+ * within one statement cancel out: nobody saw either); the failures in a row and the health come from the
+ * subscription's row as locked by the update, never from the statement's snapshot, which a record committed
+ * meanwhile by another instance would have made stale. The minute's counts are the caller's to add once committed
+ * (`countMinute`). One statement for the lot, so a busy instance's record costs one round trip however many
+ * attempts finished meanwhile.
  */
 export async function recordBatches(
   tx: Tx,
@@ -392,77 +315,8 @@ export async function recordBatches(
     minute: string;
   }>(
     tx,
-    sql`
-      with o as (
-        select * from jsonb_to_recordset(${JSON.stringify(sent)}::jsonb)
-          as o(ord int, delivery_id uuid, outcome text, status int, duration_ms int, error jsonb)
-      ), f as (
-        select * from jsonb_to_recordset(${JSON.stringify(failed)}::jsonb) as f(delivery_id uuid, id uuid, retry_in_ms bigint)
-      ), d as (
-        update subscription_deliveries sd
-        set finished_at = now(), outcome = o.outcome, status = o.status, duration_ms = o.duration_ms,
-          error_class = o.error->>'class', error_message = o.error->>'message'
-        from o where sd.id = o.delivery_id and sd.finished_at is null
-        returning sd.id, sd.subscription_id, o.ord, o.outcome, o.error
-      ), gone as (
-        delete from subscription_messages m using d
-        where d.outcome in ('delivered', 'partial') and m.subscription_id = d.subscription_id and m.delivery_id = d.id
-          and not exists (select 1 from f where f.delivery_id = d.id and f.id = m.message_id)
-        returning m.delivery_id
-      ), retried as (
-        update subscription_messages m
-        set attempts = m.attempts + 1, delivery_id = null, last_error = d.error,
-          state = case when m.attempts + 1 >= s.retry_max_attempts then 'dead' else 'pending' end,
-          dead_lettered_at = case when m.attempts + 1 >= s.retry_max_attempts then now() else m.dead_lettered_at end,
-          available_at = case when m.attempts + 1 >= s.retry_max_attempts then m.available_at
-            else now() + make_interval(secs => f.retry_in_ms / 1000.0) end
-        from d join subscriptions s on s.id = d.subscription_id join f on f.delivery_id = d.id
-        where d.outcome in ('failed', 'partial') and m.subscription_id = d.subscription_id
-          and m.delivery_id = d.id and m.message_id = f.id
-        returning d.id as delivery_id, m.state
-      ), held as (
-        update subscription_messages m set delivery_id = null, available_at = now()
-        from d
-        where d.outcome = 'paused' and m.subscription_id = d.subscription_id and m.delivery_id = d.id
-        returning 1
-      ), runs as (
-        -- Per subscription: whether any attempt succeeded, the failures after the last success, the last error.
-        select d.subscription_id, bool_or(d.outcome in ('delivered', 'partial')) as any_ok,
-          bool_and(d.outcome = 'delivered') as all_delivered,
-          count(*) filter (where d.outcome = 'failed' and d.ord > coalesce(ok.last_ok, -1))::int as fails,
-          (array_agg(d.error order by d.ord desc) filter (where d.error is not null))[1] as last_error
-        from d left join lateral (
-          select max(k.ord) as last_ok from d k
-          where k.subscription_id = d.subscription_id and k.outcome in ('delivered', 'partial')
-        ) ok on true
-        group by d.subscription_id
-      ), status as (
-        update subscriptions s
-        set last_success_at = case when n.any_ok then now() else s.last_success_at end,
-          last_error = coalesce(n.last_error, s.last_error),
-          consecutive_failures = ${IN_A_ROW},
-          health = ${NEXT_HEALTH},
-          health_turn_xid = case when s.health <> ${NEXT_HEALTH} then txid_current() else s.health_turn_xid end
-        from runs n where s.id = n.subscription_id
-          -- A success of a healthy subscription changes only lastSuccessAt: written once a second at most, so the
-          -- records of a busy subscription do not queue on its row (nor make its claims skip it, locked).
-          and not (n.all_delivered and s.health = 'healthy' and s.consecutive_failures = 0
-                   and coalesce(s.last_success_at > now() - interval '1 second', false))
-        returning s.id, s.health, s.health_turn_xid = txid_current() as turned
-      ), counted as (
-        select d.id, d.subscription_id, coalesce(g.n, 0) as delivered, coalesce(r.n, 0) as failed,
-          coalesce(r.dead, 0) as dead
-        from d
-        left join (select delivery_id, count(*)::int as n from gone group by delivery_id) g on g.delivery_id = d.id
-        left join (select delivery_id, count(*)::int as n, count(*) filter (where state = 'dead')::int as dead
-                   from retried group by delivery_id) r on r.delivery_id = d.id
-      )
-      -- An attempt's record lost with the database's last moments only sends it again: no wait for the WAL flush.
-      select o.delivery_id, c.id is not null as recorded, coalesce(c.delivered, 0) as delivered,
-        coalesce(c.failed, 0) as failed, coalesce(c.dead, 0) as dead, st.health, st.turned,
-        to_char(date_trunc('minute', now()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as minute,
-        set_config('synchronous_commit', 'off', true) as synchronous_commit
-      from o left join counted c on c.id = o.delivery_id left join status st on st.id = c.subscription_id`,
+    // Migration 0026 holds the statement, as a function whose plan each connection keeps.
+    sql`select * from subscription_record_v1(${JSON.stringify(sent)}::jsonb, ${JSON.stringify(failed)}::jsonb)`,
   );
   const byDelivery = new Map(rows.map((r) => [r.delivery_id, r]));
   // A subscription's turn is announced once, with the last of its attempts here.
