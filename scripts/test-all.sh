@@ -69,6 +69,11 @@ side_run() {
 }
 stop_side_runs() {
   for pid in ${side_runs[@]+"${side_runs[@]}"}; do kill -- -"$pid" 2>/dev/null || true; done
+  # Playwright starts its web servers in process groups of their own: one it had no time to stop would keep its port
+  # (and the next npm test on the machine would find it taken). e2e/support/serve.sh leaves each server's pid.
+  for state in ${side_states[@]+"${side_states[@]}"}; do
+    for file in "$state"/*.pid; do [ -f "$file" ] && kill "$(cat "$file")" 2>/dev/null || true; done
+  done
 }
 trap stop_side_runs EXIT
 trap 'exit 130' INT TERM

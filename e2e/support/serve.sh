@@ -6,6 +6,9 @@ port=$1 data=$2 fixtures=$3 log=$4
 shift 4
 rm -rf "$data"
 mkdir -p "$data" "$(dirname "$log")"
+# The server's pid (this shell's: it execs the server), beside its log: scripts/test-all.sh stops it by that when a
+# run is cut short, whether or not Playwright got to stop its web server.
+echo $$ >"${log%.log}.pid"
 : > "$log"
 # Everything the server prints also goes to a file, which a test greps for leaked secrets.
 exec > >(tee -a "$log") 2>&1
