@@ -22,7 +22,7 @@ BEGIN
   RETURN QUERY
   with wanted as (
     -- How many batches each subscription may start, before its cap. A refill replaces only a lease well short of
-    -- its end: one about to run out may be another instance's send, which it must not overlap.
+    -- its end: one running out as this statement commits could have been left uncounted by a claim meanwhile.
     select w.id, p_claim as n from unnest(p_ids) as w(id) where p_refill is null
     union all
     select d.subscription_id, count(*)::int from subscription_deliveries d
