@@ -9,10 +9,13 @@ import { purgeRequestRecords } from './jobs';
 import * as t from '../db/schema';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'svc-housekeeping-'));
-beforeAll(() => {
+// The embedded database is opened and migrated here, within the hooks' time: on a loaded machine that has taken
+// more than a test's 30 s, and a test that timed out kept purging while the next one counted its deletes.
+beforeAll(async () => {
   process.env.DATA_DIR = dir;
   process.env.SEED_DEMO = '0';
   delete process.env.DATABASE_URL;
+  await getDb();
 });
 afterAll(async () => {
   await closeDb();
