@@ -47,14 +47,17 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
-/** Postgres unique violation, for "already exists" races. */
-export function isUniqueViolation(err: unknown): boolean {
+/** Whether an error is PostgreSQL's `sqlState` (itself, or a cause drizzle wrapped it in). */
+export function hasSqlState(err: unknown, sqlState: string): boolean {
   for (let e = err as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (e.code === '23505') return true;
+    if (e.code === sqlState) return true;
     e = e.cause as typeof e;
   }
   return false;
 }
+
+/** Postgres unique violation, for "already exists" races. */
+export const isUniqueViolation = (err: unknown): boolean => hasSqlState(err, '23505');
 
 // Code that catches errors itself (next-auth swallows its callbacks' errors) notes unavailability here.
 const failures = new AsyncLocalStorage<{ unavailable: boolean }>();

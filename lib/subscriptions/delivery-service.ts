@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { openSecret } from '../crypto/secret-box';
-import { getDb, type Tx } from '../db/client';
+import { getDb, type DbOrTx, type Tx } from '../db/client';
+import { hasSqlState } from '../db/errors';
 import type { DeliveryError } from '../db/schema';
 import { subscriptionSecretContext } from './secret';
 import { pauseSubscription, type StateChangeSource } from './service';
@@ -152,39 +153,10 @@ async function leaseBatches(
 /** Ids as one PostgreSQL array parameter (they are uuids read from the database). */
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
-/** The columns of a subscription a batch is built from, for a claim's lock and a refill's. */
+/** The columns of a subscription a batch is built from (migration 0027's refill names them too). */
 const LOCKED_COLUMNS = sql.raw(`s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
     (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
     s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds`);
-
-/**
- * In the transaction that recorded `recorded`, leases the next batch of each one's subscription in its place, while
- * the subscription is active and under its cap: the record's round trip also starts the next send, with no claim
- * between. A delivery's end and its successor's start commit together, so the number of live leases never grows
- * here; only a claim adds to it. The subscriptions are locked `for share` (pause, resume and PATCH wait for it, and
- * are seen if they came first), skipping any another transaction holds: those are left to the next claim.
- */
-export async function refillBatches(tx: Tx, recorded: ClaimedBatch[]): Promise<ClaimedBatch[]> {
-  if (recorded.length === 0) return [];
-  const locked = await queryRows<LockedRow>(
-    tx,
-    sql`select ${LOCKED_COLUMNS} from subscriptions s
-        where s.id = any(array[${sql.join(
-          [...new Set(recorded.map((b) => b.subscriptionId))].map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )}])
-          and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
-        order by s.id
-        for share of s skip locked`,
-  );
-  if (locked.length === 0) return [];
-  const leased = await leaseBatches(tx, locked, { refill: recorded.map((b) => b.deliveryId) });
-  if (leased.length > 0) busy = true;
-  const { batches, unsignable } = batchesOf(locked, leased);
-  // Cannot happen after a record signed by this instance, unless its secret changed meanwhile: given back at once.
-  if (unsignable.length > 0) await releaseDeliveries(tx, unsignable);
-  return batches;
-}
 
 function batchesOf(locked: LockedRow[], leased: LeasedRow[]) {
   const subs = new Map(locked.map((s) => [s.id, s]));
@@ -268,23 +240,54 @@ export type RecordedCounts = {
   minute: string;
 };
 
+/** What a record did: each attempt's counts, in the order given, and the batches it leased in place of some. */
+export type Recorded = { counts: RecordedCounts[]; next: ClaimedBatch[] };
+
+type FinishRow = {
+  kind: 'recorded' | 'subscription' | 'message';
+  detail: unknown;
+} & LeasedRow;
+
+type RecordDetail = {
+  delivery_id: string;
+  recorded: boolean;
+  delivered: number;
+  failed: number;
+  dead: number;
+  health: string | null;
+  turned: boolean | null;
+  minute: string;
+};
+
 /**
- * Records attempts in the caller's transaction, in one statement, each while its delivery is still unrecorded (a
- * second record, or one after a release, changes nothing): delivered messages leave; failed ones count an attempt
- * and wait their backoff, or are dead-lettered at `maxAttempts` (the subscription's current policy); a 410 gives
- * them back uncounted and pauses the subscription. Each subscription's status moves as if its attempts were
- * recorded one after the other in the order given: `lastSuccessAt`, `lastError`, the failures in a row and
- * `health`, whose turn is known exactly once because the turning transaction marks it (a turn and its return
- * within one statement cancel out: nobody saw either); the failures in a row and the health come from the
- * subscription's row as locked by the update, never from the statement's snapshot, which a record committed
- * meanwhile by another instance would have made stale. The minute's counts are the caller's to add once committed
- * (`countMinute`). One statement for the lot, so a busy instance's record costs one round trip however many
- * attempts finished meanwhile.
+ * Records attempts, each while its delivery is still unrecorded (a second record, or one after a release, changes
+ * nothing), and leases the next batch of each subscription in place of the deliveries of `refill` it recorded, in
+ * one statement (migration 0027): a target's cycle is its POST and this one round trip.
+ *
+ * - Delivered messages leave; failed ones count an attempt and wait their backoff, or are dead-lettered at
+ *   `maxAttempts` (the subscription's current policy); a 410 gives them back uncounted and pauses the subscription.
+ * - Each subscription's status moves as if its attempts were recorded one after the other in the order given:
+ *   `lastSuccessAt`, `lastError`, the failures in a row and `health`, whose turn is known exactly once because the
+ *   turning transaction marks it (a turn and its return within one statement cancel out: nobody saw either). The
+ *   failures in a row and the health come from the subscription's row as locked by the update, never from the
+ *   statement's snapshot, which a record committed meanwhile by another instance would have made stale.
+ * - A refill takes the subscription's lock `for share` (pause, resume and PATCH wait for it, and are seen if they
+ *   came first), skipping one another transaction holds (left to the next claim), and leases while it is active and
+ *   under its cap. A delivery's end and its successor's start commit together, so the number of live leases never
+ *   grows here; only a claim adds to it. A group with a 410 refills nothing: its pause comes after the statement.
+ *
+ * `alone`: `db` is no transaction, and the statement commits on its own, unless a subscription's health turned or a
+ * 410 pauses one: then nothing is written and the answer is null, for the caller to record again in a transaction
+ * that commits what those announce with them. The minute's counts are the caller's to add once committed
+ * (`countMinute`).
  */
 export async function recordBatches(
-  tx: Tx,
+  db: DbOrTx,
   attempts: { batch: ClaimedBatch; outcome: BatchOutcome }[],
-): Promise<RecordedCounts[]> {
+  { refill = [], alone = false }: { refill?: string[]; alone?: boolean } = {},
+): Promise<Recorded | null> {
+  const pausing = attempts.some(({ outcome }) => outcome.outcome === 'paused');
+  if (alone && pausing) return null;
   const firsts = new Set<string>();
   const once = attempts.map(({ batch }) => !firsts.has(batch.deliveryId) && !!firsts.add(batch.deliveryId));
   const sent = attempts.flatMap(({ batch, outcome: o }, ord) =>
@@ -304,21 +307,30 @@ export async function recordBatches(
   const failed = attempts.flatMap(({ batch, outcome: o }, ord) =>
     once[ord] ? o.failed.map((f) => ({ delivery_id: batch.deliveryId, id: f.id, retry_in_ms: f.retryInMs })) : [],
   );
-  const rows = await queryRows<{
-    delivery_id: string;
-    recorded: boolean;
-    delivered: number;
-    failed: number;
-    dead: number;
-    health: string | null;
-    turned: boolean | null;
-    minute: string;
-  }>(
-    tx,
-    // Migration 0026 holds the statement, as a function whose plan each connection keeps.
-    sql`select * from subscription_record_v1(${JSON.stringify(sent)}::jsonb, ${JSON.stringify(failed)}::jsonb)`,
-  );
-  const byDelivery = new Map(rows.map((r) => [r.delivery_id, r]));
+  let rows: FinishRow[];
+  try {
+    rows = await queryRows<FinishRow>(
+      db,
+      sql`select * from subscription_finish_v1(${JSON.stringify(sent)}::jsonb, ${JSON.stringify(failed)}::jsonb,
+            ${uuidArray(pausing ? [] : refill)}::uuid[], ${alone}::boolean, ${LEASE_MARGIN_SECONDS}::int,
+            ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}::int, ${MESSAGE_ENVELOPE_BYTES}::int)`,
+    );
+  } catch (err) {
+    if (alone && hasSqlState(err, HEALTH_TURNED)) return null;
+    throw err;
+  }
+  const byDelivery = new Map<string, RecordDetail>();
+  const locked: LockedRow[] = [];
+  const leased: LeasedRow[] = [];
+  for (const row of rows) {
+    if (row.kind === 'recorded') byDelivery.set(row.delivery_id, row.detail as RecordDetail);
+    else if (row.kind === 'subscription') locked.push(row.detail as LockedRow);
+    else leased.push(row);
+  }
+  if (leased.length > 0) busy = true;
+  const { batches: next, unsignable } = batchesOf(locked, leased);
+  // Cannot happen after a record signed by this instance, unless its secret changed meanwhile: given back at once.
+  if (unsignable.length > 0) await releaseDeliveries(db, unsignable);
   // A subscription's turn is announced once, with the last of its attempts here.
   const lastOf = new Map<string, number>();
   attempts.forEach(({ batch }, i) => {
@@ -340,8 +352,10 @@ export async function recordBatches(
       continue;
     }
     // A 410 pauses the subscription as the API does, with its event; of two records at once, the one that did.
+    // (Never alone: `db` is the caller's transaction.)
     const paused =
-      o.outcome === 'paused' && (await pauseSubscription(tx, batch, batch.subscriptionId, GONE))?.changed === true;
+      o.outcome === 'paused' &&
+      (await pauseSubscription(db as Tx, batch, batch.subscriptionId, GONE))?.changed === true;
     counts.push({
       recorded: true,
       delivered: row.delivered,
@@ -352,8 +366,11 @@ export async function recordBatches(
       minute: row.minute,
     });
   }
-  return counts;
+  return { counts, next };
 }
+
+/** What migration 0027's record raises, alone, when a subscription's health turned. */
+const HEALTH_TURNED = 'SVH01';
 
 /** Who pauses a subscription whose target answered 410 Gone, and why, in the audit log. */
 const GONE: StateChangeSource = {
@@ -367,15 +384,11 @@ export async function releaseBatch(deliveryId: string): Promise<void> {
   await releaseDeliveries(await getDb(), [deliveryId]);
 }
 
-async function releaseDeliveries(db: Tx | Awaited<ReturnType<typeof getDb>>, deliveryIds: string[]): Promise<void> {
-  const ids = sql`array[${sql.join(
-    deliveryIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  )}]`;
+async function releaseDeliveries(db: DbOrTx, deliveryIds: string[]): Promise<void> {
   await db.execute(sql`
     with d as (
       update subscription_deliveries set finished_at = now(), outcome = 'released'
-      where id = any(${ids}) and finished_at is null
+      where id = any(${uuidArray(deliveryIds)}::uuid[]) and finished_at is null
       returning id, subscription_id
     )
     update subscription_messages m set delivery_id = null, available_at = now()

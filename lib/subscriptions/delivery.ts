@@ -13,7 +13,6 @@ import { enqueueWebhookEvents } from '../webhooks/enqueue';
 import {
   claimBatches,
   recordBatches,
-  refillBatches,
   releaseBatch,
   type BatchOutcome,
   type ClaimedBatch,
@@ -133,7 +132,7 @@ async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: Re
 }
 
 /**
- * Records one attempt with what it announces (a health turn), in one transaction, and counts it.
+ * Records one attempt with what it announces (a health turn), and counts it.
  * Returns what it recorded (nothing when the lease was no longer this attempt's).
  */
 export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<RecordedCounts> {
@@ -141,54 +140,56 @@ export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at
   return counts;
 }
 
-/** A finished send to record; `refill`: lease its subscription's next batch in its place, in the same transaction. */
+/** A finished send to record; `refill`: lease its subscription's next batch in its place, in the same statement. */
 type Finished = { batch: ClaimedBatch; result: SendResult; at: Date; refill?: boolean };
 
 /**
- * Records attempts in one transaction, in one statement (and what they announce), and counts them: a round trip
- * and a commit, with its wait for the log, are paid once for all of them. Those that asked for it get the next
- * batch of their subscription, leased in the same transaction (`next`).
+ * Records attempts in one statement, and counts them: a round trip and a commit, with its wait for the log, are paid
+ * once for all of them. Those that asked for it get the next batch of their subscription, leased in the same
+ * statement (`next`). A record that turns a subscription's health, or pauses one (a 410), runs again in a
+ * transaction with what it announces.
  */
 export async function recordDeliveries(finished: Finished[]): Promise<(RecordedCounts & { next?: ClaimedBatch })[]> {
   const db = await getDb();
-  const recorded = await db.transaction(async (tx) => {
-    const attempts = finished.map(({ batch, result, at }) => ({ batch, outcome: batchOutcome(batch, result, at) }));
-    const all: (RecordedCounts & { next?: ClaimedBatch })[] = await recordBatches(tx, attempts);
-    for (const [i, counts] of all.entries())
-      if (counts.recorded) await announce(tx, attempts[i].batch, attempts[i].outcome, counts, finished[i].at);
-    const refilling = finished.flatMap((f, i) => (f.refill && all[i].recorded ? [i] : []));
-    const next = await refillBatches(
-      tx,
-      refilling.map((i) => finished[i].batch),
+  const attempts = finished.map(({ batch, result, at }) => ({ batch, outcome: batchOutcome(batch, result, at) }));
+  const refill = finished.flatMap((f) => (f.refill ? [f.batch.deliveryId] : []));
+  const { counts, next } =
+    (await recordBatches(db, attempts, { refill, alone: true })) ??
+    (await db.transaction(async (tx) => {
+      const recorded = (await recordBatches(tx, attempts, { refill }))!;
+      for (const [i, c] of recorded.counts.entries())
+        if (c.recorded) await announce(tx, attempts[i].batch, attempts[i].outcome, c, finished[i].at);
+      return recorded;
+    }));
+  const all: (RecordedCounts & { next?: ClaimedBatch })[] = counts;
+  // Each new batch goes to one of the finished sends of its subscription that asked, in their order.
+  for (const batch of next) {
+    const i = finished.findIndex(
+      (f, j) => f.refill && f.batch.subscriptionId === batch.subscriptionId && all[j].recorded && !all[j].next,
     );
-    // Each new batch goes to one of the finished sends of its subscription, in their order.
-    for (const batch of next) {
-      const i = refilling.findIndex((j) => finished[j].batch.subscriptionId === batch.subscriptionId && !all[j].next);
-      all[refilling[i]].next = batch;
-    }
-    return all;
-  });
-  recorded.forEach((counts, i) => {
-    if (!counts.recorded) return;
-    countMinute(finished[i].batch.subscriptionId, counts.minute, {
-      delivered: counts.delivered,
-      failed: counts.failed,
-      dead: counts.deadLettered,
+    all[i].next = batch;
+  }
+  all.forEach((c, i) => {
+    if (!c.recorded) return;
+    countMinute(finished[i].batch.subscriptionId, c.minute, {
+      delivered: c.delivered,
+      failed: c.failed,
+      dead: c.deadLettered,
     });
     queueDeliveryDuration.observe(finished[i].result.durationMs / 1000);
-    queueDeliveries.inc({ outcome: 'delivered' }, counts.delivered);
-    queueDeliveries.inc({ outcome: 'failed' }, counts.failed);
-    queueDeliveries.inc({ outcome: 'dead_lettered' }, counts.deadLettered);
+    queueDeliveries.inc({ outcome: 'delivered' }, c.delivered);
+    queueDeliveries.inc({ outcome: 'failed' }, c.failed);
+    queueDeliveries.inc({ outcome: 'dead_lettered' }, c.deadLettered);
   });
-  return recorded;
+  return all;
 }
 
-/** At most this many attempts share a record transaction. */
-const RECORDS_PER_TRANSACTION = 50;
+/** At most this many attempts share a record. */
+const RECORDS_PER_STATEMENT = 50;
 
 /**
- * Attempts that finish while a record transaction runs wait for it and go together in the next: under load each
- * commit records many, and alone an attempt is recorded at once. A failed transaction fails each of its attempts,
+ * Attempts that finish while a record runs wait for it and go together in the next: under load each
+ * commit records many, and alone an attempt is recorded at once. A failed record fails each of its attempts,
  * which the engine tries again on their own.
  */
 function recordTogether() {
@@ -197,7 +198,7 @@ function recordTogether() {
   async function drain() {
     running = true;
     while (waiting.length > 0) {
-      const group = waiting.splice(0, RECORDS_PER_TRANSACTION);
+      const group = waiting.splice(0, RECORDS_PER_STATEMENT);
       try {
         const recorded = await recordDeliveries(group);
         group.forEach((g, i) => g.done(undefined, recorded[i].next));
