@@ -357,6 +357,23 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
     expect((await claimBatches(100)).filter((b) => b.subscriptionId === sub.id)).toEqual([]);
   });
 
+  it('a 410 recorded beside a success refills neither: nothing new starts for a subscription it pauses', async () => {
+    const { db, sub } = await subscriptionWithBacklog(6, { batchSize: 2, maxConcurrency: 2 });
+    const [a, b] = (await claimBatches(100)).filter((x) => x.subscriptionId === sub.id);
+    const at = new Date();
+    const counts = await recordDeliveries([
+      { batch: a, result: ok(), at, refill: true },
+      { batch: b, result: failedWith(410), at, refill: true },
+    ]);
+    expect(counts.map((c) => [c.recorded, c.delivered, c.paused, c.next])).toEqual([
+      [true, 2, false, undefined],
+      [true, 0, true, undefined],
+    ]);
+    const [row] = await db.select().from(t.subscriptions).where(eq(t.subscriptions.id, sub.id));
+    expect(row.state).toBe('paused');
+    expect((await messageRows(sub.id)).filter((m) => m.deliveryId !== null)).toEqual([]);
+  });
+
   it("a new subscription's first success sets lastSuccessAt; while healthy it is written once a second at most", async () => {
     const { db, sub } = await subscriptionWithBacklog(3, { batchSize: 1, maxConcurrency: 3 });
     const lastSuccess = async () =>
