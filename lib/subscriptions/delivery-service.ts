@@ -118,7 +118,7 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
       sql`${candidates(Math.min(limit, SUBSCRIPTIONS_PER_CLAIM))} for no key update of s skip locked`,
     );
     if (locked.length === 0) return { locked, leased: [] as LeasedRow[] };
-    const leased = await leaseBatches(tx, locked, { claim: limit });
+    const leased = await leaseBatches(tx, locked, limit);
     return { locked, leased };
   });
   busy = leased.length > 0;
@@ -129,24 +129,19 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
 }
 
 /**
- * Leases batches of the locked subscriptions, in one statement. `claim`: at most that many batches in all, each
- * subscription's first, then the seconds, and so on, and every subscription looked at goes to the back of the
- * claims' line. `refill`: for the deliveries just recorded in this transaction, at most one batch in place of
- * each whose lease was still live, of its subscription. Either way a subscription gets at most `maxConcurrency`
- * minus its live leases, counted by this statement, which runs after the locks are held (so its snapshot sees
- * every lease committed before them).
+ * Leases batches of the locked subscriptions, in one statement: at most `claim` batches in all, each subscription's
+ * first, then the seconds, and so on, and every subscription looked at goes to the back of the claims' line. A
+ * subscription gets at most `maxConcurrency` minus its live leases, counted by this statement, which runs after the
+ * locks are held (so its snapshot sees every lease committed before them). A refill leases through the same
+ * function, inside migration 0027's record (`recordBatches`).
  */
-async function leaseBatches(
-  tx: Tx,
-  locked: LockedRow[],
-  take: { claim: number } | { refill: string[] },
-): Promise<LeasedRow[]> {
+async function leaseBatches(tx: Tx, locked: LockedRow[], claim: number): Promise<LeasedRow[]> {
   // Migration 0026 holds the statement, as a function whose plan each connection keeps.
   return queryRows<LeasedRow>(
     tx,
-    sql`select * from subscription_lease_v1(${uuidArray(locked.map((s) => s.id))}::uuid[],
-          ${'claim' in take ? take.claim : 0}::int, ${'refill' in take ? uuidArray(take.refill) : null}::uuid[],
-          ${LEASE_MARGIN_SECONDS}::int, ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}::int, ${MESSAGE_ENVELOPE_BYTES}::int)`,
+    sql`select * from subscription_lease_v1(${uuidArray(locked.map((s) => s.id))}::uuid[], ${claim}::int,
+          null::uuid[], ${LEASE_MARGIN_SECONDS}::int, ${MAX_BATCH_BYTES - BATCH_ENVELOPE_BYTES}::int,
+          ${MESSAGE_ENVELOPE_BYTES}::int)`,
   );
 }
 
