@@ -4,8 +4,6 @@ import { getDb, type DbOrTx, type Tx } from '../db/client';
 import { hasSqlState } from '../db/errors';
 import type { DeliveryError } from '../db/schema';
 import { subscriptionSecretContext } from './secret';
-import { pauseSubscription, type StateChangeSource } from './service';
-import { SYSTEM_ACTOR } from '../audit/source';
 import { queryRows } from '../db/statement';
 
 /** How long past its timeout a delivery's lease holds: only a dead or stalled instance lets it run out. */
@@ -124,7 +122,7 @@ export async function claimBatches(limit: number): Promise<ClaimedBatch[]> {
   busy = leased.length > 0;
   const { batches, unsignable } = batchesOf(locked, leased);
   // An instance whose ENCRYPTION_KEY differs must not strand what it claimed for a whole lease.
-  for (const deliveryId of unsignable) await releaseBatch(deliveryId);
+  if (unsignable.length > 0) await releaseDeliveries(db, unsignable);
   return batches;
 }
 
@@ -229,8 +227,6 @@ export type RecordedCounts = {
   deadLettered: number;
   /** The subscription's health turned with this record (to `failing` or back to `healthy`). */
   turned: 'failing' | 'healthy' | null;
-  /** A 410 paused it now. */
-  paused: boolean;
   /** The minute (on the database's clock) whose activity counts this record adds to, once committed. */
   minute: string;
 };
@@ -260,7 +256,8 @@ type RecordDetail = {
  * one statement (migration 0027): a target's cycle is its POST and this one round trip.
  *
  * - Delivered messages leave; failed ones count an attempt and wait their backoff, or are dead-lettered at
- *   `maxAttempts` (the subscription's current policy); a 410 gives them back uncounted and pauses the subscription.
+ *   `maxAttempts` (the subscription's current policy); a 410 gives them back uncounted (its pause is the caller's,
+ *   in its transaction).
  * - Each subscription's status moves as if its attempts were recorded one after the other in the order given:
  *   `lastSuccessAt`, `lastError`, the failures in a row and `health`, whose turn is known exactly once because the
  *   turning transaction marks it (a turn and its return within one statement cancel out: nobody saw either). The
@@ -272,9 +269,9 @@ type RecordDetail = {
  *   grows here; only a claim adds to it. A group with a 410 refills nothing: its pause comes after the statement.
  *
  * `alone`: `db` is no transaction, and the statement commits on its own, unless a subscription's health turned or a
- * 410 pauses one: then nothing is written and the answer is null, for the caller to record again in a transaction
- * that commits what those announce with them. The minute's counts are the caller's to add once committed
- * (`countMinute`).
+ * 410 is among them: then nothing is written and the answer is null, for the caller to record again in a
+ * transaction that commits what those announce (and the pause) with them. The minute's counts are the caller's to
+ * add once committed (`countMinute`).
  */
 export async function recordBatches(
   db: DbOrTx,
@@ -332,7 +329,7 @@ export async function recordBatches(
     if (once[i] && byDelivery.get(batch.deliveryId)?.recorded) lastOf.set(batch.subscriptionId, i);
   });
   const counts: RecordedCounts[] = [];
-  for (const [i, { batch, outcome: o }] of attempts.entries()) {
+  for (const [i, { batch }] of attempts.entries()) {
     const row = once[i] ? byDelivery.get(batch.deliveryId) : undefined;
     if (!row?.recorded) {
       counts.push({
@@ -341,23 +338,16 @@ export async function recordBatches(
         failed: 0,
         deadLettered: 0,
         turned: null,
-        paused: false,
         minute: row?.minute ?? '',
       });
       continue;
     }
-    // A 410 pauses the subscription as the API does, with its event; of two records at once, the one that did.
-    // (Never alone: `db` is the caller's transaction.)
-    const paused =
-      o.outcome === 'paused' &&
-      (await pauseSubscription(db as Tx, batch, batch.subscriptionId, GONE))?.changed === true;
     counts.push({
       recorded: true,
       delivered: row.delivered,
       failed: row.failed,
       deadLettered: row.dead,
       turned: row.turned && lastOf.get(batch.subscriptionId) === i ? (row.health as 'failing' | 'healthy') : null,
-      paused,
       minute: row.minute,
     });
   }
@@ -366,13 +356,6 @@ export async function recordBatches(
 
 /** What migration 0027's record raises, alone, when a subscription's health turned. */
 const HEALTH_TURNED = 'SVH01';
-
-/** Who pauses a subscription whose target answered 410 Gone, and why, in the audit log. */
-const GONE: StateChangeSource = {
-  actor: SYSTEM_ACTOR,
-  context: { requestId: null, ip: null, userAgent: null },
-  reason: 'The target answered 410 Gone.',
-};
 
 /** Gives back a delivery not recorded (shutdown, or a secret this instance cannot open): no attempt counted. */
 export async function releaseBatch(deliveryId: string): Promise<void> {

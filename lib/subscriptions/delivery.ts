@@ -7,6 +7,7 @@ import { deliveryLoop, type DeliveryChannel } from '../delivery/engine';
 import { backoffDelayMs, retryAfterMs } from '../delivery/retry';
 import type { SendResult } from '../delivery/send';
 import { signedHeaders } from '../delivery/signing';
+import { SYSTEM_ACTOR } from '../audit/source';
 import { subscriptionHealthMessage } from '../notifications/messages';
 import { membersHolding, notifyUsers } from '../notifications/service';
 import { enqueueWebhookEvents } from '../webhooks/enqueue';
@@ -20,6 +21,7 @@ import {
 } from './delivery-service';
 import { queueDeliveries, queueDeliveryDuration } from './metrics';
 import { countMinute } from './minute-counts';
+import { pauseSubscription, type StateChangeSource } from './service';
 import { settings } from '../settings/settings';
 
 /**
@@ -131,11 +133,21 @@ async function announce(tx: Tx, batch: ClaimedBatch, o: BatchOutcome, counts: Re
   }
 }
 
+/** Who pauses a subscription whose target answered 410 Gone, and why, in the audit log. */
+const GONE: StateChangeSource = {
+  actor: SYSTEM_ACTOR,
+  context: { requestId: null, ip: null, userAgent: null },
+  reason: 'The target answered 410 Gone.',
+};
+
+/** What a record did to one attempt; `paused`: its 410 paused the subscription now. */
+type AttemptRecorded = RecordedCounts & { paused: boolean; next?: ClaimedBatch };
+
 /**
- * Records one attempt with what it announces (a health turn), and counts it.
+ * Records one attempt with what it announces (a health turn, a 410's pause), and counts it.
  * Returns what it recorded (nothing when the lease was no longer this attempt's).
  */
-export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<RecordedCounts> {
+export async function recordDelivery(batch: ClaimedBatch, result: SendResult, at: Date): Promise<AttemptRecorded> {
   const [counts] = await recordDeliveries([{ batch, result, at }]);
   return counts;
 }
@@ -149,19 +161,28 @@ type Finished = { batch: ClaimedBatch; result: SendResult; at: Date; refill?: bo
  * statement (`next`). A record that turns a subscription's health, or pauses one (a 410), runs again in a
  * transaction with what it announces.
  */
-export async function recordDeliveries(finished: Finished[]): Promise<(RecordedCounts & { next?: ClaimedBatch })[]> {
+export async function recordDeliveries(finished: Finished[]): Promise<AttemptRecorded[]> {
   const db = await getDb();
   const attempts = finished.map(({ batch, result, at }) => ({ batch, outcome: batchOutcome(batch, result, at) }));
   const refill = finished.flatMap((f) => (f.refill ? [f.batch.deliveryId] : []));
-  const { counts, next } =
-    (await recordBatches(db, attempts, { refill, alone: true })) ??
-    (await db.transaction(async (tx) => {
-      const recorded = (await recordBatches(tx, attempts, { refill }))!;
-      for (const [i, c] of recorded.counts.entries())
-        if (c.recorded) await announce(tx, attempts[i].batch, attempts[i].outcome, c, finished[i].at);
-      return recorded;
-    }));
-  const all: (RecordedCounts & { next?: ClaimedBatch })[] = counts;
+  const alone = await recordBatches(db, attempts, { refill, alone: true });
+  const { all, next } = alone
+    ? { all: alone.counts.map((c): AttemptRecorded => ({ ...c, paused: false })), next: alone.next }
+    : await db.transaction(async (tx) => {
+        const recorded = (await recordBatches(tx, attempts, { refill }))!;
+        const all: AttemptRecorded[] = [];
+        for (const [i, c] of recorded.counts.entries()) {
+          const { batch, outcome } = attempts[i];
+          // A 410 pauses the subscription as the API does, with its event; of two records at once, the one that did.
+          const paused =
+            c.recorded &&
+            outcome.outcome === 'paused' &&
+            (await pauseSubscription(tx, batch, batch.subscriptionId, GONE))?.changed === true;
+          if (c.recorded) await announce(tx, batch, outcome, c, finished[i].at);
+          all.push({ ...c, paused });
+        }
+        return { all, next: recorded.next };
+      });
   // Each new batch goes to one of the finished sends of its subscription that asked, in their order.
   for (const batch of next) {
     const i = finished.findIndex(
