@@ -67,7 +67,14 @@ export default defineConfig({
   reporter: [['list']],
   // A second run beside this one (scripts/test-all.sh, TEST_POSTGRES_URL) keeps its traces apart.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
-  use: { baseURL, trace: 'retain-on-failure' },
+  // A failed test keeps its trace (each action's DOM snapshot, the network, the console) and a screenshot. The
+  // trace's screencast is off: it was a quarter of the browser suite's CPU (docs/testing.md), and the snapshots show
+  // the same pages.
+  use: {
+    baseURL,
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    screenshot: 'only-on-failure',
+  },
   projects: [
     // An API test that runs the CLI or a server of its own takes ten seconds alone and three times that beside the
     // other suites on two cores; its own waits say what they wait for.
