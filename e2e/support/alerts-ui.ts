@@ -33,9 +33,3 @@ export async function alertSender(ada: APIRequestContext, demo: Demo) {
   };
   return { run, fire, api };
 }
-
-/** Switches the colour scheme and waits out the colour transitions it starts, so axe never reads a colour mid-fade. */
-export async function switchScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' });
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
-}

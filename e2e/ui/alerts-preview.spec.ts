@@ -1,6 +1,6 @@
 import { EMAILS, expect, test } from '../fixtures';
-import { alertSender, silencesPage, tabTo, switchScheme } from '../support/alerts-ui';
-import { expectAccessible } from '../support/axe';
+import { alertSender, silencesPage, tabTo } from '../support/alerts-ui';
+import { expectAccessible, switchScheme } from '../support/axe';
 import { signInAs } from '../support/console';
 import { listAll, productionSilences } from '../support/silences';
 

@@ -1,7 +1,7 @@
 import { EMAILS, expect, test } from '../fixtures';
 import { postAlerts } from '../support/alerts';
-import { alertSender, alertsPage, tabTo, switchScheme } from '../support/alerts-ui';
-import { expectAccessible } from '../support/axe';
+import { alertSender, alertsPage, tabTo } from '../support/alerts-ui';
+import { expectAccessible, switchScheme } from '../support/axe';
 import { signInAs } from '../support/console';
 import { listAll, productionSilences } from '../support/silences';
 

@@ -1,7 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test, type Demo } from '../fixtures';
-import { switchScheme } from '../support/alerts-ui';
-import { expectAccessible } from '../support/axe';
+import { expectAccessible, switchScheme } from '../support/axe';
 import { press, rotateSigningSecret, signInAs } from '../support/console';
 import { E2E } from '../support/env';
 import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
