@@ -78,7 +78,7 @@ stop_side_runs() {
 trap stop_side_runs EXIT
 trap 'exit 130' INT TERM
 
-# The browser suite is the longest (about 27 minutes on 2 cores beside the others): it starts first, beside the checks
+# The browser suite is the longest (about 38 minutes on 2 cores beside the others): it starts first, beside the checks
 # that do not need a server, where it used to start after them and run alone for its last ten minutes.
 if [ -z "$project_given" ]; then
   side_run "browser (embedded database)" E2E_PORT=3410 E2E_LIMITED_SERVER=off E2E_OUTPUT_DIR=test-results-ui \
