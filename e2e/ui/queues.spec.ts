@@ -1,6 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test, type Demo } from '../fixtures';
-import { expectAccessible, switchScheme } from '../support/axe';
+import { expectAccessible, expectAccessibleInBothSchemes } from '../support/axe';
 import { press, rotateSigningSecret, signInAs } from '../support/console';
 import { E2E } from '../support/env';
 import { startQueueReceiver, until, type QueueReceiver } from '../support/queue-receiver';
@@ -26,14 +26,6 @@ async function retype(page: Page, field: Locator, text: string) {
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.press('Backspace');
   await page.keyboard.type(text);
-}
-
-async function axeBothSchemes(page: Page, what: string) {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await switchScheme(page, colorScheme);
-    await expectAccessible(page, `${what}, ${colorScheme}`);
-  }
-  await switchScheme(page, 'light');
 }
 
 async function noSidewaysScroll(page: Page, what: string) {
@@ -78,7 +70,7 @@ for (const width of [1280, 320] as const) {
     // The demo's queue with its subscriptions (three, and any another suite left).
     await expect(page.getByTestId('queue-orders').getByRole('cell').first()).toHaveText(/^\d+$/);
     await noSidewaysScroll(page, 'queues page');
-    await axeBothSchemes(page, `queues page at ${width} px`);
+    await expectAccessibleInBothSchemes(page, `queues page at ${width} px`);
 
     // New queue: a name the project has is said under Name; a new one is made and listed.
     const newQueue = page.getByRole('button', { name: 'New queue' });
@@ -148,7 +140,7 @@ for (const width of [1280, 320] as const) {
     await expect(subRow).toContainText('Healthy');
     await expect(subRow.locator('td[data-label="In flight"]')).toHaveText('0 of 100');
     await noSidewaysScroll(page, 'queue page');
-    await axeBothSchemes(page, `queue page at ${width} px`);
+    await expectAccessibleInBothSchemes(page, `queue page at ${width} px`);
     await shot(page, `queue-${width}`);
 
     // Publish: broken JSON is said at its field as it is typed, and nothing is sent.
@@ -206,7 +198,7 @@ for (const width of [1280, 320] as const) {
     await expect(minutes.getByRole('row')).toHaveCount(61);
     await expect(minutes.locator('tbody td:nth-of-type(1)').filter({ hasText: /^1$/ })).toHaveCount(1);
     await noSidewaysScroll(page, 'subscription page');
-    await axeBothSchemes(page, `subscription page at ${width} px`);
+    await expectAccessibleInBothSchemes(page, `subscription page at ${width} px`);
     await shot(page, `subscription-${width}`);
 
     // The receiver fails: two messages, three attempts each, then dead letters; health turns failing, in words.
