@@ -226,14 +226,18 @@ test.describe('alert notifications on two instances', () => {
 
       // 3. A silence ending by the clock in 3 s, while both instances resend: one firing each, from either job.
       await silence(onB, demo, run, new Date(Date.now() + 3_000));
+      // A resend still open when the interval stops could land between phase 4's two resolved posts and reopen each
+      // alert, so that the second resolves it again: every one is waited for before phase 4 starts.
+      const resends: Promise<unknown>[] = [];
       const resend = setInterval(
-        () => void Promise.all([post(apiA, demo, batch()), post(apiB, demo, batch())]).catch(() => {}),
+        () => resends.push(Promise.all([post(apiA, demo, batch()), post(apiB, demo, batch())]).catch(() => {})),
         1_000,
       );
       try {
         await exactlyOnce(3, 'alert.firing');
       } finally {
         clearInterval(resend);
+        await Promise.all(resends);
       }
 
       // 4. Resolved, sent to both at once, twice: one resolved each.
