@@ -20,6 +20,8 @@ export default defineConfig({
     environment: 'node',
     // The settings module reads the environment once; tests change it between cases (server/testing).
     setupFiles: ['server/testing/settings-follow-env.ts'],
+    // One migrated embedded database per run, which each file's empty one starts as a copy of.
+    globalSetup: ['server/testing/embedded-template.ts'],
     // Two files at once, where Vitest's default on two cores is one: most files wait on a database or a child
     // process, and each has its own (databases named by process, ports chosen by the system).
     maxWorkers: 2,

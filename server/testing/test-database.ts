@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { displayPrefix, generateApiKey, sha256Hex } from '../../lib/auth/api-key-format';
 import { queueValues, seedDemoData, subscriptionValues } from '../demo/seed';
 import { registerHooks } from '../hooks';
@@ -15,13 +15,18 @@ import * as t from '../../lib/db/schema';
 // A test's database comes with what a start registers (server/hooks.ts): the one fixture of the hooks.
 registerHooks();
 
+/** Fills `dir` with a copy of the run's migrated embedded database (server/testing/embedded-template.ts). */
+const copyTemplate = (dir: string) =>
+  cpSync(path.join(inject('embeddedTemplate'), 'pglite'), path.join(dir, 'pglite'), { recursive: true });
+
 /**
- * For a unit test file: its own embedded database in a temporary folder, without demo data, opened and
- * migrated once before the file's tests (the slow part, under the hook's longer timeout) and removed after.
+ * For a unit test file: its own embedded database in a temporary folder, without demo data, opened before the file's
+ * tests and removed after. It starts as a copy of the run's migrated database (server/testing/embedded-template.ts).
  */
 export function withEmptyEmbeddedDatabase(name: string): void {
   const dir = mkdtempSync(path.join(os.tmpdir(), `svc-${name}-`));
   beforeAll(async () => {
+    copyTemplate(dir);
     process.env.DATA_DIR = dir;
     process.env.SEED_DEMO = '0';
     delete process.env.DATABASE_URL;
@@ -35,13 +40,15 @@ export function withEmptyEmbeddedDatabase(name: string): void {
 }
 
 /**
- * For a unit test file: its own embedded database with the demo data, opened before the file's tests and removed
- * after. Returns the demo's ids, filled by then: each user's by email, each project's and organization's by name.
+ * For a unit test file: its own embedded database with the demo data, opened (from the run's migrated copy) before
+ * the file's tests and removed after. Returns the demo's ids, filled by then: each user's by email, each project's
+ * and organization's by name.
  */
 export function withDemoEmbeddedDatabase(name: string): Record<string, string> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `svc-${name}-`));
   const ids: Record<string, string> = {};
   beforeAll(async () => {
+    copyTemplate(dir);
     process.env.DATA_DIR = dir;
     delete process.env.DATABASE_URL;
     const db = await openDemoDatabase();
