@@ -1,8 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { openSecret } from '../crypto/secret-box';
 import { getDb, type DbOrTx, type Tx } from '../db/client';
 import { hasSqlState } from '../db/errors';
 import type { DeliveryError } from '../db/schema';
+import { DELIVERABLE_TEXT, kept, LOCKED_COLUMNS_TEXT, RETENTION_START } from './delivery-rules';
 import { subscriptionSecretContext } from './secret';
 import { queryRows } from '../db/statement';
 
@@ -71,21 +72,15 @@ const candidates = (limit: number) => sql`
   select ${LOCKED_COLUMNS}
   from subscriptions s join queues q on q.id = s.queue_id
   where s.id in (select id from waiting where id is not null)
-    and s.state = 'active' and s.target->>'kind' = 'https' and s.secret_box is not null
+    and ${DELIVERABLE}
     and exists (select 1 from subscription_messages m
                 where m.subscription_id = s.id and m.state = 'pending' and m.available_at <= now()
-                  and ${kept(sql.raw('now() - make_interval(secs => q.retention_seconds)'))})
+                  and ${kept(RETENTION_START)})
     -- A hint only (this snapshot may be older than the lock): the exact count is the claim's second statement's.
     and (select count(*) from subscription_deliveries d
          where d.subscription_id = s.id and d.finished_at is null and d.lease_until > now()) < s.max_concurrency
   order by s.claimed_at nulls first
   limit ${limit}`;
-
-/**
- * Whether a pending message `m` is still within its queue's retention (`since`: the retention's start): a message
- * past it is never sent, whether or not the expiry pass has removed it yet. A redriven one counts from its redrive.
- */
-const kept = (since: SQL) => sql`(m.published_at >= ${since} or m.dead_lettered_at >= ${since})`;
 
 /** A batch's body stays within this (nginx's default limit): fewer messages go rather than more bytes. */
 export const MAX_BATCH_BYTES = 1024 * 1024;
@@ -146,10 +141,8 @@ async function leaseBatches(tx: Tx, locked: LockedRow[], claim: number): Promise
 /** Ids as one PostgreSQL array parameter (they are uuids read from the database). */
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
 
-/** The columns of a subscription a batch is built from (migration 0027's refill names them too). */
-const LOCKED_COLUMNS = sql.raw(`s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
-    (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
-    s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds`);
+const LOCKED_COLUMNS = sql.raw(LOCKED_COLUMNS_TEXT);
+const DELIVERABLE = sql.raw(DELIVERABLE_TEXT);
 
 function batchesOf(locked: LockedRow[], leased: LeasedRow[]) {
   const subs = new Map(locked.map((s) => [s.id, s]));

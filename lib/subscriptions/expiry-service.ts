@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { getDb } from '../db/client';
+import { RETENTION_START } from './delivery-rules';
 import { queueBacklog, queueDeliveries } from './metrics';
 import { queryRows } from '../db/statement';
 
@@ -11,8 +12,6 @@ const BATCH = 1_000;
  * dead letter was counted when it died); a stored message no subscription holds any more, a minute after its
  * publication, is deleted. Returns how many rows it removed, so a full batch runs again at once.
  */
-/** When a message must have been published (or redriven, or dead-lettered) by to be kept: its queue's retention ago. */
-const RETENTION_START = sql.raw('now() - make_interval(secs => q.retention_seconds)');
 
 /** Up to BATCH messages of any subscription that meet `condition` (over `m`, with its queue as `q`). */
 const outlived = (condition: SQL) => sql`
