@@ -78,8 +78,8 @@ stop_side_runs() {
 trap stop_side_runs EXIT
 trap 'exit 130' INT TERM
 
-# The browser suite is the longest (about 38 minutes on 2 cores beside the others): it starts first, beside the checks
-# that do not need a server, where it used to start after them and run alone for its last ten minutes.
+# The browser suite is the longest (22 to 38 minutes on 2 cores beside the others, by host): it starts first, beside
+# the checks that do not need a server, where it used to start after them and run alone for its last ten minutes.
 if [ -z "$project_given" ]; then
   side_run "browser (embedded database)" E2E_PORT=3410 E2E_LIMITED_SERVER=off E2E_OUTPUT_DIR=test-results-ui \
     setsid npx playwright test --project=ui --pass-with-no-tests ${args[@]+"${args[@]}"}
