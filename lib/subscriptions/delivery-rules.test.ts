@@ -21,7 +21,7 @@ async function definition(name: string): Promise<string> {
   return flat(row.def);
 }
 
-it("the refill of subscription_finish_v1 selects the claim's columns of a subscription, and only deliverable ones", async () => {
+it("subscription_finish_v1's refill selects the claim's columns, of deliverable subscriptions only", async () => {
   const finish = await definition('subscription_finish_v1');
   expect(finish).toContain(`select ${flat(LOCKED_COLUMNS_TEXT)} from subscriptions s`);
   expect(finish).toContain(`and ${flat(DELIVERABLE_TEXT)}`);

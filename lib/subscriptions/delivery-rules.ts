@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 // PL/pgSQL functions of migrations 0026 and 0027 state again: a migration is history and cannot import them.
 // `delivery-rules.test.ts` reads those functions from a migrated database and fails when either side changes alone.
 
-/** The columns of a subscription a batch is built from: the claim's candidates and `subscription_finish_v1`'s refill. */
+/** The columns of a subscription a batch is built from: the claim's candidates and the refill's (0027). */
 export const LOCKED_COLUMNS_TEXT = `s.id, s.slug, s.organization_id, s.project_id, s.queue_id, s.target->>'url' as url,
     (s.target->>'timeoutSeconds')::int as timeout_seconds, s.secret_box, s.previous_secret_box,
     s.previous_secret_until, s.retry_max_attempts, s.retry_min_backoff_seconds, s.retry_max_backoff_seconds`;

@@ -6,13 +6,6 @@ import { queryRows } from '../db/statement';
 
 const BATCH = 1_000;
 
-/**
- * One pass of the queues' retention, in batches: pending messages older than their queue's retention (not in a
- * live lease) expire, counted per subscription and minute; dead letters go once they have been dead that long (a
- * dead letter was counted when it died); a stored message no subscription holds any more, a minute after its
- * publication, is deleted. Returns how many rows it removed, so a full batch runs again at once.
- */
-
 /** Up to BATCH messages of any subscription that meet `condition` (over `m`, with its queue as `q`). */
 const outlived = (condition: SQL) => sql`
         select m.subscription_id, m.message_id
@@ -24,6 +17,12 @@ const outlived = (condition: SQL) => sql`
         ) m
         limit ${BATCH}`;
 
+/**
+ * One pass of the queues' retention, in batches: pending messages older than their queue's retention (not in a
+ * live lease) expire, counted per subscription and minute; dead letters go once they have been dead that long (a
+ * dead letter was counted when it died); a stored message no subscription holds any more, a minute after its
+ * publication, is deleted. Returns how many rows it removed, so a full batch runs again at once.
+ */
 export async function expireMessages(): Promise<number> {
   const db = await getDb();
   const [expired] = await queryRows<{ n: number }>(
