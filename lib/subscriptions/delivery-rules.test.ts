@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { expect, it } from 'vitest';
 import { getDb } from '../db/client';
@@ -10,7 +10,7 @@ withEmptyEmbeddedDatabase('delivery-rules');
 
 /** `text` with each run of white space as one space: the functions' bodies break their lines elsewhere. */
 const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
-const rendered = (query: ReturnType<typeof sql>) => flat(new PgDialect().sqlToQuery(query).sql);
+const rendered = (query: SQL) => flat(new PgDialect().sqlToQuery(query).sql);
 
 /** The definition of a function of the migrations, as the database holds it. */
 async function definition(name: string): Promise<string> {
@@ -29,6 +29,6 @@ it("subscription_finish_v1's refill selects the claim's columns, of deliverable 
 
 it("subscription_lease_v1 keeps the claim's rule of retention: a message past it is never leased", async () => {
   const lease = await definition('subscription_lease_v1');
-  expect(lease).toContain(`${rendered(sql`${RETENTION_START}`)} as kept_since`);
+  expect(lease).toContain(`${rendered(RETENTION_START)} as kept_since`);
   expect(lease).toContain(rendered(kept(sql.raw('sl.kept_since'))));
 });
