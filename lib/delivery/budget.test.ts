@@ -21,6 +21,18 @@ describe('deliveryBudget', () => {
     expect(budget.open()).toBe(6);
   });
 
+  it('tells whether the one loop waiting for room is a given one', () => {
+    const budget = deliveryBudget(() => 4);
+    const [wakeA, wakeB] = [vi.fn(), vi.fn()];
+    expect(budget.reserve(5, wakeA)).toBe(4);
+    expect(budget.awaitedOnlyBy(wakeA)).toBe(true);
+    expect(budget.awaitedOnlyBy(wakeB)).toBe(false);
+    expect(budget.reserve(1, wakeB)).toBe(0);
+    expect(budget.awaitedOnlyBy(wakeA)).toBe(false);
+    budget.free(1);
+    expect(budget.awaitedOnlyBy(wakeA)).toBe(false);
+  });
+
   it('a loop that found less work than the room it got waits for nothing', () => {
     const budget = deliveryBudget(() => 6);
     const wake = vi.fn();

@@ -12,6 +12,8 @@ export function deliveryBudget(max: () => number) {
     open: () => open,
     /** Whether a loop got less room than it asked for and waits for more. */
     awaited: () => waiting.size > 0,
+    /** Whether the only loop waiting for more room is the one `wake` belongs to. */
+    awaitedOnlyBy: (wake: () => void) => waiting.size === 1 && waiting.has(wake),
     /** Up to `wanted` places, taken now; `wake` is called once room frees if fewer were left. */
     reserve(wanted: number, wake: () => void): number {
       const room = Math.max(0, Math.min(wanted, max() - open));

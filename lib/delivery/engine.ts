@@ -31,6 +31,11 @@ export type DeliveryChannel<C> = {
   record(claimed: C, result: SendResult, at: Date, refill: boolean): Promise<C | void>;
   /** Gives back a claim not recorded: due again at once for any instance, no attempt counted. */
   release(claimed: C): Promise<void>;
+  /**
+   * Where a delivery goes, for a channel whose claims serve targets in turn (a subscription): while the process's
+   * budget is full, a send still refills if the claim that filled this loop's room found work for its target alone.
+   */
+  target?(claimed: C): string;
 };
 
 export type DeliveryLoop = { job: BackgroundJob; inFlight: () => number; wake: () => void };
@@ -74,6 +79,39 @@ export function deliveryLoop<C>(
   const held = new Map<string, Held<C>>();
   let wake: () => void = () => {};
   let stopping = false;
+  /**
+   * The target whose work alone filled this loop's last claim, and until when its sends may refill while the budget
+   * is full: no other target was waiting for the room then, and after `everyMs` a send gives its room back so that
+   * a claim looks again.
+   */
+  let sole: { target: string; until: number } | null = null;
+
+  /**
+   * Whether a finished send may lease its target's next delivery in its place. Not once shutdown has begun. While a
+   * claim found more work than the room it got in the process's budget, the room goes back to the claims, which
+   * serve every target in turn, unless that work was all this target's and nothing else waits for room.
+   */
+  function mayRefill(claimed: C): boolean {
+    if (stopping) return false;
+    if (!processBudget.awaited()) return true;
+    return (
+      sole !== null &&
+      Date.now() < sole.until &&
+      processBudget.awaitedOnlyBy(wake) &&
+      channel.target?.(claimed) === sole.target
+    );
+  }
+
+  /**
+   * A claim serves targets in turn (each one's first before any second), so a room of two places or more filled with
+   * one target's deliveries means no other target had work for it.
+   */
+  function soleTarget(claimed: C[], room: number): typeof sole {
+    const targetOf = channel.target;
+    if (!targetOf || room < 2 || claimed.length < room) return null;
+    const target = targetOf(claimed[0]);
+    return claimed.every((c) => targetOf(c) === target) ? { target, until: Date.now() + everyMs } : null;
+  }
 
   /**
    * Sends what `entry` holds and records it; while the record hands back the next delivery in its room (a refill),
@@ -93,9 +131,7 @@ export function deliveryLoop<C>(
       entry.sending = false;
       // Cancelled at shutdown: its connection is closed and the release gives it back.
       if (result.cancelled) return void (entry.cancelled = true);
-      // No refill once shutdown has begun, nor while a claim found more work than the room it got in the process's
-      // budget: then the room goes back to the claims, which serve every target in turn.
-      const next = await recordTried(claimed, result, at, !stopping && !processBudget.awaited());
+      const next = await recordTried(claimed, result, at, mayRefill(claimed));
       if (!next) return;
       held.delete(channel.key(claimed));
       entry.claimed = next;
@@ -124,6 +160,7 @@ export function deliveryLoop<C>(
     let claimed: C[] = [];
     try {
       claimed = await channel.claim(room);
+      sole = soleTarget(claimed, room);
     } finally {
       // Less work than room: this loop waits for nothing, so the sends that end may refill.
       if (claimed.length < room) processBudget.satisfied(wake);

@@ -257,6 +257,7 @@ const subscriptionChannel: DeliveryChannel<ClaimedBatch> = {
   },
   record,
   release: (batch) => releaseBatch(batch.deliveryId),
+  target: (batch) => batch.subscriptionId,
 };
 
 /**
