@@ -107,7 +107,11 @@ describe('deliveryLoop with a full budget (QUEUE_MAX_IN_FLIGHT 4)', () => {
     const claim = channel.claim.bind(channel);
     let claims = 0;
     // b's work comes after the first claim, which a's work alone filled.
-    channel.claim = async (limit) => [...(await claim(limit)), ...(++claims === 1 ? (add('b', 4), []) : [])];
+    channel.claim = async (limit) => {
+      const claimed = await claim(limit);
+      if (++claims === 1) add('b', 4);
+      return claimed;
+    };
     await drain(channel, done, 20);
     const lastOf = (target: string) => refills.map((r) => r.target).lastIndexOf(target);
     expect(refills).toHaveLength(404);
