@@ -2,16 +2,22 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
+import { LIVE_REFRESH_MS } from '../console/page-size';
 import { hasGrant } from './grants';
 import { accessKeys } from './keys';
 import type { EffectivePermissions } from './schema';
 
 export { accessKeys, hasGrant };
 
+/**
+ * What the caller may do in the organization, read again as often as the live lists are: a role given or taken
+ * while the console is open shows in its buttons within that time, without a reload or a return to the tab.
+ */
 export function usePermissions(orgId: string) {
   return useQuery({
     queryKey: accessKeys.permissions(orgId),
     queryFn: () => apiGet<EffectivePermissions>(`/v1/organizations/${orgId}/permissions`),
+    refetchInterval: LIVE_REFRESH_MS,
   });
 }
 
