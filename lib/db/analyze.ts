@@ -21,7 +21,7 @@ const SAMPLED_ROWS = 3_000;
  */
 export function analyzeChangedTables(
   db: Exec,
-  { smallerThan = Infinity }: { smallerThan?: number } = {},
+  { smallerThan = Infinity, lockTimeoutMs }: { smallerThan?: number; lockTimeoutMs?: number } = {},
 ): Promise<string[]> {
   return inBackground(async () => {
     const { rows } = await db.query(`
@@ -33,21 +33,41 @@ export function analyzeChangedTables(
     const due = (rows as Table[]).filter(
       (t) => t.analyzedPages < smallerThan && Math.abs(t.pages - t.analyzedPages) > t.analyzedPages / 10,
     );
-    for (const table of due) await db.exec(await analyzeStatement(db, table));
-    return due.map((t) => t.name);
+    const analyzed: string[] = [];
+    for (const table of due) {
+      try {
+        await db.exec(await analyzeStatement(db, table, lockTimeoutMs));
+        analyzed.push(table.name);
+      } catch (err) {
+        // Another session's ANALYZE or VACUUM of the table (another instance's pass, autovacuum) holds its lock:
+        // that one renews the statistics.
+        if (lockTimeoutMs === undefined || (err as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw err;
+      }
+    }
+    return analyzed;
   });
 }
 
-/** The whole table, or past SAMPLED_ROWS a sample of the columns an index reads (its keys, expressions, predicate). */
-async function analyzeStatement(db: Exec, table: Table): Promise<string> {
-  if (rowsNow(table) <= SAMPLED_ROWS) return `analyze ${table.name}`;
-  const { rows } = await db.query(`
-    select string_agg(distinct quote_ident(a.attname), ', ') as indexed
-    from pg_index i join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = i.indexrelid
-    join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
-    where i.indrelid = ${table.oid}::oid and d.refobjid = ${table.oid}::oid and d.refobjsubid > 0`);
-  const { indexed } = rows[0] as { indexed: string | null };
-  return `begin; set local default_statistics_target = 10; analyze ${table.name}${indexed ? ` (${indexed})` : ''}; commit`;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * The whole table, or past SAMPLED_ROWS a sample of the columns an index reads (its keys, expressions, predicate).
+ * With `lockTimeoutMs`, it waits at most that long for the table's lock.
+ */
+async function analyzeStatement(db: Exec, table: Table, lockTimeoutMs?: number): Promise<string> {
+  const local = lockTimeoutMs === undefined ? [] : [`set local lock_timeout = ${Math.round(lockTimeoutMs)}`];
+  let target = table.name;
+  if (rowsNow(table) > SAMPLED_ROWS) {
+    const { rows } = await db.query(`
+      select string_agg(distinct quote_ident(a.attname), ', ') as indexed
+      from pg_index i join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = i.indexrelid
+      join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+      where i.indrelid = ${table.oid}::oid and d.refobjid = ${table.oid}::oid and d.refobjsubid > 0`);
+    const { indexed } = rows[0] as { indexed: string | null };
+    local.push('set local default_statistics_target = 10');
+    if (indexed) target += ` (${indexed})`;
+  }
+  return local.length === 0 ? `analyze ${target}` : `begin; ${local.join('; ')}; analyze ${target}; commit`;
 }
 
 /** Tables whose last ANALYZE (or VACUUM) found them smaller than this many pages are looked at every few seconds. */
@@ -61,9 +81,18 @@ const SMALL_PAGES = 64;
  * had each publish's foreign-key check read every message stored so far, several times slower after ten
  * thousand of them, until the minute's pass (docs/benchmarks.md). The look is one statement over the catalog, a
  * few milliseconds; an ANALYZE of a small table reads all of it, about as long.
+ *
+ * On PostgreSQL too (POSTGRES_SMALL_TABLES_EVERY_MS), where autovacuum analyzes a changed table only at its next
+ * round, a minute apart by default: the delivery functions keep generic plans, made at a session's first call,
+ * and made on an empty `subscription_deliveries` they read every delivery row at each record until then. There,
+ * `lockTimeoutMs` gives the table up to the ANALYZE or VACUUM already holding it (another instance's pass,
+ * autovacuum).
  */
-export function analyzeGrowingSmallTables(db: Exec): Promise<string[]> {
-  return analyzeChangedTables(db, { smallerThan: SMALL_PAGES });
+export function analyzeGrowingSmallTables(
+  db: Exec,
+  { lockTimeoutMs }: { lockTimeoutMs?: number } = {},
+): Promise<string[]> {
+  return analyzeChangedTables(db, { smallerThan: SMALL_PAGES, lockTimeoutMs });
 }
 
 // For a table that held no rows at its last ANALYZE, a guess of the rows an 8 kB page holds: twice the audit

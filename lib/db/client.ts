@@ -70,6 +70,11 @@ export { SchemaFloorError } from './schema-floor';
 // How often the embedded database's tables are checked for an ANALYZE (lib/db/analyze.ts), and its small ones.
 const ANALYZE_EVERY_MS = 60_000;
 const SMALL_TABLES_EVERY_MS = 5_000;
+// PostgreSQL's small tables, checked more often: the look runs beside requests there, never before them, and a
+// subscription's drain, fast enough to fill its deliveries' first pages in a second, plans on them meanwhile.
+const POSTGRES_SMALL_TABLES_EVERY_MS = 1_000;
+// How long its ANALYZE waits for a table's lock before leaving the table to the session that holds it.
+const POSTGRES_ANALYZE_LOCK_TIMEOUT_MS = 100;
 
 type StatementWatcher = (text: string, params: unknown[]) => void;
 const watchers = new Set<StatementWatcher>();
@@ -222,10 +227,12 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     { name: 'svc-counters', pool: counterPool },
     ...(blindPool ? [{ name: 'svc-search', pool: blindPool }] : []),
   ];
+  const upkeep = analyzeSmallTablesOnPostgres(pool);
   return {
     db: withCommitHooks(drizzle({ client: pool, schema, logger: statementLogger })),
     kind: 'postgres',
     close: async () => {
+      clearInterval(upkeep);
       await Promise.all(pools.map(({ pool: p }) => p.end()));
     },
     pool,
@@ -242,6 +249,44 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
       })),
     }),
   };
+}
+
+/**
+ * Every POSTGRES_SMALL_TABLES_EVERY_MS, the small tables that grew are analyzed (lib/db/analyze.ts
+ * `analyzeGrowingSmallTables`), one pass at a time; a failed pass is logged once until one succeeds again (the
+ * database may be away for a while: requests say so).
+ */
+function analyzeSmallTablesOnPostgres(pool: Pool): NodeJS.Timeout {
+  const exec = {
+    query: (text: string) => pool.query(text),
+    // A client of its own: a statement failing inside its transaction is rolled back before the client goes back.
+    exec: async (text: string) => {
+      const client = await pool.connect();
+      try {
+        await client.query(text);
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+  let running = false;
+  let failing = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    analyzeGrowingSmallTables(exec, { lockTimeoutMs: POSTGRES_ANALYZE_LOCK_TIMEOUT_MS })
+      .then(() => void (failing = false))
+      .catch((err: unknown) => {
+        if (!failing) console.error('The upkeep (ANALYZE of small tables) failed; it runs again each second.', err);
+        failing = true;
+      })
+      .finally(() => void (running = false));
+  }, POSTGRES_SMALL_TABLES_EVERY_MS);
+  timer.unref();
+  return timer;
 }
 
 async function open(): Promise<Handle> {
