@@ -61,12 +61,21 @@ export async function planOf(
   }
   const reads = sent.filter((s) => s.text.includes(`from "${table}"`) && (!limited || /\blimit\b/i.test(s.text)));
   if (reads.length !== 1) throw new Error(`expected one read of ${table}, saw ${reads.length}`);
+  return planOfText(reads[0].text, reads[0].params, { withoutSeqScan, withoutSort, analyze });
+}
+
+/** The plan (its root) of a statement as drizzle sent it (`watchStatements`): its `$n` text and parameters. */
+export async function planOfText(
+  text: string,
+  params: unknown[],
+  { withoutSeqScan = false, withoutSort = false, analyze = false } = {},
+): Promise<PlanNode> {
   const db = await getDb();
   const rows = await db.transaction(async (tx) => {
     if (withoutSeqScan) await tx.execute(sql`set local enable_seqscan = off`);
     if (withoutSort) await tx.execute(sql`set local enable_sort = off`);
     const options = sql.raw(analyze ? '(analyze, format json)' : '(format json)');
-    return queryRows<{ 'QUERY PLAN': unknown }>(tx, sql`explain ${options} ${rebuilt(reads[0].text, reads[0].params)}`);
+    return queryRows<{ 'QUERY PLAN': unknown }>(tx, sql`explain ${options} ${rebuilt(text, params)}`);
   });
   const plan = rows[0]['QUERY PLAN'];
   return ((typeof plan === 'string' ? JSON.parse(plan) : plan) as { Plan: PlanNode }[])[0].Plan;

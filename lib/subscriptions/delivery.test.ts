@@ -5,7 +5,8 @@ import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sealSecret } from '../crypto/secret-box';
-import { getDb, type Tx } from '../db/client';
+import { getDb, watchStatements, type Tx } from '../db/client';
+import { planNodes, planOfText, type PlanNode } from '../db/list-plans';
 import * as t from '../db/schema';
 import type { SendResult } from '../delivery/send';
 import {
@@ -295,6 +296,38 @@ await onBothDatabases('subscription deliveries', 'sub-delivery', () => {
       .flat()
       .filter((m) => m.deliveryId !== null);
     expect(leased.length).toBe(claimed.reduce((n, b) => n + b.messages.length, 0));
+  });
+
+  it("a claim looks at each waiting subscription's first ready message, never at the whole backlog", async () => {
+    // Written as `exists`, the test may be planned as one join over every pending message: a hash of the whole
+    // backlog, built at every idle instance's poll (seen in the bench, with a backlog of one subscription). Each
+    // subscription's own lookup, a LIMIT 1 in the ready index's order, leaves the planner no such choice.
+    const { db } = await subscriptionWithBacklog(5_000);
+    await subscriptionWithBacklog(1);
+    await db.execute(sql`analyze subscription_messages`);
+    const sent: { text: string; params: unknown[] }[] = [];
+    const stop = watchStatements((text, params) => sent.push({ text, params }));
+    try {
+      await claimBatches(10);
+    } finally {
+      stop();
+    }
+    const claim = sent.find((s) => s.text.includes('with recursive waiting'));
+    expect(claim).toBeDefined();
+    // Each read of the ready index, with the nodes above it.
+    const reads: PlanNode[][] = [];
+    const walk = (node: PlanNode, above: PlanNode[]) => {
+      if (node['Index Name'] === 'subscription_messages_ready_idx') reads.push(above);
+      for (const child of node.Plans ?? []) walk(child, [...above, node]);
+    };
+    walk(await planOfText(claim!.text, claim!.params), []);
+    expect(reads.length).toBeGreaterThan(0);
+    // Every read of it stops at its first row (the skip scan's, and each subscription's lookup).
+    for (const above of reads) expect(above.at(-1)?.['Node Type']).toBe('Limit');
+    const all = planNodes(await planOfText(claim!.text, claim!.params));
+    expect(all.filter((n) => n['Relation Name'] === 'subscription_messages' && n['Node Type'] === 'Seq Scan')).toEqual(
+      [],
+    );
   });
 
   it("a batch's body stays within 1 MiB: fewer messages go rather than more bytes", async () => {
