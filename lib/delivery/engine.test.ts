@@ -2,19 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resetSettings } from '../settings/settings';
 import { processBudget } from './budget';
 import { deliveryLoop, type DeliveryChannel } from './engine';
-import type { SendResult } from './send';
+import { sendResult } from '../../server/testing/send-results';
 
 type Work = { id: string; target: string };
 
-const SENT: SendResult = {
-  status: 204,
-  error: null,
-  errorClass: null,
-  retryAfter: null,
-  durationMs: 0,
-  answer: '',
-  answerWhole: true,
-};
+const SENT = sendResult(204, { durationMs: 0 });
 
 /**
  * A channel whose targets each have `backlog` deliveries: a claim serves the targets in turn (each one's first, then

@@ -9,21 +9,10 @@ import { MAX_EMAIL_ATTEMPTS } from '../notifications/email-service';
 import { webhookChannel } from '../webhooks/worker';
 import { onBothDatabases } from '../../server/testing/test-database';
 import { insertDueWebhookDelivery, insertWebhookDelivery } from '../../server/testing/webhooks';
-import type { SendResult } from './send';
+import { sendResult } from '../../server/testing/send-results';
 
 process.env.ENCRYPTION_KEY ??= randomBytes(32).toString('base64');
 process.env.WEBHOOK_ALLOW_LOOPBACK = '1';
-
-const answered = (status: number | null, extra: Partial<SendResult> = {}): SendResult => ({
-  status,
-  error: status === null ? 'connect ECONNREFUSED' : null,
-  errorClass: status === null ? 'connection' : null,
-  retryAfter: null,
-  durationMs: 3,
-  answer: '',
-  answerWhole: true,
-  ...extra,
-});
 
 const webhookRow = async (id: string) =>
   (await (await getDb()).select().from(t.webhookDeliveries).where(eq(t.webhookDeliveries.id, id)))[0];
@@ -62,14 +51,14 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
     expect(claimed.attempt).toBe(1);
     // Claimed rows are held: a second claim skips them.
     expect(await claimedWebhook(delivery.id)).toBeUndefined();
-    await webhookChannel.record(claimed, answered(500), new Date(), false);
+    await webhookChannel.record(claimed, sendResult(500), new Date(), false);
     const retried = await webhookRow(delivery.id);
     expect(retried).toMatchObject({ state: 'pending', attempts: 1, lockedUntil: null });
     // The retry's due time comes from the database's clock: the first delay of the schedule (5 s), ±20 %.
     const dueIn = await dueInSeconds(retried.nextAttemptAt);
     expect(dueIn).toBeGreaterThan(3);
     expect(dueIn).toBeLessThanOrEqual(6);
-    await webhookChannel.record(claimed, answered(200), new Date(), false);
+    await webhookChannel.record(claimed, sendResult(200), new Date(), false);
     expect(await webhookRow(delivery.id)).toEqual(retried);
     const attempts = await (
       await getDb()
@@ -92,19 +81,19 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
     expect(second.attempt).toBe(2);
     await webhookChannel.release(second);
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'pending', attempts: 1, lockedUntil: null });
-    await webhookChannel.record(second, answered(200), new Date(), false);
+    await webhookChannel.record(second, sendResult(200), new Date(), false);
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'pending', attempts: 1 });
     // Claimed again, it is attempt 2 again, and delivered.
     const again = (await claimedWebhook(delivery.id))!;
     expect(again.attempt).toBe(2);
-    await webhookChannel.record(again, answered(204), new Date(), false);
+    await webhookChannel.record(again, sendResult(204), new Date(), false);
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'delivered', nextAttemptAt: null, lockedUntil: null });
   });
 
   it('a webhook refused for good fails without disabling; an exhausted schedule disables its endpoint', async () => {
     const { delivery, webhookId } = await insertDueWebhookDelivery('http://127.0.0.1:9/hook');
     const claimed = (await claimedWebhook(delivery.id))!;
-    await webhookChannel.record(claimed, answered(404), new Date(), false);
+    await webhookChannel.record(claimed, sendResult(404), new Date(), false);
     expect(await webhookRow(delivery.id)).toMatchObject({ state: 'failed', nextAttemptAt: null });
     const endpoint = async () =>
       (await (await getDb()).select().from(t.webhooks).where(eq(t.webhooks.id, webhookId)))[0];
@@ -114,7 +103,7 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
     const next = await insertWebhookDelivery(delivery.organizationId, webhookId, { attempts: 7 });
     const last = (await claimedWebhook(next.id))!;
     expect(last.failedInSchedule).toBe(8);
-    await webhookChannel.record(last, answered(503), new Date(), false);
+    await webhookChannel.record(last, sendResult(503), new Date(), false);
     expect(await webhookRow(next.id)).toMatchObject({ state: 'failed', nextAttemptAt: null, lockedUntil: null });
     expect(await endpoint()).toMatchObject({ enabled: false });
     // A disabled endpoint's due deliveries are not claimed.
@@ -133,7 +122,7 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
     const email = await pendingEmail('rows-email');
     const first = (await claimedEmail(email.id))!;
     expect(first.attempt).toBe(1);
-    await emailChannel.record(first, answered(null), new Date(), false);
+    await emailChannel.record(first, sendResult(null), new Date(), false);
     const retried = await emailRow(email.id);
     expect(retried).toMatchObject({ emailState: 'pending', emailAttempts: 1 });
     const dueIn = await dueInSeconds(retried.emailLockedUntil);
@@ -149,12 +138,12 @@ await onBothDatabases('the engine’s rows', 'delivery-rows', () => {
       .where(eq(t.notifications.id, email.id));
     const last = (await claimedEmail(email.id))!;
     expect(last.attempt).toBe(MAX_EMAIL_ATTEMPTS);
-    await emailChannel.record(last, answered(451), new Date(), false);
+    await emailChannel.record(last, sendResult(451), new Date(), false);
     expect(await emailRow(email.id)).toMatchObject({ emailState: 'failed', emailLockedUntil: null });
 
     const sent = await pendingEmail('rows-email-sent');
     const claimed = (await claimedEmail(sent.id))!;
-    await emailChannel.record(claimed, answered(250), new Date(), false);
+    await emailChannel.record(claimed, sendResult(250), new Date(), false);
     expect(await emailRow(sent.id)).toMatchObject({ emailState: 'sent', emailAttempts: 1, emailLockedUntil: null });
   });
 });

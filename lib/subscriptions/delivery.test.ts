@@ -15,6 +15,7 @@ import {
   newTestProject,
   onBothDatabases,
 } from '../../server/testing/test-database';
+import { sendResult } from '../../server/testing/send-results';
 import { batchOutcome, recordDeliveries, recordDelivery, subscriptionDeliveryLoop } from './delivery';
 import { claimBatches, MAX_BATCH_BYTES, recordBatches, releaseBatch, type ClaimedBatch } from './delivery-service';
 import { expireMessages } from './expiry-service';
@@ -78,16 +79,9 @@ async function subscriptionWithBacklog(count: number, values: Partial<typeof t.s
   return { db, scope, sub, messages };
 }
 
-const ok = (answerText = ''): SendResult => ({
-  status: 200,
-  error: null,
-  errorClass: null,
-  retryAfter: null,
-  durationMs: 3,
-  answer: answerText,
-  answerWhole: true,
-});
-const failedWith = (status: number | null): SendResult => ({ ...ok(), status, errorClass: status ? null : 'timeout' });
+const ok = (answerText = '') => sendResult(200, { answer: answerText });
+const failedWith = (status: number | null) =>
+  sendResult(status, { error: null, errorClass: status ? null : 'timeout' });
 
 const record = (batch: ClaimedBatch, result: SendResult) => recordDelivery(batch, result, new Date());
 
