@@ -227,12 +227,12 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
     { name: 'svc-counters', pool: counterPool },
     ...(blindPool ? [{ name: 'svc-search', pool: blindPool }] : []),
   ];
-  const upkeep = analyzeSmallTablesOnPostgres(pool);
+  const stopUpkeep = analyzeSmallTablesOnPostgres(pool);
   return {
     db: withCommitHooks(drizzle({ client: pool, schema, logger: statementLogger })),
     kind: 'postgres',
     close: async () => {
-      clearInterval(upkeep);
+      stopUpkeep();
       await Promise.all(pools.map(({ pool: p }) => p.end()));
     },
     pool,
@@ -254,9 +254,10 @@ async function openPostgres({ url, directUrl, transactionPooler }: PostgresUrls)
 /**
  * Every POSTGRES_SMALL_TABLES_EVERY_MS, the small tables that grew are analyzed (lib/db/analyze.ts
  * `analyzeGrowingSmallTables`), one pass at a time; a failed pass is logged once until one succeeds again (the
- * database may be away for a while: requests say so).
+ * database may be away for a while: requests say so). Returns what stops it: a pass still running then fails
+ * quietly, its pool closed under it.
  */
-function analyzeSmallTablesOnPostgres(pool: Pool): NodeJS.Timeout {
+function analyzeSmallTablesOnPostgres(pool: Pool): () => void {
   const exec = {
     query: (text: string) => pool.query(text),
     // A client of its own: a statement failing inside its transaction is rolled back before the client goes back.
@@ -274,19 +275,24 @@ function analyzeSmallTablesOnPostgres(pool: Pool): NodeJS.Timeout {
   };
   let running = false;
   let failing = false;
+  let stopped = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     analyzeGrowingSmallTables(exec, { lockTimeoutMs: POSTGRES_ANALYZE_LOCK_TIMEOUT_MS })
       .then(() => void (failing = false))
       .catch((err: unknown) => {
-        if (!failing) console.error('The upkeep (ANALYZE of small tables) failed; it runs again each second.', err);
+        if (!failing && !stopped)
+          console.error('The upkeep (ANALYZE of small tables) failed; it runs again each second.', err);
         failing = true;
       })
       .finally(() => void (running = false));
   }, POSTGRES_SMALL_TABLES_EVERY_MS);
   timer.unref();
-  return timer;
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
 
 async function open(): Promise<Handle> {
