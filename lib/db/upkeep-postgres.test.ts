@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from './client';
 import { scratchPostgres } from '../../server/testing/test-database';
 
@@ -13,7 +13,16 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!postgres.reachable)('the upkeep on PostgreSQL, open in the app', () => {
   postgres.use();
-  const session = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:5432/${postgres.database}` });
+  /** A session of the test's own on the scratch database, outside the app's pools. */
+  const connected = async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    return client;
+  };
+  let session: pg.Client;
+  beforeAll(async () => {
+    session = await connected();
+  });
   afterAll(() => session.end());
 
   async function figures(table: string) {
@@ -41,7 +50,6 @@ describe.skipIf(!postgres.reachable)('the upkeep on PostgreSQL, open in the app'
   }
 
   it('a generic plan a session made while a table was empty is made again once the table grew', async () => {
-    await session.connect();
     const table = await grownTable('upkeep_grown');
     await session.query(`create function upkeep_find(p int) returns bigint language plpgsql
       set plan_cache_mode = force_generic_plan
@@ -61,8 +69,7 @@ describe.skipIf(!postgres.reachable)('the upkeep on PostgreSQL, open in the app'
   it('a table whose lock another session holds is left to it; the pass goes on to the others', async () => {
     const held = await grownTable('upkeep_held');
     const free = await grownTable('upkeep_free');
-    const holder = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:5432/${postgres.database}` });
-    await holder.connect();
+    const holder = await connected();
     try {
       await holder.query('begin');
       // What an ANALYZE or a VACUUM of the table holds.
