@@ -536,7 +536,7 @@ async function main() {
       await printLatestSlowRequests();
       printRun('PostgreSQL, rate limits in memory instead of the shared table (RATE_LIMIT_STORE=memory)', memoryStore);
       printRun('PostgreSQL, no auth caches (AUTH_CACHE_TTL_MS=0) instead of caches validated by the epoch', uncached);
-      if (queues) printQueueFigures('PostgreSQL, two instances', queues, { min: 0.05, target: 0.2 });
+      if (queues) printQueueFigures('PostgreSQL, two instances', queues, 0.2);
       results.push({ label: 'PostgreSQL', pairs });
     } else {
       console.log('\nPostgreSQL: not reachable, skipped.');
