@@ -252,13 +252,14 @@ export async function measureQueueDelivery(
     await Promise.all(pending);
     latencies.sort((a, b) => a - b);
     const deliveredPerSecond = MESSAGES / drained;
+    const floorPerSecond = (floorFigures.perSecond + floorAfter.perSecond) / 2;
     return {
       deliveredPerSecond,
       deliveredWhilePublishingPerSecond: MESSAGES / whilePublishing.seconds,
       publishedPerSecond: published / whilePublishing.seconds,
-      floorPerSecond: (floorFigures.perSecond + floorAfter.perSecond) / 2,
+      floorPerSecond,
       floorsPerSecond: [floorFigures.perSecond, floorAfter.perSecond],
-      ratio: deliveredPerSecond / ((floorFigures.perSecond + floorAfter.perSecond) / 2),
+      ratio: deliveredPerSecond / floorPerSecond,
       floorP99: Math.max(floorFigures.p99, floorAfter.p99),
       latencyP50: p(latencies, 0.5),
       latencyP99: p(latencies, 0.99),
